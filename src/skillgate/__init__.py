@@ -1,0 +1,1 @@
+"""Skill Gateway server."""

@@ -1,0 +1,1 @@
+"""The integration catalog: data files, their models and checks."""

@@ -1,0 +1,124 @@
+"""Load the catalog: the shipped YAML files plus any under SKILLGATE_CATALOG_PATH.
+
+Loading is all or nothing: a single bad file raises CatalogError naming the
+file, the entry and the problem, and the server refuses to start.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from skillgate.catalog.models import Endpoint, Integration
+
+SHIPPED_DIR = Path(__file__).parent / "integrations"
+
+
+class CatalogError(Exception):
+    """A catalog file that cannot be served; the message names file, entry and problem."""
+
+
+@dataclass(frozen=True)
+class Catalog:
+    integrations: dict[str, Integration]
+    sources: dict[str, Path] = field(default_factory=dict)
+
+    def get(self, slug: str) -> Integration | None:
+        return self.integrations.get(slug)
+
+    def endpoint(self, slug: str, name: str) -> Endpoint | None:
+        integration = self.integrations.get(slug)
+        if integration is None:
+            return None
+        for e in integration.endpoints:
+            if e.name == name:
+                return e
+        return None
+
+    @property
+    def slugs(self) -> list[str]:
+        return list(self.integrations)
+
+
+def _entry_label(data: object, loc: tuple[int | str, ...]) -> str:
+    """A readable name for where a validation error sits: `endpoint create_issue`."""
+    if len(loc) >= 2 and loc[0] == "endpoints" and isinstance(loc[1], int):
+        name = None
+        if isinstance(data, dict):
+            endpoints = data.get("endpoints")
+            if isinstance(endpoints, list) and loc[1] < len(endpoints):
+                item = endpoints[loc[1]]
+                if isinstance(item, dict):
+                    name = item.get("name")
+        rest = ".".join(str(x) for x in loc[2:])
+        label = f"endpoint {name!r}" if name else f"endpoint #{loc[1] + 1}"
+        return f"{label}{' ' + rest if rest else ''}"
+    return ".".join(str(x) for x in loc) or "integration"
+
+
+def parse_file(path: Path) -> Integration:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CatalogError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise CatalogError(f"{path}: invalid YAML{where}: {problem}") from None
+    if not isinstance(data, dict):
+        raise CatalogError(f"{path}: the file must hold one integration (a mapping)")
+    try:
+        return Integration.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        label = _entry_label(data, tuple(first["loc"]))
+        msg = first["msg"].removeprefix("Value error, ")
+        more = len(exc.errors()) - 1
+        suffix = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        raise CatalogError(f"{path}: {label}: {msg}{suffix}") from None
+
+
+def catalog_files(extra: Iterable[str | Path] = ()) -> list[Path]:
+    files = sorted(SHIPPED_DIR.glob("*.yaml"))
+    for entry in extra:
+        p = Path(entry)
+        if p.is_dir():
+            files.extend(sorted(p.glob("*.yaml")) + sorted(p.glob("*.yml")))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise CatalogError(f"{p}: SKILLGATE_CATALOG_PATH entry does not exist")
+    return files
+
+
+def extra_paths_from_env(value: str | None) -> list[str]:
+    return [p for p in (value or "").split(os.pathsep) if p.strip()]
+
+
+def load_catalog(extra: Iterable[str | Path] = ()) -> Catalog:
+    # Imported here: validate imports this module.
+    from skillgate.catalog.validate import check_integration
+
+    integrations: dict[str, Integration] = {}
+    sources: dict[str, Path] = {}
+    for path in catalog_files(extra):
+        integration = parse_file(path)
+        if integration.slug in integrations:
+            raise CatalogError(
+                f"{path}: integration {integration.slug!r}: slug already defined "
+                f"in {sources[integration.slug]}"
+            )
+        problems = check_integration(integration)
+        if problems:
+            raise CatalogError(f"{path}: {problems[0]}")
+        integrations[integration.slug] = integration
+        sources[integration.slug] = path
+    return Catalog(integrations=dict(sorted(integrations.items())), sources=sources)

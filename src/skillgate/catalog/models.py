@@ -1,0 +1,269 @@
+"""The catalog's data model: one integration per YAML file, parsed into frozen models.
+
+The models check what one file can check on its own (types, names, placeholders,
+defaults and enums). Cross-file checks (unique slugs) and the example check live
+in `skillgate.catalog.validate`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+ParamType = Literal["string", "number", "boolean", "array", "object"]
+Location = Literal["path", "query", "body", "header"]
+HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+BodyEncoding = Literal["json", "form", "graphql"]
+
+SLUG_RE = re.compile(r"^[a-z][a-z0-9_]{1,39}$")
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]{1,63}$")
+PARAM_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")
+HEADER_RE = re.compile(r"^[A-Za-z0-9-]{1,64}$")
+
+_PY_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+}
+
+
+def value_matches(type_: str, value: Any) -> bool:
+    """Whether a YAML value has the declared catalog type (bool is not a number)."""
+    if type_ == "number" and isinstance(value, bool):
+        return False
+    return isinstance(value, _PY_TYPES[type_])
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ErrorDoc(_Frozen):
+    code: int = Field(ge=100, le=599)
+    cause: str = Field(min_length=3)
+    fix: str = Field(min_length=3)
+
+
+class Parameter(_Frozen):
+    name: str
+    type: ParamType
+    required: bool = False
+    description: str = Field(min_length=3)
+    location: Location = Field(alias="in")
+    default: Any = None
+    enum: tuple[Any, ...] | None = None
+    example: Any = None
+    # Upstream name when it differs from `name`; for body parameters a dotted
+    # path into the JSON body (or the GraphQL variables), e.g. `input.title`.
+    maps_to: str | None = None
+    # Array items' type, for documentation and coercion.
+    items: ParamType | None = None
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    @field_validator("name")
+    @classmethod
+    def _name_shape(cls, v: str) -> str:
+        if not PARAM_RE.match(v):
+            raise ValueError(f"parameter name {v!r} must match {PARAM_RE.pattern}")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Parameter:
+        if self.required and self.default is not None:
+            raise ValueError(f"parameter {self.name!r} is required and so cannot have a default")
+        if self.location == "path" and not self.required:
+            raise ValueError(f"path parameter {self.name!r} must be required")
+        if self.location == "path" and self.type not in ("string", "number"):
+            raise ValueError(f"path parameter {self.name!r} must be a string or number")
+        if self.location == "header" and not HEADER_RE.match(self.wire_name):
+            raise ValueError(f"header parameter {self.name!r} needs a valid header name")
+        for label, value in (("default", self.default), ("example", self.example)):
+            if value is not None and not value_matches(self.type, value):
+                raise ValueError(f"parameter {self.name!r}: {label} {value!r} is not a {self.type}")
+        if self.enum is not None:
+            if not self.enum:
+                raise ValueError(f"parameter {self.name!r}: enum is empty")
+            for item in self.enum:
+                if not value_matches(self.type, item):
+                    raise ValueError(
+                        f"parameter {self.name!r}: enum value {item!r} is not a {self.type}"
+                    )
+            if self.default is not None and self.default not in self.enum:
+                raise ValueError(f"parameter {self.name!r}: default is not one of its enum")
+        if self.items is not None and self.type != "array":
+            raise ValueError(f"parameter {self.name!r}: `items` only applies to arrays")
+        return self
+
+    @property
+    def wire_name(self) -> str:
+        return self.maps_to or self.name
+
+
+class Pagination(_Frozen):
+    style: Literal["page", "cursor", "offset", "link_header", "page_token"]
+    # The request parameter that selects the page (e.g. `page`, `cursor`, `pageToken`).
+    param: str | None = None
+    # Where the next page's value comes from in the response (e.g. `response_metadata.next_cursor`).
+    next: str | None = None
+    size_param: str | None = None
+    max_size: int | None = None
+
+
+class Endpoint(_Frozen):
+    name: str
+    method: HttpMethod
+    path: str
+    category: str = Field(pattern=r"^[a-z][a-z0-9_]{1,39}$")
+    description: str = Field(min_length=10)
+    parameters: tuple[Parameter, ...]
+    errors: tuple[ErrorDoc, ...] = Field(min_length=1)
+    body: BodyEncoding | None = None
+    graphql: str | None = None
+    pagination: Pagination | None = None
+    changes_data: bool | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def _name_shape(cls, v: str) -> str:
+        if not NAME_RE.match(v):
+            raise ValueError(f"endpoint name {v!r} must match {NAME_RE.pattern}")
+        return v
+
+    @field_validator("path")
+    @classmethod
+    def _path_shape(cls, v: str) -> str:
+        if not v.startswith("/") or "//" in v or ".." in v or "?" in v or "#" in v:
+            raise ValueError(f"path {v!r} must start with '/' and hold no '//', '..', '?' or '#'")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Endpoint:
+        seen: set[str] = set()
+        for p in self.parameters:
+            if p.name in seen:
+                raise ValueError(f"parameter {p.name!r} is declared twice")
+            seen.add(p.name)
+        placeholders = PLACEHOLDER_RE.findall(self.path)
+        path_params = {p.wire_name for p in self.parameters if p.location == "path"}
+        for ph in placeholders:
+            if ph not in path_params:
+                raise ValueError(f"placeholder {{{ph}}} in path is not a declared path parameter")
+        for name in path_params:
+            if name not in placeholders:
+                raise ValueError(f"path parameter {name!r} does not appear in the path")
+        if len(placeholders) != len(set(placeholders)):
+            raise ValueError("a placeholder appears twice in the path")
+        has_body = any(p.location == "body" for p in self.parameters)
+        if self.body == "graphql" and not self.graphql:
+            raise ValueError("a graphql endpoint needs its `graphql` document")
+        if self.graphql and self.body != "graphql":
+            raise ValueError("`graphql` is only allowed with `body: graphql`")
+        if has_body and self.method == "GET":
+            raise ValueError("a GET endpoint cannot have body parameters")
+        return self
+
+    @property
+    def body_encoding(self) -> BodyEncoding | None:
+        if self.body is not None:
+            return self.body
+        if any(p.location == "body" for p in self.parameters):
+            return "json"
+        return None
+
+    @property
+    def mutates(self) -> bool:
+        if self.changes_data is not None:
+            return self.changes_data
+        return self.method != "GET"
+
+
+class OAuth2Auth(_Frozen):
+    authorize_url: str
+    token_url: str
+    scopes: tuple[str, ...] = ()
+    scope_separator: str = " "
+    pkce: bool = True
+    authorize_params: dict[str, str] = Field(default_factory=dict)
+    token_auth_method: Literal["client_secret_post", "client_secret_basic"] = "client_secret_post"
+    header: str = "Authorization"
+    format: str = "Bearer {token}"
+    help: str | None = None
+
+
+class TokenAuth(_Frozen):
+    label: str = "API token"
+    help: str = Field(min_length=5)
+    header: str = "Authorization"
+    format: str = "Bearer {token}"
+
+    @field_validator("format")
+    @classmethod
+    def _has_token(cls, v: str) -> str:
+        if "{token}" not in v:
+            raise ValueError("format must contain {token}")
+        return v
+
+
+class Auth(_Frozen):
+    oauth2: OAuth2Auth | None = None
+    token: TokenAuth | None = None
+
+    @model_validator(mode="after")
+    def _one_method(self) -> Auth:
+        if self.oauth2 is None and self.token is None:
+            raise ValueError("auth needs `oauth2`, `token` or both")
+        return self
+
+
+class VerifyRequest(_Frozen):
+    method: HttpMethod = "GET"
+    path: str
+    # For GraphQL APIs: the query to send as the verification request.
+    graphql: str | None = None
+
+
+class Timeouts(_Frozen):
+    connect: float = Field(default=5.0, gt=0, le=60)
+    total: float = Field(default=30.0, gt=0, le=300)
+
+
+class Integration(_Frozen):
+    slug: str
+    name: str = Field(min_length=2)
+    description: str = Field(min_length=10)
+    base_url: str = Field(pattern=r"^https?://[^/?#]+(/[^?#]*)?$")
+    docs_url: str | None = None
+    auth: Auth
+    verify: VerifyRequest
+    default_headers: dict[str, str] = Field(default_factory=dict)
+    common_errors: tuple[ErrorDoc, ...] = ()
+    timeouts: Timeouts = Field(default_factory=Timeouts)
+    endpoints: tuple[Endpoint, ...] = Field(min_length=1)
+
+    @field_validator("slug")
+    @classmethod
+    def _slug_shape(cls, v: str) -> str:
+        if not SLUG_RE.match(v):
+            raise ValueError(f"slug {v!r} must match {SLUG_RE.pattern}")
+        return v
+
+    @field_validator("base_url")
+    @classmethod
+    def _strip_slash(cls, v: str) -> str:
+        return v.rstrip("/")
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> Integration:
+        seen: set[str] = set()
+        for e in self.endpoints:
+            if e.name in seen:
+                raise ValueError(f"endpoint {e.name!r} is declared twice")
+            seen.add(e.name)
+        return self

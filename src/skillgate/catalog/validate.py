@@ -1,0 +1,84 @@
+"""Checks that need more than one model: examples, errors, descriptions.
+
+`check_integration` returns every problem as `endpoint 'x': problem` lines;
+`skillgate catalog validate` prints them with the file name.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from skillgate.catalog.coerce import CoercionError, coerce
+from skillgate.catalog.examples import build_example
+from skillgate.catalog.models import Endpoint, Integration
+from skillgate_cli.params import ParamError, parse_params
+
+
+def check_example(slug: str, endpoint: Endpoint) -> str | None:
+    """Parse the generated example with the CLI's parser; None when it is right."""
+    example = build_example(slug, endpoint)
+    try:
+        argv = shlex.split(example)
+    except ValueError as exc:
+        return f"example {example!r} is not valid shell: {exc}"
+    if argv[:4] != ["svc", "run", slug, endpoint.name]:
+        return f"example {example!r} does not start with `svc run {slug} {endpoint.name}`"
+    try:
+        parsed = parse_params(argv[4:])
+    except ParamError as exc:
+        return f"example {example!r} does not parse: {exc}"
+    by_name = {p.name: p for p in endpoint.parameters}
+    for name, value in parsed.items():
+        param = by_name.get(name)
+        if param is None:
+            return f"example names unknown parameter {name!r}"
+        try:
+            coerced = coerce(param, value)
+        except CoercionError as exc:
+            return f"example value for {name!r} does not parse to a {param.type}: {exc}"
+        if coerced != param.example:
+            return f"example value for {name!r} parses to {coerced!r}, not {param.example!r}"
+    return None
+
+
+def check_integration(integration: Integration) -> list[str]:
+    problems: list[str] = []
+    for e in integration.endpoints:
+        label = f"endpoint {e.name!r}"
+        if not e.parameters and e.method != "GET":
+            problems.append(f"{label}: a {e.method} endpoint must declare its parameters")
+        for p in e.parameters:
+            if p.required and p.example is None:
+                problems.append(f"{label}: required parameter {p.name!r} needs an `example`")
+        problem = check_example(integration.slug, e)
+        if problem:
+            problems.append(f"{label}: {problem}")
+    return problems
+
+
+def validate_paths(paths: list[str]) -> list[str]:
+    """Every problem in the shipped catalog plus `paths`, one line each with its file."""
+    from pathlib import Path
+
+    from skillgate.catalog.loader import CatalogError, catalog_files, parse_file
+
+    try:
+        files = catalog_files(paths)
+    except CatalogError as exc:
+        return [str(exc)]
+    problems: list[str] = []
+    seen: dict[str, Path] = {}
+    for path in files:
+        try:
+            integration = parse_file(path)
+        except CatalogError as exc:
+            problems.append(str(exc))
+            continue
+        if integration.slug in seen:
+            problems.append(
+                f"{path}: integration {integration.slug!r}: slug already defined in "
+                f"{seen[integration.slug]}"
+            )
+        seen[integration.slug] = path
+        problems.extend(f"{path}: {p}" for p in check_integration(integration))
+    return problems
