@@ -86,8 +86,8 @@ def parse_file(path: Path) -> Integration:
         raise CatalogError(f"{path}: {label}: {msg}{suffix}") from None
 
 
-def catalog_files(extra: Iterable[str | Path] = ()) -> list[Path]:
-    files = sorted(SHIPPED_DIR.glob("*.yaml"))
+def catalog_files(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> list[Path]:
+    files = sorted(SHIPPED_DIR.glob("*.yaml")) if shipped else []
     for entry in extra:
         p = Path(entry)
         if p.is_dir():
@@ -103,13 +103,13 @@ def extra_paths_from_env(value: str | None) -> list[str]:
     return [p for p in (value or "").split(os.pathsep) if p.strip()]
 
 
-def load_catalog(extra: Iterable[str | Path] = ()) -> Catalog:
+def load_catalog(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> Catalog:
     # Imported here: validate imports this module.
     from skillgate.catalog.validate import check_integration
 
     integrations: dict[str, Integration] = {}
     sources: dict[str, Path] = {}
-    for path in catalog_files(extra):
+    for path in catalog_files(extra, shipped=shipped):
         integration = parse_file(path)
         if integration.slug in integrations:
             raise CatalogError(

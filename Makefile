@@ -1,0 +1,41 @@
+# Two set-up commands: `make run` and `make test`. Everything installs into .venv
+# from pinned versions (constraints.txt).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
+
+.PHONY: run test lint fmt install bench browser clean catalog-table
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[server,dev]'
+	rm -f $(VENV)/.installed-*; touch $@
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/skillgate serve
+
+lint: install
+	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests
+	$(BIN)/mypy
+
+fmt: install
+	$(BIN)/ruff format src tests
+	$(BIN)/ruff check --fix src tests
+
+test: install lint
+	$(BIN)/python -m skillgate.catalog
+	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+bench: install
+	$(BIN)/python bench/run.py
+
+catalog-table: install
+	@$(BIN)/skillgate catalog table
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""API keys: format, storage, verification cache and the /api-keys routes."""

@@ -1,0 +1,37 @@
+"""/api-keys: thin routes over ApiKeyService. Accepts an API key, access token or session."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response
+
+from skillgate.api_keys.schemas import ApiKeyOut, CreateKeyRequest, CreateKeyResponse
+from skillgate.api_keys.service import ApiKeyService
+from skillgate.auth.deps import KeyTokenOrSession
+from skillgate.db.session import DB, on_commit
+from skillgate.http.state import State
+
+router = APIRouter(prefix="/api-keys", tags=["api-keys"])
+
+
+@router.get("", response_model=list[ApiKeyOut])
+async def list_keys(principal: KeyTokenOrSession, db: DB, state: State) -> list[ApiKeyOut]:
+    keys = await ApiKeyService(db, state.pepper).list(principal.user_id)
+    return [ApiKeyOut.of(k) for k in keys]
+
+
+@router.post("", status_code=201, response_model=CreateKeyResponse)
+async def create_key(
+    body: CreateKeyRequest, principal: KeyTokenOrSession, db: DB, state: State
+) -> CreateKeyResponse:
+    key, full_key = await ApiKeyService(db, state.pepper).create(
+        principal.user_id, body.name, body.scopes, state.catalog.slugs, body.expires_at
+    )
+    return CreateKeyResponse.of(key, full_key)
+
+
+@router.delete("/{key_id}", status_code=204, response_class=Response)
+async def revoke_key(key_id: str, principal: KeyTokenOrSession, db: DB, state: State) -> Response:
+    key = await ApiKeyService(db, state.pepper).revoke(principal.user_id, key_id)
+    # Forget the cached key only once the revocation is durable.
+    on_commit(db, lambda: state.verifier.forget_key(key.id))
+    return Response(status_code=204)

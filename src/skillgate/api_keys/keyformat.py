@@ -1,0 +1,59 @@
+"""Key format `sk_` + 30 base62 characters + a 6-character CRC32 checksum.
+
+178 random bits; the checksum lets a malformed or mistyped key be rejected
+without touching the database and lets secret scanners recognise our keys.
+Keys are stored as HMAC-SHA256 under a server pepper, looked up by digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import zlib
+
+PREFIX = "sk_"
+RANDOM_LENGTH = 30
+CHECKSUM_LENGTH = 6
+KEY_LENGTH = len(PREFIX) + RANDOM_LENGTH + CHECKSUM_LENGTH
+DISPLAY_PREFIX_LENGTH = 8
+_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_KEY_RE = re.compile(rf"^{PREFIX}[0-9A-Za-z]{{{RANDOM_LENGTH + CHECKSUM_LENGTH}}}$")
+
+
+def _base62(number: int, width: int) -> str:
+    chars = []
+    for _ in range(width):
+        number, rem = divmod(number, 62)
+        chars.append(_ALPHABET[rem])
+    return "".join(reversed(chars))
+
+
+def _checksum(body: str) -> str:
+    return _base62(zlib.crc32(body.encode()), CHECKSUM_LENGTH)
+
+
+def generate() -> str:
+    body = PREFIX + "".join(secrets.choice(_ALPHABET) for _ in range(RANDOM_LENGTH))
+    return body + _checksum(body)
+
+
+def is_well_formed(key: str) -> bool:
+    """Shape and checksum; no I/O. False for anything that cannot be one of our keys."""
+    if len(key) != KEY_LENGTH or not _KEY_RE.match(key):
+        return False
+    body, check = key[:-CHECKSUM_LENGTH], key[-CHECKSUM_LENGTH:]
+    return hmac.compare_digest(_checksum(body), check)
+
+
+def display_prefix(key: str) -> str:
+    return key[:DISPLAY_PREFIX_LENGTH]
+
+
+def derive_pepper(secret_key: str) -> bytes:
+    return hmac.new(secret_key.encode(), b"skillgate/api-key-pepper/v1", hashlib.sha256).digest()
+
+
+def digest(key: str, pepper: bytes) -> str:
+    return hmac.new(pepper, key.encode(), hashlib.sha256).hexdigest()

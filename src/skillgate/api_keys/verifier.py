@@ -1,0 +1,109 @@
+"""API key verification, kept off the database on the hot path.
+
+A verified key is cached in process memory for `key_cache_ttl` seconds (1 s by
+default): a revocation takes effect at once on the instance that made it (the
+entry is dropped) and within the TTL on every other instance. Malformed keys
+and bad checksums are rejected before any lookup.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from skillgate.api_keys import keyformat
+from skillgate.api_keys.repository import ApiKeyRepository
+from skillgate.api_keys.usage import UsageRecorder
+from skillgate.db.base import utcnow
+from skillgate.errors import Unauthorized
+
+_MAX_ENTRIES = 50_000
+_INVALID = "Invalid API key: check SVC_API_KEY, or create a new key and run `svc login`."
+
+
+@dataclass(frozen=True, slots=True)
+class KeyIdentity:
+    key_id: str
+    name: str
+    key_prefix: str
+    scopes: tuple[str, ...]
+    expires_at: datetime | None
+    revoked: bool
+    user_id: str
+    email: str
+    display_name: str
+    plan: str
+
+
+class KeyVerifier:
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        secret_key: str,
+        usage: UsageRecorder,
+        ttl: float = 1.0,
+    ) -> None:
+        self._sessionmaker = sessionmaker
+        self._pepper = keyformat.derive_pepper(secret_key)
+        self._usage = usage
+        self._ttl = ttl
+        self._cache: dict[str, tuple[KeyIdentity | None, float]] = {}
+        self.lookups = 0  # database lookups made, for tests and metrics
+
+    def digest(self, key: str) -> str:
+        return keyformat.digest(key, self._pepper)
+
+    async def verify(self, key: str) -> KeyIdentity:
+        if not keyformat.is_well_formed(key):
+            raise Unauthorized(_INVALID)
+        digest = self.digest(key)
+        cached = self._cache.get(digest)
+        now = time.monotonic()
+        if cached is not None and now - cached[1] < self._ttl:
+            identity = cached[0]
+        else:
+            identity = await self._load(digest)
+            if len(self._cache) >= _MAX_ENTRIES:
+                self._cache.clear()
+            self._cache[digest] = (identity, now)
+        if identity is None:
+            raise Unauthorized(_INVALID)
+        if identity.revoked:
+            raise Unauthorized("This API key was revoked: create a new one and run `svc login`.")
+        if identity.expires_at is not None and identity.expires_at <= utcnow():
+            raise Unauthorized("This API key expired: create a new one and run `svc login`.")
+        self._usage.record(identity.key_id)
+        return identity
+
+    async def _load(self, digest: str) -> KeyIdentity | None:
+        self.lookups += 1
+        async with self._sessionmaker() as session:
+            found = await ApiKeyRepository(session).find_with_user(digest)
+        if found is None:
+            return None
+        key, user = found
+        return KeyIdentity(
+            key_id=key.id,
+            name=key.name,
+            key_prefix=key.key_prefix,
+            scopes=tuple(key.scopes),
+            expires_at=key.expires_at,
+            revoked=key.revoked_at is not None,
+            user_id=user.id,
+            email=user.email,
+            display_name=user.display_name,
+            plan=user.plan,
+        )
+
+    def forget_key(self, key_id: str) -> None:
+        for digest, (identity, _) in list(self._cache.items()):
+            if identity is not None and identity.key_id == key_id:
+                del self._cache[digest]
+
+    def forget_user(self, user_id: str) -> None:
+        for digest, (identity, _) in list(self._cache.items()):
+            if identity is not None and identity.user_id == user_id:
+                del self._cache[digest]

@@ -1,0 +1,91 @@
+"""`create_app(settings)`: everything a running server holds, built in one place.
+
+The catalog is loaded here, synchronously: a bad catalog file stops the
+start-up with its message instead of serving a partial catalog.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+import orjson
+from fastapi import FastAPI
+from starlette.responses import Response
+
+from skillgate import logging as sg_logging
+from skillgate.api_keys import keyformat
+from skillgate.api_keys.endpoints import router as api_keys_router
+from skillgate.api_keys.usage import UsageRecorder
+from skillgate.api_keys.verifier import KeyVerifier
+from skillgate.auth.endpoints import router as auth_router
+from skillgate.auth.tokens import TokenSigner
+from skillgate.catalog.loader import Catalog, extra_paths_from_env, load_catalog
+from skillgate.db.engine import create_engine, create_sessionmaker
+from skillgate.http import handlers
+from skillgate.http.middleware import RequestContextMiddleware
+from skillgate.http.state import AppState
+from skillgate.me.endpoints import router as me_router
+from skillgate.settings import Settings, finalize, get_settings
+
+
+def create_app(settings: Settings | None = None, catalog: Catalog | None = None) -> FastAPI:
+    settings = finalize(settings) if settings is not None else get_settings()
+    assert settings.secret_key is not None
+    sg_logging.configure(settings.log_level, settings.log_format)
+    if catalog is None:
+        catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
+
+    engine = create_engine(settings.resolved_database_url)
+    sessionmaker = create_sessionmaker(engine)
+    usage = UsageRecorder(sessionmaker)
+    state = AppState(
+        settings=settings,
+        engine=engine,
+        sessionmaker=sessionmaker,
+        catalog=catalog,
+        verifier=KeyVerifier(sessionmaker, settings.secret_key, usage, settings.key_cache_ttl),
+        usage=usage,
+        signer=TokenSigner(settings.secret_key, settings.access_token_ttl),
+        pepper=keyformat.derive_pepper(settings.secret_key),
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        usage_task = asyncio.create_task(usage.run(), name="usage-recorder")
+        try:
+            yield
+        finally:
+            usage_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await usage_task
+            await usage.flush()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Skill Gateway",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url="/docs",
+        redoc_url=None,
+    )
+    app.state.sg = state
+    handlers.install(app)
+    app.include_router(auth_router)
+    app.include_router(api_keys_router)
+    app.include_router(me_router)
+
+    health = orjson.dumps({"status": "ok"})
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> Response:
+        return Response(health, media_type="application/json")
+
+    app.add_middleware(RequestContextMiddleware, max_body=settings.max_request_bytes)
+    return app
+
+
+def app_factory() -> FastAPI:
+    """Entry point for `uvicorn --factory skillgate.app:app_factory` and `skillgate serve`."""
+    return create_app()

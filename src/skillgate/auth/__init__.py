@@ -1,0 +1,1 @@
+"""Authentication: API keys, access tokens, dashboard sessions."""

@@ -1,0 +1,32 @@
+"""POST /auth/login: email + password -> a short-lived access token."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from skillgate.db.session import DB
+from skillgate.errors import Unauthorized
+from skillgate.http.state import State
+from skillgate.users.service import UserService
+
+router = APIRouter(prefix="/auth", tags=["auth"])
+
+
+class LoginRequest(BaseModel):
+    email: str = Field(max_length=320)
+    password: str = Field(max_length=1024)
+
+
+class LoginResponse(BaseModel):
+    access_token: str
+    token_type: str = "bearer"
+    expires_in: int
+
+
+@router.post("/login", response_model=LoginResponse)
+async def login(body: LoginRequest, db: DB, state: State) -> LoginResponse:
+    user = await UserService(db).authenticate(body.email, body.password)
+    if user is None:
+        raise Unauthorized("Email or password is incorrect.")
+    return LoginResponse(access_token=state.signer.issue(user.id), expires_in=state.signer.ttl)

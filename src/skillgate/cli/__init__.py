@@ -1,0 +1,1 @@
+"""`skillgate`: the operator's command line."""

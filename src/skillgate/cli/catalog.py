@@ -1,0 +1,60 @@
+"""`skillgate catalog`: validate files, export the JSON schema, print the integrations table."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from skillgate.cli.output import emit
+
+
+@click.group()
+def catalog() -> None:
+    """The integration catalog."""
+
+
+@catalog.command("validate")
+@click.argument("paths", nargs=-1, type=click.Path())
+def validate(paths: tuple[str, ...]) -> None:
+    """Check the shipped catalog plus PATHS (files or directories); exit 1 on any problem."""
+    from skillgate.catalog.validate import validate_paths
+
+    problems = validate_paths(list(paths))
+    for line in problems:
+        click.echo(line, err=True)
+    if problems:
+        raise SystemExit(1)
+    from skillgate.catalog.loader import load_catalog
+
+    loaded = load_catalog(list(paths))
+    emit(
+        [
+            {"slug": i.slug, "name": i.name, "endpoints": len(i.endpoints)}
+            for i in loaded.integrations.values()
+        ]
+    )
+
+
+@catalog.command("schema")
+def schema() -> None:
+    """Print the JSON schema of a catalog file (for editors)."""
+    from skillgate.catalog.models import Integration
+
+    click.echo(json.dumps(Integration.model_json_schema(by_alias=True), indent=2))
+
+
+@catalog.command("table")
+def table() -> None:
+    """Print the Markdown table of integrations and endpoint counts (for the README)."""
+    from skillgate.catalog.loader import load_catalog
+
+    loaded = load_catalog()
+    click.echo("| Integration | Slug | Endpoints | Categories |")
+    click.echo("|---|---|---|---|")
+    total = 0
+    for i in loaded.integrations.values():
+        cats = sorted({e.category for e in i.endpoints})
+        total += len(i.endpoints)
+        click.echo(f"| {i.name} | `{i.slug}` | {len(i.endpoints)} | {', '.join(cats)} |")
+    click.echo(f"| **Total** | | **{total}** | |")

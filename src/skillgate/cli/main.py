@@ -1,0 +1,194 @@
+"""`skillgate`: serve, migrate, manage users and keys, check the catalog.
+
+Every command prints JSON when its output is not a terminal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from datetime import datetime
+
+import click
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from skillgate.cli.context import load_settings, run_db
+from skillgate.cli.output import emit, fail
+from skillgate.settings import Settings
+from skillgate.users.plans import PLANS
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="skillgate", prog_name="skillgate")
+def cli() -> None:
+    """Skill Gateway server and operator commands."""
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64))
+def serve(host: str, port: int, workers: int) -> None:
+    """Run the HTTP server (migrates the database first unless SKILLGATE_AUTO_MIGRATE=false)."""
+    import uvicorn
+
+    from skillgate.catalog.loader import CatalogError, extra_paths_from_env, load_catalog
+    from skillgate.db import migrate
+
+    settings = load_settings()
+    try:
+        load_catalog(extra_paths_from_env(settings.catalog_path))
+    except CatalogError as exc:
+        fail(f"refusing to start: {exc}")
+    if settings.auto_migrate:
+        asyncio.run(migrate.upgrade(settings.resolved_database_url))
+    click.echo(
+        f"skillgate: serving on http://{host}:{port} "
+        f"({'SQLite ' + settings.resolved_database_url.split('///')[-1] if settings.is_sqlite else 'PostgreSQL'})",
+        err=True,
+    )
+    uvicorn.run(
+        "skillgate.app:app_factory",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        loop="uvloop",
+        http="httptools",
+        access_log=False,
+        proxy_headers=True,
+        server_header=False,
+    )
+
+
+@cli.group()
+def db() -> None:
+    """Database schema."""
+
+
+@db.command("upgrade")
+def db_upgrade() -> None:
+    """Apply every pending migration."""
+    from skillgate.db import migrate
+
+    settings = load_settings()
+    asyncio.run(migrate.upgrade(settings.resolved_database_url))
+    emit({"status": "ok", "revision": migrate.current_head()})
+
+
+@cli.group()
+def users() -> None:
+    """User accounts."""
+
+
+def _user_dict(u: object) -> dict[str, object]:
+    return {
+        "id": getattr(u, "id"),  # noqa: B009
+        "email": getattr(u, "email"),  # noqa: B009
+        "display_name": getattr(u, "display_name"),  # noqa: B009
+        "plan": getattr(u, "plan"),  # noqa: B009
+        "created_at": getattr(u, "created_at"),  # noqa: B009
+    }
+
+
+@users.command("create")
+@click.option("--email", required=True)
+@click.option("--password", required=True, help="At least 8 characters.")
+@click.option("--plan", type=click.Choice(PLANS), default="free", show_default=True)
+@click.option("--display-name", default=None)
+def users_create(email: str, password: str, plan: str, display_name: str | None) -> None:
+    """Create a user who can sign in to the dashboard."""
+    from skillgate.users.service import UserService
+
+    async def work(session: AsyncSession, _: Settings) -> dict[str, object]:
+        user = await UserService(session).create(
+            email, password, plan=plan, display_name=display_name
+        )
+        return _user_dict(user)
+
+    emit(run_db(work))
+
+
+@users.command("set-plan")
+@click.option("--email", required=True)
+@click.option("--plan", type=click.Choice(PLANS), required=True)
+def users_set_plan(email: str, plan: str) -> None:
+    """Change a user's plan."""
+    from skillgate.users.service import UserService
+
+    async def work(session: AsyncSession, _: Settings) -> dict[str, object]:
+        return _user_dict(await UserService(session).set_plan(email, plan))
+
+    emit(run_db(work))
+
+
+@users.command("list")
+def users_list() -> None:
+    """List every user."""
+    from skillgate.users.service import UserService
+
+    async def work(session: AsyncSession, _: Settings) -> list[dict[str, object]]:
+        return [_user_dict(u) for u in await UserService(session).list()]
+
+    emit(run_db(work))
+
+
+@cli.group()
+def keys() -> None:
+    """API keys."""
+
+
+@keys.command("create")
+@click.option("--email", required=True, help="The user who owns the key.")
+@click.option("--name", required=True)
+@click.option("--scopes", default="*", show_default=True, help="Comma-separated: github,slack:read")
+@click.option("--expires-at", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]), default=None)
+def keys_create(email: str, name: str, scopes: str, expires_at: datetime | None) -> None:
+    """Create an API key; the full key is printed once."""
+    from datetime import UTC
+
+    from skillgate.api_keys import keyformat
+    from skillgate.api_keys.service import ApiKeyService
+    from skillgate.catalog.loader import extra_paths_from_env, load_catalog
+    from skillgate.errors import NotFound
+    from skillgate.users.repository import UserRepository
+    from skillgate.users.service import normalize_email
+
+    async def work(session: AsyncSession, settings: Settings) -> dict[str, object]:
+        assert settings.secret_key is not None
+        user = await UserRepository(session).by_email(normalize_email(email))
+        if user is None:
+            raise NotFound(f"no user with email {email!r}; create one with `skillgate users create`.")
+        catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
+        key, full_key = await ApiKeyService(session, keyformat.derive_pepper(settings.secret_key)).create(
+            user.id,
+            name,
+            [s for s in scopes.split(",") if s.strip()],
+            catalog.slugs,
+            expires_at.replace(tzinfo=UTC) if expires_at else None,
+        )
+        return {
+            "id": key.id,
+            "name": key.name,
+            "key_prefix": key.key_prefix,
+            "scopes": key.scopes,
+            "expires_at": key.expires_at,
+            "created_at": key.created_at,
+            "full_key": full_key,
+        }
+
+    result = run_db(work)
+    emit(result)
+    if sys.stdout.isatty():
+        click.echo("Store the full key now: it is not shown again.", err=True)
+
+
+def main() -> None:
+    from skillgate.cli.catalog import catalog
+
+    cli.add_command(catalog)
+    cli(prog_name="skillgate")
+
+
+if __name__ == "__main__":
+    main()

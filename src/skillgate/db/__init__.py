@@ -1,0 +1,1 @@
+"""Database: engine, request-owned sessions, migrations."""

@@ -1,0 +1,50 @@
+"""One async engine per process, configured for the backend it talks to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def normalize_url(url: str) -> str:
+    """Accept the URLs people paste (`postgresql://`, `sqlite:///`) and pick the async driver."""
+    for plain, driver in (
+        ("postgresql://", "postgresql+asyncpg://"),
+        ("postgres://", "postgresql+asyncpg://"),
+        ("sqlite://", "sqlite+aiosqlite://"),
+    ):
+        if url.startswith(plain):
+            return driver + url[len(plain) :]
+    return url
+
+
+def _sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cur.close()
+
+
+def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
+    url = normalize_url(url)
+    kwargs: dict[str, Any] = {"echo": echo}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
+    else:
+        kwargs.update(pool_size=10, max_overflow=10, pool_pre_ping=True, pool_recycle=1800)
+    engine = create_async_engine(url, **kwargs)
+    if url.startswith("sqlite"):
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False, autoflush=False)

@@ -1,0 +1,48 @@
+"""Apply Alembic migrations from code (start-up, `skillgate db upgrade`, tests).
+
+On PostgreSQL the upgrade runs under an advisory lock, so several instances
+starting together migrate once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+
+from skillgate.db.engine import create_engine
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+_LOCK_ID = 7_265_321_001
+
+
+def alembic_config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def _upgrade(connection: Connection, revision: str) -> None:
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _LOCK_ID})
+    cfg = alembic_config()
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, revision)
+
+
+async def upgrade(database_url: str, revision: str = "head") -> None:
+    engine = create_engine(database_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(_upgrade, revision)
+    finally:
+        await engine.dispose()
+
+
+def current_head() -> str | None:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()

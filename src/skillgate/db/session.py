@@ -1,0 +1,45 @@
+"""The request owns the transaction: one commit on success, a rollback on error.
+
+Services `flush()`; they never commit. The dependency runs with
+`scope="function"`, so the commit happens before the response is sent: a
+client never sees 2xx for a write that did not land. Work that must follow a
+durable commit (dropping a cache entry) is registered with `on_commit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+_ON_COMMIT = "skillgate.on_commit"
+
+
+def on_commit(session: AsyncSession, callback: Callable[[], None]) -> None:
+    """Run `callback` once the surrounding request transaction has committed."""
+    session.info.setdefault(_ON_COMMIT, []).append(callback)
+
+
+async def commit(session: AsyncSession) -> None:
+    """Commit and run the `on_commit` callbacks (also used by CLI commands)."""
+    await session.commit()
+    for callback in session.info.pop(_ON_COMMIT, []):
+        callback()
+
+
+async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
+    maker: async_sessionmaker[AsyncSession] = request.app.state.sg.sessionmaker
+    async with maker() as session:
+        try:
+            yield session
+        except BaseException:
+            session.info.pop(_ON_COMMIT, None)
+            await session.rollback()
+            raise
+        else:
+            await commit(session)
+
+
+DB = Annotated[AsyncSession, Depends(get_db, scope="function")]

@@ -1,0 +1,168 @@
+"""The one error hierarchy. Each class carries its status and contract code.
+
+    SkillGateError
+    ├── BadRequest                     400 bad_request
+    ├── Unauthorized                   401 unauthorized
+    │   └── TokenExpired               401 token_expired
+    ├── Forbidden                      403
+    │   ├── ScopeNotAllowed            403 scope_not_allowed
+    │   ├── IntegrationNotConnected    403 integration_not_connected
+    │   ├── PlanLimitReached           403 plan_limit_reached
+    │   └── CsrfFailed                 403 csrf_failed
+    ├── NotFound                       404 not_found
+    ├── MethodNotAllowed               405 method_not_allowed
+    ├── Conflict                       409 conflict
+    ├── PayloadTooLarge                413 payload_too_large
+    ├── UnsupportedMediaType           415 unsupported_media_type
+    ├── RateLimited                    429 rate_limited (Retry-After)
+    ├── InternalError                  500 internal_error
+    ├── ServiceUnavailable             503 service_unavailable
+    └── UpstreamError                  502/504
+        ├── UpstreamUnavailable        502 upstream_unavailable
+        ├── UpstreamResponseTooLarge   502 upstream_response_too_large
+        └── UpstreamTimeout            504 upstream_timeout
+
+`render()` builds the contract body `{"error","message","action_url"?}`; the
+exception handlers in `skillgate.http.handlers` are the only other place error
+JSON is made.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+
+class SkillGateError(Exception):
+    status = 500
+    code = "internal_error"
+    default_message = "Something went wrong on the server; try again."
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        action_url: str | None = None,
+        headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.message = message or self.default_message
+        self.action_url = action_url
+        self.headers = headers or {}
+        self.extra = extra or {}
+        super().__init__(self.message)
+
+    def body(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"error": self.code, "message": self.message}
+        if self.action_url:
+            data["action_url"] = self.action_url
+        data.update(self.extra)
+        return data
+
+    def render(self) -> bytes:
+        return orjson.dumps(self.body())
+
+
+class BadRequest(SkillGateError):
+    status, code = 400, "bad_request"
+    default_message = "The request is not valid."
+
+
+class Unauthorized(SkillGateError):
+    status, code = 401, "unauthorized"
+    default_message = "Missing or invalid credentials: send `Authorization: Bearer <API key>`."
+
+    def __init__(self, message: str | None = None, **kw: Any) -> None:
+        kw.setdefault("headers", {"WWW-Authenticate": 'Bearer realm="skillgate"'})
+        super().__init__(message, **kw)
+
+
+class TokenExpired(Unauthorized):
+    code = "token_expired"
+    default_message = "The connection's credentials expired and could not be refreshed; reconnect."
+
+
+class Forbidden(SkillGateError):
+    status, code = 403, "forbidden"
+    default_message = "You are not allowed to do this."
+
+
+class ScopeNotAllowed(Forbidden):
+    code = "scope_not_allowed"
+
+
+class IntegrationNotConnected(Forbidden):
+    code = "integration_not_connected"
+
+
+class PlanLimitReached(Forbidden):
+    code = "plan_limit_reached"
+
+
+class CsrfFailed(Forbidden):
+    code = "csrf_failed"
+    default_message = "The form expired or did not come from this site; reload the page and retry."
+
+
+class NotFound(SkillGateError):
+    status, code = 404, "not_found"
+    default_message = "Not found."
+
+
+class MethodNotAllowed(SkillGateError):
+    status, code = 405, "method_not_allowed"
+    default_message = "This method is not allowed on this path."
+
+
+class Conflict(SkillGateError):
+    status, code = 409, "conflict"
+    default_message = "The request conflicts with the current state."
+
+
+class PayloadTooLarge(SkillGateError):
+    status, code = 413, "payload_too_large"
+    default_message = "The request body is too large."
+
+
+class UnsupportedMediaType(SkillGateError):
+    status, code = 415, "unsupported_media_type"
+    default_message = "Send the body as JSON with `Content-Type: application/json`."
+
+
+class RateLimited(SkillGateError):
+    status, code = 429, "rate_limited"
+    default_message = "Too many requests; retry later."
+
+    def __init__(self, message: str | None = None, *, retry_after: int, **kw: Any) -> None:
+        headers = dict(kw.pop("headers", None) or {})
+        headers["Retry-After"] = str(max(1, retry_after))
+        self.retry_after = max(1, retry_after)
+        super().__init__(message, headers=headers, **kw)
+
+
+class InternalError(SkillGateError):
+    pass
+
+
+class ServiceUnavailable(SkillGateError):
+    status, code = 503, "service_unavailable"
+    default_message = "A backing service is unavailable; retry shortly."
+
+
+class UpstreamError(SkillGateError):
+    status, code = 502, "upstream_unavailable"
+
+
+class UpstreamUnavailable(UpstreamError):
+    default_message = "The upstream service could not be reached."
+
+
+class UpstreamResponseTooLarge(UpstreamError):
+    code = "upstream_response_too_large"
+    default_message = "The upstream response was larger than the gateway accepts."
+
+
+class UpstreamTimeout(UpstreamError):
+    status, code = 504, "upstream_timeout"
+    default_message = "The upstream service did not answer in time."

@@ -1,0 +1,1 @@
+"""HTTP plumbing: app state, middleware, error handlers, JSON responses."""

@@ -1,0 +1,101 @@
+"""Exception handlers: every error leaves as the contract body `{"error","message"}`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from skillgate.errors import (
+    BadRequest,
+    InternalError,
+    MethodNotAllowed,
+    NotFound,
+    SkillGateError,
+    UnsupportedMediaType,
+)
+
+log = structlog.get_logger("skillgate.http")
+
+
+def error_response(error: SkillGateError) -> Response:
+    return Response(
+        content=error.render(),
+        status_code=error.status,
+        media_type="application/json",
+        headers=error.headers,
+    )
+
+
+def describe_validation(errors: list[Any]) -> str:
+    """One sentence naming each bad field: `name: Field required; scopes: ...`."""
+    parts: list[str] = []
+    for err in errors[:5]:
+        loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path", "header")]
+        field = ".".join(loc)
+        kind = err.get("type", "")
+        if kind == "json_invalid":
+            return "The request body is not valid JSON."
+        if kind == "missing" and not field:
+            return "A JSON request body is required."
+        if kind == "model_attributes_type" or (kind == "dict_type" and not field):
+            return "The request body must be a JSON object."
+        msg = err.get("msg", "invalid value")
+        if kind == "extra_forbidden":
+            msg = "unknown field"
+        parts.append(f"{field}: {msg}" if field else msg)
+    return "; ".join(parts) + "."
+
+
+async def _skillgate(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, SkillGateError)
+    return error_response(exc)
+
+
+async def _validation(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    return error_response(BadRequest(describe_validation(list(exc.errors()))))
+
+
+async def _http(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    error: SkillGateError
+    if exc.status_code == 404:
+        error = NotFound(f"No such path: {request.method} {request.url.path}.")
+    elif exc.status_code == 405:
+        allow = (exc.headers or {}).get("allow") or (exc.headers or {}).get("Allow")
+        error = MethodNotAllowed(
+            f"{request.method} is not allowed on {request.url.path}"
+            + (f"; use {allow}." if allow else "."),
+            headers={"Allow": allow} if allow else None,
+        )
+    elif exc.status_code == 415:
+        error = UnsupportedMediaType()
+    elif exc.status_code == 400:
+        error = BadRequest(
+            "The request body could not be read; send JSON with Content-Type: application/json."
+        )
+    else:
+        error = SkillGateError(str(exc.detail))
+        error.status = exc.status_code
+        error.code = "error"
+    return error_response(error)
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    request_id = request.scope.get("state", {}).get("request_id", "-")
+    log.error("unhandled error", request_id=request_id, exc_info=exc)
+    return error_response(
+        InternalError(f"Unexpected server error; quote request id {request_id} when reporting it.")
+    )
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(SkillGateError, _skillgate)
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(StarletteHTTPException, _http)
+    app.add_exception_handler(Exception, _unexpected)

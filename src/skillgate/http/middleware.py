@@ -1,0 +1,132 @@
+"""The outermost layer: request id, body size limit, last-resort error body, access log.
+
+Pure ASGI so it wraps everything, including Starlette's own error middleware:
+every response carries `X-Request-ID`, and no exception ever reaches a client
+as a stack trace.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from typing import Any
+
+import structlog
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from skillgate.errors import InternalError, PayloadTooLarge, SkillGateError
+
+_REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
+_DRAIN_CAP = 64 * 1024 * 1024  # read (and drop) at most this much of an oversized body
+log = structlog.get_logger("skillgate.http")
+
+
+class BodyTooLarge(PayloadTooLarge, StarletteHTTPException):
+    """Raised from `receive` while the app reads a streamed body that is too large.
+
+    Also an HTTPException so FastAPI's body parsing re-raises it untouched; the
+    handler for SkillGateError (earlier in the MRO) renders it.
+    """
+
+    def __init__(self, limit: int) -> None:
+        PayloadTooLarge.__init__(self, f"The request body exceeds {limit} bytes.")
+        StarletteHTTPException.__init__(self, status_code=413, detail=self.message)
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            return bytes(value)
+    return None
+
+
+class RequestContextMiddleware:
+    def __init__(self, app: ASGIApp, max_body: int) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        incoming = (_header(scope, b"x-request-id") or b"").decode("latin-1")
+        request_id = incoming if _REQUEST_ID_RE.match(incoming) else uuid.uuid4().hex
+        scope.setdefault("state", {})["request_id"] = request_id
+        started = time.perf_counter()
+        status = 0
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"x-request-id", request_id.encode()),
+                ]
+            await send(message)
+
+        try:
+            declared = _header(scope, b"content-length")
+            if declared is not None and declared.isdigit() and int(declared) > self.max_body:
+                await self._drain(receive)
+                too_large = PayloadTooLarge(f"The request body exceeds {self.max_body} bytes.")
+                await send_with_id_error(send_with_id, too_large)
+                return
+            await self.app(scope, self._limited(receive), send_with_id)
+        except Exception as exc:
+            if status == 0:
+                error = exc if isinstance(exc, BodyTooLarge) else InternalError(
+                    f"Unexpected server error; quote request id {request_id} when reporting it."
+                )
+                if not isinstance(exc, BodyTooLarge):
+                    log.exception("unhandled error", request_id=request_id)
+                await send_with_id_error(send_with_id, error)
+            else:
+                log.exception("error after the response started", request_id=request_id)
+        finally:
+            log.info(
+                "request",
+                method=scope["method"],
+                path=scope["path"],
+                status=status,
+                duration_ms=round((time.perf_counter() - started) * 1000, 2),
+                request_id=request_id,
+            )
+
+    def _limited(self, receive: Receive) -> Receive:
+        received = 0
+        limit = self.max_body
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge(limit)
+            return message
+
+        return limited
+
+    async def _drain(self, receive: Receive) -> None:
+        """Read and drop the body so the client can read our 413 instead of a reset."""
+        seen = 0
+        while seen < _DRAIN_CAP:
+            message: dict[str, Any] = dict(await receive())
+            if message["type"] != "http.request":
+                return
+            seen += len(message.get("body", b""))
+            if not message.get("more_body", False):
+                return
+
+
+async def send_with_id_error(send: Send, error: SkillGateError) -> None:
+    """Send an error through a `send` that already adds X-Request-ID."""
+    headers = [
+        (b"content-type", b"application/json"),
+        *((k.lower().encode(), v.encode()) for k, v in error.headers.items()),
+    ]
+    await send({"type": "http.response.start", "status": error.status, "headers": headers})
+    await send({"type": "http.response.body", "body": error.render()})

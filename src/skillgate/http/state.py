@@ -1,0 +1,38 @@
+"""What a running app holds, typed: one object on `app.state.sg`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from skillgate.settings import Settings
+
+if TYPE_CHECKING:
+    from skillgate.api_keys.usage import UsageRecorder
+    from skillgate.api_keys.verifier import KeyVerifier
+    from skillgate.auth.tokens import TokenSigner
+    from skillgate.catalog.loader import Catalog
+
+
+@dataclass
+class AppState:
+    settings: Settings
+    engine: AsyncEngine
+    sessionmaker: async_sessionmaker[AsyncSession]
+    catalog: Catalog
+    verifier: KeyVerifier
+    usage: UsageRecorder
+    signer: TokenSigner
+    pepper: bytes
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+def get_state(request: Request) -> AppState:
+    state: AppState = request.app.state.sg
+    return state
+
+
+State = Annotated[AppState, Depends(get_state)]

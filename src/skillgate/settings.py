@@ -1,0 +1,147 @@
+"""Server settings: environment variables with the prefix SKILLGATE_.
+
+With nothing set the server runs on a SQLite file in the working directory and
+generates its secrets once into a 0600 file beside it. In production
+(`SKILLGATE_ENV=production`) missing secrets or database URL stop the start-up
+with a one-line reason (`ConfigError`).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DB_FILE = "skillgate.db"
+SECRETS_FILE = ".skillgate-secrets.json"
+
+
+class ConfigError(Exception):
+    """A configuration the server refuses to start with; the message is one line."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="SKILLGATE_", extra="ignore")
+
+    env: Literal["development", "production", "test"] = "development"
+    database_url: str | None = None
+    data_dir: Path = Field(default_factory=Path.cwd)
+    redis_url: str | None = None
+    base_url: str = "http://127.0.0.1:8000"
+    app_url: str | None = None
+    secret_key: str | None = None
+    # Comma-separated `id:base64key` entries (or bare base64 keys); the first encrypts.
+    encryption_keys: str | None = None
+    catalog_path: str | None = None
+    log_level: str = "INFO"
+    log_format: Literal["json", "console"] = "json"
+    auto_migrate: bool = True
+
+    max_request_bytes: int = Field(default=1_048_576, ge=1024)
+    access_token_ttl: int = Field(default=900, ge=60, le=86_400)
+    session_idle_ttl: int = Field(default=7 * 86_400, ge=300)
+    session_absolute_ttl: int = Field(default=30 * 86_400, ge=3600)
+    # How long an instance may trust a cached key verification (revocation
+    # reaches other instances within this time).
+    key_cache_ttl: float = Field(default=1.0, ge=0, le=60)
+
+    @field_validator("base_url", "app_url")
+    @classmethod
+    def _no_trailing_slash(cls, v: str | None) -> str | None:
+        return v.rstrip("/") if v else v
+
+    @property
+    def is_production(self) -> bool:
+        return self.env == "production"
+
+    @property
+    def resolved_app_url(self) -> str:
+        return self.app_url or self.base_url
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / DEFAULT_DB_FILE).resolve()}"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.resolved_database_url.startswith("sqlite")
+
+    @property
+    def secrets_file(self) -> Path:
+        return self.data_dir / SECRETS_FILE
+
+    def integration_env(self, slug: str, suffix: str) -> str | None:
+        """`SKILLGATE_<SLUG>_<SUFFIX>`, e.g. the GitHub client id."""
+        value = os.environ.get(f"SKILLGATE_{slug.upper()}_{suffix}")
+        return value or None
+
+
+def _generate_secrets() -> dict[str, str]:
+    return {
+        "secret_key": secrets.token_urlsafe(48),
+        "encryption_keys": "k1:" + base64.urlsafe_b64encode(secrets.token_bytes(32)).decode(),
+    }
+
+
+def _load_or_create_secrets(path: Path) -> dict[str, str]:
+    """Read the generated secrets, creating the 0600 file once (race-safe)."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = _generate_secrets()
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass  # another process created it first; read theirs
+        else:
+            with os.fdopen(fd, "w") as fh:
+                json.dump(data, fh)
+                fh.flush()
+                os.fsync(fh.fileno())
+            return data
+    try:
+        loaded = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"cannot read generated secrets from {path}: {exc}") from None
+    if not isinstance(loaded, dict) or not {"secret_key", "encryption_keys"} <= loaded.keys():
+        raise ConfigError(f"{path} is not a Skill Gateway secrets file; move it away to regenerate")
+    return {str(k): str(v) for k, v in loaded.items()}
+
+
+def finalize(settings: Settings) -> Settings:
+    """Fill the embedded defaults, or refuse a production config that lacks them."""
+    if settings.is_production:
+        missing = [
+            f"SKILLGATE_{name.upper()}"
+            for name in ("database_url", "secret_key", "encryption_keys")
+            if not getattr(settings, name)
+        ]
+        if missing:
+            raise ConfigError(
+                "production mode needs explicit " + ", ".join(missing) + " (see docs/configuration.md)"
+            )
+        if settings.secret_key and len(settings.secret_key) < 32:
+            raise ConfigError("SKILLGATE_SECRET_KEY must be at least 32 characters")
+        return settings
+    if settings.secret_key and settings.encryption_keys:
+        return settings
+    generated = _load_or_create_secrets(settings.secrets_file)
+    return settings.model_copy(
+        update={
+            "secret_key": settings.secret_key or generated["secret_key"],
+            "encryption_keys": settings.encryption_keys or generated["encryption_keys"],
+        }
+    )
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return finalize(Settings())

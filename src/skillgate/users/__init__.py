@@ -1,0 +1,1 @@
+"""Users, plans and passwords."""
