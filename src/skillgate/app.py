@@ -22,7 +22,10 @@ from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.auth.endpoints import router as auth_router
 from skillgate.auth.tokens import TokenSigner
 from skillgate.catalog.loader import Catalog, extra_paths_from_env, load_catalog
+from skillgate.connections.status import StatusCache
 from skillgate.db.engine import create_engine, create_sessionmaker
+from skillgate.discovery.endpoints import router as discovery_router
+from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.http import handlers
 from skillgate.http.middleware import RequestContextMiddleware
 from skillgate.http.state import AppState
@@ -49,6 +52,8 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         usage=usage,
         signer=TokenSigner(settings.secret_key, settings.access_token_ttl),
         pepper=keyformat.derive_pepper(settings.secret_key),
+        rendered=RenderedCatalog(catalog),
+        statuses=StatusCache(sessionmaker, settings.key_cache_ttl),
     )
 
     @contextlib.asynccontextmanager
@@ -75,6 +80,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     app.include_router(auth_router)
     app.include_router(api_keys_router)
     app.include_router(me_router)
+    app.include_router(discovery_router)
 
     health = orjson.dumps({"status": "ok"})
 

@@ -22,6 +22,8 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9_]{1,63}$")
 PARAM_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")
 HEADER_RE = re.compile(r"^[A-Za-z0-9-]{1,64}$")
+# Words the API's own paths use under /v1; an integration cannot take them.
+RESERVED_SLUGS = frozenset({"skills", "me", "connect", "connections", "executions", "auth"})
 
 _PY_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -252,6 +254,8 @@ class Integration(_Frozen):
     def _slug_shape(cls, v: str) -> str:
         if not SLUG_RE.match(v):
             raise ValueError(f"slug {v!r} must match {SLUG_RE.pattern}")
+        if v in RESERVED_SLUGS:
+            raise ValueError(f"slug {v!r} is reserved for the API's own paths")
         return v
 
     @field_validator("base_url")

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from skillgate.api_keys.verifier import KeyVerifier
     from skillgate.auth.tokens import TokenSigner
     from skillgate.catalog.loader import Catalog
+    from skillgate.connections.status import StatusCache
+    from skillgate.discovery.rendered import RenderedCatalog
 
 
 @dataclass
@@ -27,6 +29,8 @@ class AppState:
     usage: UsageRecorder
     signer: TokenSigner
     pepper: bytes
+    rendered: RenderedCatalog
+    statuses: StatusCache
     extras: dict[str, Any] = field(default_factory=dict)
 
 

@@ -1,0 +1,1 @@
+"""Connections: a user's credentials for one integration, encrypted at rest."""

@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import JSON, ForeignKey, LargeBinary, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from skillgate.db.base import Base, UTCDateTime, new_id, utcnow
+
+
+class Connection(Base):
+    """One user's credentials for one integration.
+
+    `credentials` is AES-GCM ciphertext (see `skillgate.connections.vault`) bound to
+    this row's id, user and integration; nothing else here is secret.
+    status: `connected`, or `reconnect_required` after a refresh was refused.
+    """
+
+    __tablename__ = "connections"
+    __table_args__ = (UniqueConstraint("user_id", "integration"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=lambda: new_id("con"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    integration: Mapped[str] = mapped_column(String(40))
+    auth_type: Mapped[str] = mapped_column(String(20))  # oauth2 | token
+    status: Mapped[str] = mapped_column(String(30), default="connected")
+    credentials: Mapped[bytes] = mapped_column(LargeBinary)
+    scopes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    account: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    token_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    def __repr__(self) -> str:  # never the credentials
+        return f"Connection(id={self.id!r}, integration={self.integration!r}, status={self.status!r})"

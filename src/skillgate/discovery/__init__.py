@@ -1,0 +1,1 @@
+"""Discovery: the skills listings, endpoint documentation and the download bundle."""

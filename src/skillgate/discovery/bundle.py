@@ -1,0 +1,162 @@
+"""The download bundle: SKILL.md plus one markdown file per endpoint.
+
+What `svc pull` writes into the agent's skill directory. The version in the
+front matter is a hash of the catalog entry, so a changed catalog is visible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from skillgate.catalog.models import Endpoint, Integration
+from skillgate.discovery.documents import endpoint_doc
+
+
+def catalog_version(integration: Integration) -> str:
+    canonical = json.dumps(integration.model_dump(mode="json"), sort_keys=True).encode()
+    return hashlib.sha256(canonical).hexdigest()[:12]
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _yaml_str(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)  # a JSON string is a valid YAML scalar
+
+
+def _first_sentence(text: str) -> str:
+    end = text.find(". ")
+    return text if end == -1 else text[: end + 1]
+
+
+def skill_md(integration: Integration, endpoints: list[Endpoint]) -> str:
+    slug = integration.slug
+    lines = [
+        "---",
+        f"name: svc-{slug}",
+        "description: "
+        + _yaml_str(
+            f"{integration.name} through Skill Gateway: {integration.description} "
+            f"Use `svc run {slug} <endpoint>` to call it; the gateway holds the credentials."
+        ),
+        f"version: {catalog_version(integration)}",
+        "---",
+        "",
+        f"# {integration.name}",
+        "",
+        integration.description,
+        "",
+        "## How to run an endpoint",
+        "",
+        "```sh",
+        f"svc skills {slug} <endpoint>        # full documentation of one endpoint",
+        f"svc run {slug} <endpoint> --param value ...",
+        "```",
+        "",
+        "Flags become parameters: `--name text` is a string, `--n 5` a number, a bare",
+        "`--flag` is true, `--tags a,b` an array, and a JSON object or array argument is",
+        "parsed as JSON. The result is JSON: `{\"status\": <upstream status>, \"data\": ...}`",
+        "on success, `{\"status\": ..., \"error\": ...}` when the service refused the call.",
+        "Exit code 0 means a 2xx answer, 1 a client error (fix the parameters), 2 a",
+        "network or server error (retry later).",
+        "",
+        "## Endpoints",
+        "",
+        "| Category | Endpoint | Method | What it does | Docs |",
+        "|---|---|---|---|---|",
+    ]
+    for e in endpoints:
+        lines.append(
+            f"| {e.category} | `{e.name}` | {e.method} | {_cell(_first_sentence(e.description))} "
+            f"| [endpoints/{e.category}/{e.name}.md](endpoints/{e.category}/{e.name}.md) |"
+        )
+    lines += ["", "## Connecting and authentication", ""]
+    methods = []
+    if integration.auth.oauth2 is not None:
+        methods.append("OAuth (the dashboard's Connect button, or `svc connect " + slug + "`)")
+    if integration.auth.token is not None:
+        methods.append(f"a pasted {integration.auth.token.label}")
+    lines += [
+        f"Connect {integration.name} with " + " or ".join(methods) + ". The gateway keeps the",
+        "credentials; they never reach the agent. When a call answers",
+        "`integration_not_connected` or `token_expired`, show the user the `action_url`",
+        "from the response so they can (re)connect, then retry.",
+        "",
+        "## Errors",
+        "",
+        "| Code | Cause | Fix |",
+        "|---|---|---|",
+        "| 403 `integration_not_connected` | The user has not connected this integration. "
+        "| Ask the user to open the `action_url`. |",
+        "| 403 `scope_not_allowed` | The API key is not allowed this integration or action. "
+        "| Use a key with the right scopes. |",
+        "| 429 `rate_limited` | Too many calls for the plan. | Wait `Retry-After` seconds. |",
+    ]
+    for err in integration.common_errors:
+        lines.append(f"| {err.code} | {_cell(err.cause)} | {_cell(err.fix)} |")
+    return "\n".join(lines) + "\n"
+
+
+def endpoint_md(integration: Integration, e: Endpoint) -> str:
+    doc = endpoint_doc(integration, e)
+    lines = [
+        f"# {integration.name}: {e.name}",
+        "",
+        f"`{e.method}` · category `{e.category}` · "
+        + ("changes data" if doc["changes_data"] else "read-only"),
+        "",
+        e.description,
+        "",
+        "## Example",
+        "",
+        "```sh",
+        doc["example"],
+        "```",
+        "",
+        "## Parameters",
+        "",
+    ]
+    if doc["parameters"]:
+        lines += ["| Name | Type | Required | In | Description |", "|---|---|---|---|---|"]
+        for p in doc["parameters"]:
+            extra = ""
+            if "enum" in p:
+                extra += " One of: " + ", ".join(f"`{v}`" for v in p["enum"]) + "."
+            if "default" in p:
+                extra += f" Default: `{json.dumps(p['default'])}`."
+            ptype = p["type"] + (f" of {p['items']}" if "items" in p else "")
+            lines.append(
+                f"| `{p['name']}` | {ptype} | {'yes' if p['required'] else 'no'} | {p['in']} "
+                f"| {_cell(p['description'])}{_cell(extra)} |"
+            )
+    else:
+        lines.append("None.")
+    if "pagination" in doc:
+        pg: dict[str, Any] = doc["pagination"]
+        lines += ["", "## Pagination", "", f"Style `{pg['style']}`"]
+        if "param" in pg:
+            lines[-1] += f": pass `--{pg['param']}` for the next page"
+        if "next" in pg:
+            lines[-1] += f" (from `{pg['next']}` in the response)"
+        if "size_param" in pg:
+            lines[-1] += f"; page size `--{pg['size_param']}`"
+        lines[-1] += "."
+    lines += ["", "## Errors", "", "| Code | Cause | Fix |", "|---|---|---|"]
+    for err in doc["errors"]:
+        lines.append(f"| {err['code']} | {_cell(err['cause'])} | {_cell(err['fix'])} |")
+    return "\n".join(lines) + "\n"
+
+
+def bundle(integration: Integration, endpoints: list[Endpoint]) -> dict[str, Any]:
+    files = [{"file_path": "SKILL.md", "content": skill_md(integration, endpoints)}]
+    for e in endpoints:
+        files.append(
+            {
+                "file_path": f"endpoints/{e.category}/{e.name}.md",
+                "content": endpoint_md(integration, e),
+            }
+        )
+    return {"slug": integration.slug, "files": files}

@@ -1,0 +1,63 @@
+"""The JSON documents of discovery, built from the catalog models.
+
+Field names follow the spec exactly; extra fields (description, in, default,
+enum, path, changes_data, pagination) are additions the spec allows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skillgate.catalog.examples import build_example
+from skillgate.catalog.models import Endpoint, Integration, Parameter
+
+
+def parameter_doc(p: Parameter) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "name": p.name,
+        "type": p.type,
+        "required": p.required,
+        "description": p.description,
+        "in": p.location,
+    }
+    if p.items is not None:
+        doc["items"] = p.items
+    if p.enum is not None:
+        doc["enum"] = list(p.enum)
+    if p.default is not None:
+        doc["default"] = p.default
+    return doc
+
+
+def endpoint_doc(integration: Integration, e: Endpoint) -> dict[str, Any]:
+    """The spec's endpoint documentation object, plus what an agent also needs."""
+    doc: dict[str, Any] = {
+        "name": e.name,
+        "method": e.method,
+        "category": e.category,
+        "description": e.description,
+        "parameters": [parameter_doc(p) for p in e.parameters],
+        "example": build_example(integration.slug, e),
+        "errors": [{"code": x.code, "cause": x.cause, "fix": x.fix} for x in e.errors],
+        "integration": integration.slug,
+        "path": e.path,
+        "changes_data": e.mutates,
+    }
+    if e.pagination is not None:
+        doc["pagination"] = e.pagination.model_dump(exclude_none=True)
+    return doc
+
+
+def categories(endpoints: list[Endpoint]) -> list[dict[str, Any]]:
+    """Endpoints grouped by category, categories in the order the catalog file gives them."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for e in endpoints:
+        grouped.setdefault(e.category, []).append(
+            {"name": e.name, "method": e.method, "description": e.description}
+        )
+    return [{"name": name, "endpoints": items} for name, items in grouped.items()]
+
+
+def visible_endpoints(integration: Integration, read_only: bool) -> list[Endpoint]:
+    """All endpoints, or for a `slug:read` key only those that do not change data."""
+    return [e for e in integration.endpoints if not (read_only and e.mutates)]

@@ -1,0 +1,147 @@
+"""Discovery responses rendered once at start-up and served as bytes.
+
+The catalog does not change while the server runs. Only two things vary per
+caller: the connection status of each integration and the key's access
+(`full`, or `read` for a `slug:read` scope). Each integration is rendered for
+the four combinations; a listing is a join of ready fragments.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+import orjson
+
+from skillgate.api_keys.scopes import Access, access_for
+from skillgate.catalog.loader import Catalog
+from skillgate.catalog.models import Integration
+from skillgate.discovery.bundle import bundle
+from skillgate.discovery.documents import categories, endpoint_doc, visible_endpoints
+from skillgate.errors import NotFound, ScopeNotAllowed
+
+STATUSES = ("connected", "not_connected")
+ACCESSES: tuple[Access, ...] = ("full", "read")
+_MAX_NAME_ECHO = 64
+
+
+@dataclass(frozen=True)
+class RenderedIntegration:
+    integration: Integration
+    listing: dict[tuple[str, Access], bytes]
+    detail: dict[tuple[str, Access], bytes]
+    endpoint_docs: dict[str, bytes]
+    read_only_names: frozenset[str]
+    bundles: dict[Access, bytes]
+
+
+def _render(integration: Integration) -> RenderedIntegration:
+    listing: dict[tuple[str, Access], bytes] = {}
+    detail: dict[tuple[str, Access], bytes] = {}
+    bundles: dict[Access, bytes] = {}
+    for access in ACCESSES:
+        endpoints = visible_endpoints(integration, read_only=access == "read")
+        cats = categories(endpoints)
+        bundles[access] = orjson.dumps(bundle(integration, endpoints))
+        for status in STATUSES:
+            listing[(status, access)] = orjson.dumps(
+                {
+                    "slug": integration.slug,
+                    "name": integration.name,
+                    "status": status,
+                    "endpoints": len(endpoints),
+                    "description": integration.description,
+                }
+            )
+            detail[(status, access)] = orjson.dumps(
+                {
+                    "integration": integration.slug,
+                    "name": integration.name,
+                    "description": integration.description,
+                    "status": status,
+                    "categories": cats,
+                }
+            )
+    return RenderedIntegration(
+        integration=integration,
+        listing=listing,
+        detail=detail,
+        endpoint_docs={e.name: orjson.dumps(endpoint_doc(integration, e)) for e in integration.endpoints},
+        read_only_names=frozenset(e.name for e in integration.endpoints if not e.mutates),
+        bundles=bundles,
+    )
+
+
+def _echo(name: str) -> str:
+    return name if len(name) <= _MAX_NAME_ECHO else name[:_MAX_NAME_ECHO] + "…"
+
+
+def closest(name: str, candidates: list[str]) -> str | None:
+    if len(name) > _MAX_NAME_ECHO or not name.isascii():
+        return None
+    match = difflib.get_close_matches(name.lower(), candidates, n=1, cutoff=0.5)
+    return match[0] if match else None
+
+
+@dataclass
+class RenderedCatalog:
+    catalog: Catalog
+    by_slug: dict[str, RenderedIntegration] = field(init=False)
+    _visible: dict[tuple[str, ...], list[tuple[str, Access]]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_slug = {slug: _render(i) for slug, i in self.catalog.integrations.items()}
+        self._visible = {}
+
+    def visible(self, scopes: tuple[str, ...]) -> list[tuple[str, Access]]:
+        """(slug, access) for every integration the scopes allow, in slug order (memoised)."""
+        found = self._visible.get(scopes)
+        if found is None:
+            found = []
+            for slug in self.by_slug:
+                access = access_for(scopes, slug)
+                if access is not None:
+                    found.append((slug, access))
+            if len(self._visible) < 10_000:
+                self._visible[scopes] = found
+        return found
+
+    def listing(self, scopes: tuple[str, ...], connected: frozenset[str]) -> bytes:
+        parts = [
+            self.by_slug[slug].listing[("connected" if slug in connected else "not_connected", access)]
+            for slug, access in self.visible(scopes)
+        ]
+        return b'{"integrations":[' + b",".join(parts) + b"]}"
+
+    def integration(self, slug: str, scopes: tuple[str, ...]) -> tuple[RenderedIntegration, Access]:
+        """The integration and the key's access to it; 404 unknown, 403 out of scope."""
+        rendered = self.by_slug.get(slug)
+        if rendered is None:
+            hint = closest(slug, list(self.by_slug))
+            raise NotFound(
+                f"Unknown integration {_echo(slug)!r}"
+                + (f"; did you mean {hint!r}?" if hint else ".")
+                + " Run `svc skills` to list integrations."
+            )
+        access = access_for(scopes, slug)
+        if access is None:
+            raise ScopeNotAllowed(
+                f"This API key's scopes do not include {slug!r}; use a key with that scope."
+            )
+        return rendered, access
+
+    def endpoint_doc(self, slug: str, name: str, scopes: tuple[str, ...]) -> bytes:
+        rendered, access = self.integration(slug, scopes)
+        doc = rendered.endpoint_docs.get(name)
+        if doc is None:
+            hint = closest(name, list(rendered.endpoint_docs))
+            raise NotFound(
+                f"Unknown endpoint {_echo(name)!r} for {slug!r}"
+                + (f"; did you mean {hint!r}?" if hint else ".")
+                + f" Run `svc skills {slug}` to list its endpoints."
+            )
+        if access == "read" and name not in rendered.read_only_names:
+            raise ScopeNotAllowed(
+                f"This API key is read-only for {slug!r} and {name!r} changes data."
+            )
+        return doc

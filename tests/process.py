@@ -1,0 +1,91 @@
+"""Run the real `skillgate` and `svc` executables as subprocesses."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment without any SKILLGATE_/SVC_ settings of the developer's shell."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLGATE_", "SVC_"))}
+    env.update(extra)
+    return env
+
+
+def run_cli(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, input: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / args[0]), *args[1:]],
+        cwd=cwd,
+        env=env or clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        input=input,
+        check=False,
+    )
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def logs(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+@contextmanager
+def serve(cwd: Path, env: dict[str, str] | None = None, workers: int = 1) -> Iterator[Server]:
+    port = free_port()
+    log_path = cwd / f"server-{port}.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [str(BIN / "skillgate"), "serve", "--port", str(port), "--workers", str(workers)],
+            cwd=cwd,
+            env=env or clean_env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    server = Server(url, proc, log_path)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited {proc.returncode}: {server.logs()}")
+            try:
+                with urllib.request.urlopen(url + "/healthz", timeout=1):  # noqa: S310
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"server did not start: {server.logs()}") from None
+                time.sleep(0.1)
+        yield server
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
