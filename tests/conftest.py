@@ -100,7 +100,7 @@ def migrate_url(url: str) -> str:
 
 @pytest.fixture(scope="session")
 def test_catalog() -> Catalog:
-    return load_catalog([FIXTURES / "catalog"])
+    return load_catalog([FIXTURES / "catalog"], shipped=False)
 
 
 def make_settings(database_url: str, data_dir: Path, **overrides: Any) -> Settings:

@@ -16,12 +16,23 @@ PASSWORD = "s3cret-passphrase-for-logs"
 
 def test_no_config_server_and_cli_share_one_database(tmp_path: Path) -> None:
     created = run_cli(
-        "skillgate", "users", "create", "--email", "op@example.com", "--password", PASSWORD,
-        "--plan", "pro", "--display-name", "Op", cwd=tmp_path,
+        "skillgate",
+        "users",
+        "create",
+        "--email",
+        "op@example.com",
+        "--password",
+        PASSWORD,
+        "--plan",
+        "pro",
+        "--display-name",
+        "Op",
+        cwd=tmp_path,
     )
     assert created.returncode == 0, created.stderr
     user = json.loads(created.stdout)
-    assert user["plan"] == "pro" and user["display_name"] == "Op"
+    assert user["plan"] == "pro"
+    assert user["display_name"] == "Op"
     key = run_cli(
         "skillgate", "keys", "create", "--email", "op@example.com", "--name", "ci", cwd=tmp_path
     )
@@ -35,7 +46,13 @@ def test_no_config_server_and_cli_share_one_database(tmp_path: Path) -> None:
         assert me.status_code == 200
         assert me.json()["email"] == "op@example.com"
         setp = run_cli(
-            "skillgate", "users", "set-plan", "--email", "op@example.com", "--plan", "unlimited",
+            "skillgate",
+            "users",
+            "set-plan",
+            "--email",
+            "op@example.com",
+            "--plan",
+            "unlimited",
             cwd=tmp_path,
         )
         assert setp.returncode == 0, setp.stderr
@@ -45,17 +62,27 @@ def test_no_config_server_and_cli_share_one_database(tmp_path: Path) -> None:
 
 def test_cli_errors_are_one_line(tmp_path: Path) -> None:
     dup = [
-        run_cli("skillgate", "users", "create", "--email", "x@example.com", "--password",
-                PASSWORD, cwd=tmp_path)
+        run_cli(
+            "skillgate",
+            "users",
+            "create",
+            "--email",
+            "x@example.com",
+            "--password",
+            PASSWORD,
+            cwd=tmp_path,
+        )
         for _ in range(2)
     ]
     assert dup[0].returncode == 0
     assert dup[1].returncode == 1
     assert dup[1].stderr.strip().count("\n") == 0
     assert "already exists" in dup[1].stderr
-    missing = run_cli("skillgate", "keys", "create", "--email", "no@example.com", "--name", "k",
-                      cwd=tmp_path)
-    assert missing.returncode == 1 and "Traceback" not in missing.stderr
+    missing = run_cli(
+        "skillgate", "keys", "create", "--email", "no@example.com", "--name", "k", cwd=tmp_path
+    )
+    assert missing.returncode == 1
+    assert "Traceback" not in missing.stderr
 
 
 def test_production_without_secrets_refuses_to_serve(tmp_path: Path) -> None:
@@ -66,8 +93,18 @@ def test_production_without_secrets_refuses_to_serve(tmp_path: Path) -> None:
 
 
 def test_secrets_never_reach_the_logs_and_10mb_is_413(tmp_path: Path) -> None:
-    run_cli("skillgate", "users", "create", "--email", "log@example.com", "--password", PASSWORD,
-            "--plan", "pro", cwd=tmp_path)
+    run_cli(
+        "skillgate",
+        "users",
+        "create",
+        "--email",
+        "log@example.com",
+        "--password",
+        PASSWORD,
+        "--plan",
+        "pro",
+        cwd=tmp_path,
+    )
     with (
         serve(tmp_path, env=clean_env(SKILLGATE_LOG_LEVEL="DEBUG")) as server,
         httpx.Client(base_url=server.url, timeout=30) as client,
@@ -79,12 +116,15 @@ def test_secrets_never_reach_the_logs_and_10mb_is_413(tmp_path: Path) -> None:
         created = client.post("/api-keys", json={"name": "k"}, headers=auth).json()
         full_key = created["full_key"]
         assert client.get("/v1/me", headers={"Authorization": f"Bearer {full_key}"}).is_success
-        client.post("/auth/login", json={"email": "log@example.com", "password": "wrong-" + PASSWORD})
+        client.post(
+            "/auth/login", json={"email": "log@example.com", "password": "wrong-" + PASSWORD}
+        )
         client.get("/v1/me?api_key=" + full_key)
 
         # A 10 MB body is refused with 413 and the server keeps serving.
         big = client.post(
-            "/api-keys", content=b"{" + b" " * 10_000_000 + b"}",
+            "/api-keys",
+            content=b"{" + b" " * 10_000_000 + b"}",
             headers={**auth, "content-type": "application/json"},
         )
         assert big.status_code == 413
@@ -93,6 +133,19 @@ def test_secrets_never_reach_the_logs_and_10mb_is_413(tmp_path: Path) -> None:
         with socket.create_connection(("127.0.0.1", int(server.url.rsplit(":", 1)[1]))) as raw:
             raw.sendall(b"POST /api-keys HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n")
         assert client.get("/healthz").status_code == 200
+        # Dot segments sent as-is (httpx would resolve them) never route anywhere.
+        for raw_path in (b"/v1/skills/../me", b"/v1/skills/sample/..", b"/v1/%2e%2e/download"):
+            with socket.create_connection(("127.0.0.1", int(server.url.rsplit(":", 1)[1]))) as raw:
+                raw.sendall(
+                    b"GET " + raw_path + b" HTTP/1.1\r\nHost: x\r\n"
+                    b"Authorization: Bearer " + full_key.encode() + b"\r\n"
+                    b"Connection: close\r\n\r\n"
+                )
+                answer = b""
+                while chunk := raw.recv(65536):
+                    answer += chunk
+            assert answer.startswith(b"HTTP/1.1 404"), answer[:200]
+            assert b'"error":"not_found"' in answer
         assert client.get("/v1/me", headers={"Authorization": f"Bearer {full_key}"}).is_success
         logs = server.logs()
     assert '"path": "/v1/me"' in logs or '"path":"/v1/me"' in logs  # the access log is there

@@ -27,7 +27,8 @@ def test_production_without_secrets_refuses_to_start(tmp_path: Path) -> None:
         finalize(Settings(env="production", data_dir=tmp_path))
     message = str(err.value)
     assert "\n" not in message
-    assert "SKILLGATE_DATABASE_URL" in message and "SKILLGATE_SECRET_KEY" in message
+    assert "SKILLGATE_DATABASE_URL" in message
+    assert "SKILLGATE_SECRET_KEY" in message
     assert not (tmp_path / SECRETS_FILE).exists()
 
 

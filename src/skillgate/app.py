@@ -74,6 +74,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         lifespan=lifespan,
         docs_url="/docs",
         redoc_url=None,
+        redirect_slashes=False,
     )
     app.state.sg = state
     handlers.install(app)

@@ -126,7 +126,9 @@ def finalize(settings: Settings) -> Settings:
         ]
         if missing:
             raise ConfigError(
-                "production mode needs explicit " + ", ".join(missing) + " (see docs/configuration.md)"
+                "production mode needs explicit "
+                + ", ".join(missing)
+                + " (see docs/configuration.md)"
             )
         if settings.secret_key and len(settings.secret_key) < 32:
             raise ConfigError("SKILLGATE_SECRET_KEY must be at least 32 characters")

@@ -34,7 +34,13 @@ async def test_create_returns_the_full_key_once(harness: Harness) -> None:
     listed = (await harness.client.get("/api-keys", headers=bearer(token))).json()
     assert len(listed) == 1
     assert set(listed[0]) == {
-        "id", "name", "key_prefix", "scopes", "last_used_at", "expires_at", "revoked_at",
+        "id",
+        "name",
+        "key_prefix",
+        "scopes",
+        "last_used_at",
+        "expires_at",
+        "revoked_at",
         "created_at",
     }
     assert full not in str(listed)  # never shown again
@@ -59,7 +65,7 @@ async def test_key_authenticates_and_revocation_is_immediate(harness: Harness) -
 
 async def test_free_plan_allows_one_active_key(harness: Harness) -> None:
     await harness.user()
-    full, key = await harness.key()
+    _full, key = await harness.key()
     token = await harness.token()
     r = await harness.client.post("/api-keys", json={"name": "second"}, headers=bearer(token))
     assert r.status_code == 403

@@ -47,9 +47,9 @@ class ApiKeyRepository:
 
     async def find_with_user(self, key_hash: str) -> tuple[ApiKey, User] | None:
         result = await self.session.execute(
-            select(ApiKey, User).join(User, User.id == ApiKey.user_id).where(
-                ApiKey.key_hash == key_hash
-            )
+            select(ApiKey, User)
+            .join(User, User.id == ApiKey.user_id)
+            .where(ApiKey.key_hash == key_hash)
         )
         row = result.first()
         return (row[0], row[1]) if row else None

@@ -102,7 +102,5 @@ def _requires(*accept: Via) -> Callable[..., Awaitable[Principal]]:
 
 
 ApiKeyAuth = Annotated[Principal, Depends(_requires("api_key"))]
-KeyTokenOrSession = Annotated[
-    Principal, Depends(_requires("api_key", "access_token", "session"))
-]
+KeyTokenOrSession = Annotated[Principal, Depends(_requires("api_key", "access_token", "session"))]
 TokenOrSession = Annotated[Principal, Depends(_requires("access_token", "session"))]

@@ -19,8 +19,10 @@ def _quote(text: str) -> str:
     if text and _BARE_RE.match(text) and not text.startswith("-"):
         return text
     if "'" not in text:
-        return "'" + text + "'" if ('"' in text or "$" in text or "`" in text or "\\" in text) else (
-            '"' + text + '"'
+        return (
+            "'" + text + "'"
+            if ('"' in text or "$" in text or "`" in text or "\\" in text)
+            else ('"' + text + '"')
         )
     return "'" + text.replace("'", "'\"'\"'") + "'"
 

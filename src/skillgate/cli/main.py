@@ -42,11 +42,12 @@ def serve(host: str, port: int, workers: int) -> None:
         fail(f"refusing to start: {exc}")
     if settings.auto_migrate:
         asyncio.run(migrate.upgrade(settings.resolved_database_url))
-    click.echo(
-        f"skillgate: serving on http://{host}:{port} "
-        f"({'SQLite ' + settings.resolved_database_url.split('///')[-1] if settings.is_sqlite else 'PostgreSQL'})",
-        err=True,
+    where = (
+        "SQLite " + settings.resolved_database_url.split("///")[-1]
+        if settings.is_sqlite
+        else "PostgreSQL"
     )
+    click.echo(f"skillgate: serving on http://{host}:{port} ({where})", err=True)
     uvicorn.run(
         "skillgate.app:app_factory",
         factory=True,
@@ -158,9 +159,13 @@ def keys_create(email: str, name: str, scopes: str, expires_at: datetime | None)
         assert settings.secret_key is not None
         user = await UserRepository(session).by_email(normalize_email(email))
         if user is None:
-            raise NotFound(f"no user with email {email!r}; create one with `skillgate users create`.")
+            raise NotFound(
+                f"no user with email {email!r}; create one with `skillgate users create`."
+            )
         catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
-        key, full_key = await ApiKeyService(session, keyformat.derive_pepper(settings.secret_key)).create(
+        key, full_key = await ApiKeyService(
+            session, keyformat.derive_pepper(settings.secret_key)
+        ).create(
             user.id,
             name,
             [s for s in scopes.split(",") if s.strip()],

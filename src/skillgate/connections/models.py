@@ -32,4 +32,6 @@ class Connection(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     def __repr__(self) -> str:  # never the credentials
-        return f"Connection(id={self.id!r}, integration={self.integration!r}, status={self.status!r})"
+        return (
+            f"Connection(id={self.id!r}, integration={self.integration!r}, status={self.status!r})"
+        )

@@ -66,7 +66,9 @@ def _render(integration: Integration) -> RenderedIntegration:
         integration=integration,
         listing=listing,
         detail=detail,
-        endpoint_docs={e.name: orjson.dumps(endpoint_doc(integration, e)) for e in integration.endpoints},
+        endpoint_docs={
+            e.name: orjson.dumps(endpoint_doc(integration, e)) for e in integration.endpoints
+        },
         read_only_names=frozenset(e.name for e in integration.endpoints if not e.mutates),
         bundles=bundles,
     )
@@ -108,7 +110,9 @@ class RenderedCatalog:
 
     def listing(self, scopes: tuple[str, ...], connected: frozenset[str]) -> bytes:
         parts = [
-            self.by_slug[slug].listing[("connected" if slug in connected else "not_connected", access)]
+            self.by_slug[slug].listing[
+                ("connected" if slug in connected else "not_connected", access)
+            ]
             for slug, access in self.visible(scopes)
         ]
         return b'{"integrations":[' + b",".join(parts) + b"]}"

@@ -16,14 +16,17 @@ import structlog
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from skillgate.errors import InternalError, PayloadTooLarge, SkillGateError
+from skillgate.errors import InternalError, NotFound, PayloadTooLarge, SkillGateError
 
 _REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
+# No path of this API contains these; a request that does is probing.
+_HOSTILE_RAW = re.compile(rb"%(2[fF]|5[cC]|00)")
+_HOSTILE_SEGMENTS = frozenset({".", ".."})
 _DRAIN_CAP = 64 * 1024 * 1024  # read (and drop) at most this much of an oversized body
 log = structlog.get_logger("skillgate.http")
 
 
-class BodyTooLarge(PayloadTooLarge, StarletteHTTPException):
+class BodyTooLarge(PayloadTooLarge, StarletteHTTPException):  # type: ignore[misc]
     """Raised from `receive` while the app reads a streamed body that is too large.
 
     Also an HTTPException so FastAPI's body parsing re-raises it untouched; the
@@ -68,6 +71,11 @@ class RequestContextMiddleware:
             await send(message)
 
         try:
+            if self._hostile_path(scope):
+                await send_with_id_error(
+                    send_with_id, NotFound(f"No such path: {scope['method']} {scope['path'][:80]}.")
+                )
+                return
             declared = _header(scope, b"content-length")
             if declared is not None and declared.isdigit() and int(declared) > self.max_body:
                 await self._drain(receive)
@@ -77,8 +85,12 @@ class RequestContextMiddleware:
             await self.app(scope, self._limited(receive), send_with_id)
         except Exception as exc:
             if status == 0:
-                error = exc if isinstance(exc, BodyTooLarge) else InternalError(
-                    f"Unexpected server error; quote request id {request_id} when reporting it."
+                error = (
+                    exc
+                    if isinstance(exc, BodyTooLarge)
+                    else InternalError(
+                        f"Unexpected server error; quote request id {request_id} when reporting it."
+                    )
                 )
                 if not isinstance(exc, BodyTooLarge):
                     log.exception("unhandled error", request_id=request_id)
@@ -94,6 +106,18 @@ class RequestContextMiddleware:
                 duration_ms=round((time.perf_counter() - started) * 1000, 2),
                 request_id=request_id,
             )
+
+    @staticmethod
+    def _hostile_path(scope: Scope) -> bool:
+        """Encoded separators, NUL, backslashes or dot segments: never a route of ours."""
+        raw = scope.get("raw_path") or b""
+        path: str = scope["path"]
+        return (
+            bool(_HOSTILE_RAW.search(raw))
+            or "\\" in path
+            or "\x00" in path
+            or any(seg in _HOSTILE_SEGMENTS for seg in path.split("/"))
+        )
 
     def _limited(self, receive: Receive) -> Receive:
         received = 0
