@@ -31,7 +31,7 @@ async def test_me_does_not_query_the_database_per_request(harness: Harness) -> N
     await harness.user()
     full, _ = await harness.key()
     verifier = harness.state.verifier
-    verifier._ttl = 60.0  # a long TTL makes the count exact regardless of timing
+    verifier._cache.ttl = 60.0  # a long TTL makes the count exact regardless of timing
     await harness.client.get("/v1/me", headers=bearer(full))
     before = verifier.lookups
     for _ in range(20):

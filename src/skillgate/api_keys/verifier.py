@@ -8,7 +8,6 @@ and bad checksums are rejected before any lookup.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -19,8 +18,8 @@ from skillgate.api_keys.repository import ApiKeyRepository
 from skillgate.api_keys.usage import UsageRecorder
 from skillgate.db.base import utcnow
 from skillgate.errors import Unauthorized
+from skillgate.kit.cache import TTLCache
 
-_MAX_ENTRIES = 50_000
 _INVALID = "Invalid API key: check SVC_API_KEY, or create a new key and run `svc login`."
 
 
@@ -49,8 +48,7 @@ class KeyVerifier:
         self._sessionmaker = sessionmaker
         self._pepper = keyformat.derive_pepper(secret_key)
         self._usage = usage
-        self._ttl = ttl
-        self._cache: dict[str, tuple[KeyIdentity | None, float]] = {}
+        self._cache: TTLCache[str, KeyIdentity | None] = TTLCache(ttl)
         self.lookups = 0  # database lookups made, for tests and metrics
 
     def digest(self, key: str) -> str:
@@ -60,15 +58,7 @@ class KeyVerifier:
         if not keyformat.is_well_formed(key):
             raise Unauthorized(_INVALID)
         digest = self.digest(key)
-        cached = self._cache.get(digest)
-        now = time.monotonic()
-        if cached is not None and now - cached[1] < self._ttl:
-            identity = cached[0]
-        else:
-            identity = await self._load(digest)
-            if len(self._cache) >= _MAX_ENTRIES:
-                self._cache.clear()
-            self._cache[digest] = (identity, now)
+        identity = await self._cache.get(digest, lambda: self._load(digest))
         if identity is None:
             raise Unauthorized(_INVALID)
         if identity.revoked:
@@ -99,11 +89,7 @@ class KeyVerifier:
         )
 
     def forget_key(self, key_id: str) -> None:
-        for digest, (identity, _) in list(self._cache.items()):
-            if identity is not None and identity.key_id == key_id:
-                del self._cache[digest]
+        self._cache.forget_where(lambda i: i is not None and i.key_id == key_id)
 
     def forget_user(self, user_id: str) -> None:
-        for digest, (identity, _) in list(self._cache.items()):
-            if identity is not None and identity.user_id == user_id:
-                del self._cache[digest]
+        self._cache.forget_where(lambda i: i is not None and i.user_id == user_id)

@@ -1,6 +1,7 @@
 """The authentication dependency. Each route states what it accepts.
 
-    ApiKeyAuth         Bearer API key only (every /v1 route)
+    ApiKeyAuth         Bearer API key only (every /v1 route; hot routes call
+                       `require_api_key(request)` as their first line instead)
     KeyTokenOrSession  Bearer API key, Bearer access token or dashboard session (/api-keys)
     TokenOrSession     Bearer access token or dashboard session (/auth/device/authorize)
 
@@ -37,6 +38,11 @@ class Principal:
     via: Via
     key: KeyIdentity | None = None
     session: SessionInfo | None = None
+
+    @property
+    def scopes(self) -> tuple[str, ...]:
+        """The API key's scopes; sessions and access tokens act as the whole account."""
+        return self.key.scopes if self.key is not None else ("*",)
 
 
 def _bearer(request: Request) -> str | None:
@@ -84,6 +90,14 @@ async def authenticate(request: Request, db: DB | None, accept: frozenset[Via]) 
             u = info.user
             return Principal(u.id, u.email, u.display_name, u.plan, "session", session=info)
     raise Unauthorized()
+
+
+_API_KEY_ONLY: frozenset[Via] = frozenset({"api_key"})
+
+
+async def require_api_key(request: Request) -> Principal:
+    """Bearer API key only. Hot routes call this directly (no dependency solving)."""
+    return await authenticate(request, None, _API_KEY_ONLY)
 
 
 def _requires(*accept: Via) -> Callable[..., Awaitable[Principal]]:

@@ -7,34 +7,25 @@ instance when a connection changes.
 
 from __future__ import annotations
 
-import time
-
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from skillgate.connections.repository import ConnectionRepository
-
-_MAX_ENTRIES = 50_000
+from skillgate.kit.cache import TTLCache
 
 
 class StatusCache:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], ttl: float = 1.0) -> None:
         self._sessionmaker = sessionmaker
-        self._ttl = ttl
-        self._cache: dict[str, tuple[frozenset[str], float]] = {}
+        self._cache: TTLCache[str, frozenset[str]] = TTLCache(ttl)
 
     async def connected(self, user_id: str) -> frozenset[str]:
         """Slugs whose connection is usable (status `connected`)."""
-        now = time.monotonic()
-        cached = self._cache.get(user_id)
-        if cached is not None and now - cached[1] < self._ttl:
-            return cached[0]
+        return await self._cache.get(user_id, lambda: self._load(user_id))
+
+    async def _load(self, user_id: str) -> frozenset[str]:
         async with self._sessionmaker() as session:
             statuses = await ConnectionRepository(session).statuses(user_id)
-        value = frozenset(slug for slug, status in statuses.items() if status == "connected")
-        if len(self._cache) >= _MAX_ENTRIES:
-            self._cache.clear()
-        self._cache[user_id] = (value, now)
-        return value
+        return frozenset(slug for slug, status in statuses.items() if status == "connected")
 
     def forget(self, user_id: str) -> None:
-        self._cache.pop(user_id, None)
+        self._cache.forget(user_id)

@@ -39,4 +39,10 @@ def get_state(request: Request) -> AppState:
     return state
 
 
-State = Annotated[AppState, Depends(get_state)]
+async def _state_dependency(request: Request) -> AppState:
+    # async on purpose: FastAPI runs a plain `def` dependency in a worker thread,
+    # which cost more than the rest of a discovery request together.
+    return get_state(request)
+
+
+State = Annotated[AppState, Depends(_state_dependency)]

@@ -7,9 +7,9 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
-from skillgate.auth.deps import ApiKeyAuth
+from skillgate.auth.deps import require_api_key
 from skillgate.users.plans import limits_for
 
 router = APIRouter(prefix="/v1", tags=["profile"])
@@ -20,7 +20,8 @@ def _iso(value: datetime | None) -> str | None:
 
 
 @router.get("/me")
-async def me(principal: ApiKeyAuth) -> Response:
+async def me(request: Request) -> Response:
+    principal = await require_api_key(request)
     key = principal.key
     assert key is not None
     body: dict[str, Any] = {

@@ -1,0 +1,20 @@
+"""The real app plus a constant route: the baseline every ratio is measured against."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from starlette.responses import Response
+
+from skillgate.app import create_app
+
+CONSTANT = b'{"ok":true}'
+
+
+def app_factory() -> FastAPI:
+    app = create_app()
+
+    @app.get("/bench/constant", include_in_schema=False)
+    async def constant() -> Response:
+        return Response(CONSTANT, media_type="application/json")
+
+    return app
