@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 
 import orjson
 from fastapi import FastAPI
+from redis.asyncio import from_url as redis_from_url
 from starlette.responses import Response
 
 from skillgate import logging as sg_logging
@@ -22,15 +23,25 @@ from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.auth.endpoints import router as auth_router
 from skillgate.auth.tokens import TokenSigner
 from skillgate.catalog.loader import Catalog, extra_paths_from_env, load_catalog
+from skillgate.connections.cache import CredentialCache
+from skillgate.connections.endpoints import router as connections_router
+from skillgate.connections.refresh import Refresher
 from skillgate.connections.status import StatusCache
+from skillgate.connections.vault import Vault
 from skillgate.db.engine import create_engine, create_sessionmaker
 from skillgate.discovery.endpoints import router as discovery_router
 from skillgate.discovery.rendered import RenderedCatalog
+from skillgate.executions.endpoints import router as executions_router
+from skillgate.executions.writer import ExecutionWriter
+from skillgate.executor.endpoints import router as executor_router
+from skillgate.executor.ratelimit import MemoryCounter, RateLimiter, RedisCounter
+from skillgate.executor.upstream import new_session
 from skillgate.http import handlers
 from skillgate.http.middleware import RequestContextMiddleware
 from skillgate.http.state import AppState
 from skillgate.me.endpoints import router as me_router
 from skillgate.settings import Settings, finalize, get_settings
+from skillgate.users.plans import build_limits
 
 
 def create_app(settings: Settings | None = None, catalog: Catalog | None = None) -> FastAPI:
@@ -43,6 +54,9 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     engine = create_engine(settings.resolved_database_url)
     sessionmaker = create_sessionmaker(engine)
     usage = UsageRecorder(sessionmaker)
+    vault = Vault(settings.encryption_keys or "")
+    redis_client = redis_from_url(settings.redis_url) if settings.redis_url else None
+    state: AppState  # bound below; the refresher's callables read it at call time
     state = AppState(
         settings=settings,
         engine=engine,
@@ -54,10 +68,26 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         pepper=keyformat.derive_pepper(settings.secret_key),
         rendered=RenderedCatalog(catalog),
         statuses=StatusCache(sessionmaker, settings.key_cache_ttl),
+        vault=vault,
+        credentials=CredentialCache(sessionmaker, vault, settings.key_cache_ttl),
+        refresher=Refresher(
+            settings,
+            sessionmaker,
+            vault,
+            http=lambda: state.http(),
+            redis=lambda: state.redis,
+            on_change=lambda user_id, slug: state.connection_changed(user_id, slug),
+        ),
+        limiter=RateLimiter(RedisCounter(redis_client) if redis_client else MemoryCounter()),
+        executions=ExecutionWriter(sessionmaker),
+        limits=build_limits(settings),
+        redis=redis_client,
     )
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        state.http_session = new_session()
+        state.executions.start()
         usage_task = asyncio.create_task(usage.run(), name="usage-recorder")
         try:
             yield
@@ -66,6 +96,10 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
             with contextlib.suppress(asyncio.CancelledError):
                 await usage_task
             await usage.flush()
+            await state.executions.close()
+            await state.http_session.close()
+            if state.redis is not None:
+                await state.redis.aclose()
             await engine.dispose()
 
     app = FastAPI(
@@ -82,6 +116,9 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     app.include_router(api_keys_router)
     app.include_router(me_router)
     app.include_router(discovery_router)
+    app.include_router(connections_router)
+    app.include_router(executions_router)
+    app.include_router(executor_router)  # last: its /v1/{integration}/{endpoint} is a catch-all
 
     health = orjson.dumps({"status": "ok"})
 

@@ -52,6 +52,18 @@ class Settings(BaseSettings):
     # reaches other instances within this time).
     key_cache_ttl: float = Field(default=1.0, ge=0, le=60)
 
+    # Rate limits per API key by plan; 0 means no limit.
+    rate_free_per_minute: int = Field(default=30, ge=0)
+    rate_free_per_day: int = Field(default=10_000, ge=0)
+    rate_pro_per_minute: int = Field(default=600, ge=0)
+    rate_pro_per_day: int = Field(default=0, ge=0)
+    rate_unlimited_per_minute: int = Field(default=0, ge=0)
+    rate_unlimited_per_day: int = Field(default=0, ge=0)
+    # Upstream calls: default timeouts (a catalog entry may override) and size cap.
+    upstream_connect_timeout: float = Field(default=5.0, gt=0, le=60)
+    upstream_total_timeout: float = Field(default=30.0, gt=0, le=300)
+    upstream_max_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+
     @field_validator("base_url", "app_url")
     @classmethod
     def _no_trailing_slash(cls, v: str | None) -> str | None:

@@ -12,7 +12,7 @@ from skillgate.api_keys.models import ApiKey
 from skillgate.api_keys.repository import ApiKeyRepository
 from skillgate.db.base import utcnow
 from skillgate.errors import BadRequest, NotFound, PlanLimitReached
-from skillgate.users.plans import limits_for
+from skillgate.users.plans import max_active_keys
 from skillgate.users.repository import UserRepository
 
 MAX_NAME_LENGTH = 200
@@ -56,7 +56,7 @@ class ApiKeyService:
         user = await self.users.get(user_id)
         if user is None:
             raise NotFound("User not found.")
-        limit = limits_for(user.plan).max_active_keys
+        limit = max_active_keys(user.plan)
         if limit is not None and await self.keys.count_active(user_id, now) >= limit:
             raise PlanLimitReached(
                 f"The {user.plan} plan allows {limit} active API key"

@@ -22,6 +22,20 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9_]{1,63}$")
 PARAM_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")
 HEADER_RE = re.compile(r"^[A-Za-z0-9-]{1,64}$")
+# Headers the gateway owns: never set from a parameter.
+PROTECTED_HEADERS = frozenset(
+    {
+        "authorization",
+        "host",
+        "cookie",
+        "content-length",
+        "transfer-encoding",
+        "connection",
+        "proxy-authorization",
+        "x-forwarded-for",
+        "x-forwarded-host",
+    }
+)
 # Words the API's own paths use under /v1; an integration cannot take them.
 RESERVED_SLUGS = frozenset({"skills", "me", "connect", "connections", "executions", "auth"})
 
@@ -65,6 +79,9 @@ class Parameter(_Frozen):
     maps_to: str | None = None
     # Array items' type, for documentation and coercion.
     items: ParamType | None = None
+    # A path parameter that may span segments (`src/app.py`, `feature/login`):
+    # each segment is encoded on its own; empty, `.` and `..` segments are refused.
+    multi_segment: bool = False
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -85,6 +102,10 @@ class Parameter(_Frozen):
             raise ValueError(f"path parameter {self.name!r} must be a string or number")
         if self.location == "header" and not HEADER_RE.match(self.wire_name):
             raise ValueError(f"header parameter {self.name!r} needs a valid header name")
+        if self.location == "header" and self.wire_name.lower() in PROTECTED_HEADERS:
+            raise ValueError(f"header parameter {self.name!r} cannot set {self.wire_name}")
+        if self.multi_segment and self.location != "path":
+            raise ValueError(f"parameter {self.name!r}: only path parameters can be multi_segment")
         for label, value in (("default", self.default), ("example", self.example)):
             if value is not None and not value_matches(self.type, value):
                 raise ValueError(f"parameter {self.name!r}: {label} {value!r} is not a {self.type}")
@@ -246,7 +267,11 @@ class Integration(_Frozen):
     verify: VerifyRequest
     default_headers: dict[str, str] = Field(default_factory=dict)
     common_errors: tuple[ErrorDoc, ...] = ()
-    timeouts: Timeouts = Field(default_factory=Timeouts)
+    # Upstream timeouts for this integration; unset: the server's settings.
+    timeouts: Timeouts | None = None
+    # How the API reports failure inside a 2xx body: `slack` (`"ok": false`) or
+    # `graphql` (an `errors` array). The envelope then carries `error`, not `data`.
+    body_errors: Literal["slack", "graphql"] | None = None
     endpoints: tuple[Endpoint, ...] = Field(min_length=1)
 
     @field_validator("slug")

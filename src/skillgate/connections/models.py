@@ -35,3 +35,26 @@ class Connection(Base):
         return (
             f"Connection(id={self.id!r}, integration={self.integration!r}, status={self.status!r})"
         )
+
+
+class ConnectRequest(Base):
+    """One attempt to connect an integration: started by `svc connect` or the dashboard.
+
+    Also holds the OAuth `state` (hashed) and PKCE verifier while the user is
+    at the provider. status: pending, connected, failed (expired is derived).
+    """
+
+    __tablename__ = "connect_requests"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=lambda: new_id("cnr"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    integration: Mapped[str] = mapped_column(String(40))
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    state_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    code_verifier: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    error: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"ConnectRequest(id={self.id!r}, status={self.status!r})"

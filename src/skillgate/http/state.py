@@ -11,12 +11,20 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from skillgate.settings import Settings
 
 if TYPE_CHECKING:
+    import aiohttp
+
     from skillgate.api_keys.usage import UsageRecorder
     from skillgate.api_keys.verifier import KeyVerifier
     from skillgate.auth.tokens import TokenSigner
     from skillgate.catalog.loader import Catalog
+    from skillgate.connections.cache import CredentialCache
+    from skillgate.connections.refresh import Refresher
     from skillgate.connections.status import StatusCache
+    from skillgate.connections.vault import Vault
     from skillgate.discovery.rendered import RenderedCatalog
+    from skillgate.executions.writer import ExecutionWriter
+    from skillgate.executor.ratelimit import RateLimiter
+    from skillgate.users.plans import PlanLimits
 
 
 @dataclass
@@ -31,7 +39,28 @@ class AppState:
     pepper: bytes
     rendered: RenderedCatalog
     statuses: StatusCache
+    vault: Vault
+    credentials: CredentialCache
+    refresher: Refresher
+    limiter: RateLimiter
+    executions: ExecutionWriter
+    limits: dict[str, PlanLimits]
+    # Created in the lifespan (they need the running loop).
+    http_session: aiohttp.ClientSession | None = None
+    redis: Any = None
     extras: dict[str, Any] = field(default_factory=dict)
+
+    def http(self) -> aiohttp.ClientSession:
+        assert self.http_session is not None, "the app's lifespan has not started"
+        return self.http_session
+
+    def limits_for(self, plan: str) -> PlanLimits:
+        return self.limits.get(plan, self.limits["free"])
+
+    def connection_changed(self, user_id: str, integration: str) -> None:
+        """Drop what this instance cached about a user's connection."""
+        self.statuses.forget(user_id)
+        self.credentials.forget(user_id, integration)
 
 
 def get_state(request: Request) -> AppState:

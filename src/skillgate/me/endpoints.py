@@ -10,7 +10,7 @@ import orjson
 from fastapi import APIRouter, Request, Response
 
 from skillgate.auth.deps import require_api_key
-from skillgate.users.plans import limits_for
+from skillgate.http.state import get_state
 
 router = APIRouter(prefix="/v1", tags=["profile"])
 
@@ -29,7 +29,7 @@ async def me(request: Request) -> Response:
         "email": principal.email,
         "display_name": principal.display_name,
         "plan": principal.plan,
-        "limits": limits_for(principal.plan).as_dict(),
+        "limits": get_state(request).limits_for(principal.plan).as_dict(),
         "api_key": {
             "id": key.key_id,
             "name": key.name,

@@ -1,12 +1,16 @@
-"""Plan limits, in one place."""
+"""Plan limits, in one place: key counts fixed by plan, rate limits from settings."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
+
+if TYPE_CHECKING:
+    from skillgate.settings import Settings
 
 PlanName = Literal["free", "pro", "unlimited"]
 PLANS: tuple[str, ...] = get_args(PlanName)
+MAX_ACTIVE_KEYS: dict[str, int | None] = {"free": 1, "pro": None, "unlimited": None}
 
 
 @dataclass(frozen=True)
@@ -23,12 +27,20 @@ class PlanLimits:
         }
 
 
-LIMITS: dict[str, PlanLimits] = {
-    "free": PlanLimits(max_active_keys=1, requests_per_minute=30, requests_per_day=10_000),
-    "pro": PlanLimits(max_active_keys=None, requests_per_minute=600, requests_per_day=None),
-    "unlimited": PlanLimits(max_active_keys=None, requests_per_minute=None, requests_per_day=None),
-}
+def _limit(value: int) -> int | None:
+    return value or None
 
 
-def limits_for(plan: str) -> PlanLimits:
-    return LIMITS.get(plan, LIMITS["free"])
+def build_limits(settings: Settings) -> dict[str, PlanLimits]:
+    return {
+        plan: PlanLimits(
+            max_active_keys=MAX_ACTIVE_KEYS[plan],
+            requests_per_minute=_limit(getattr(settings, f"rate_{plan}_per_minute")),
+            requests_per_day=_limit(getattr(settings, f"rate_{plan}_per_day")),
+        )
+        for plan in PLANS
+    }
+
+
+def max_active_keys(plan: str) -> int | None:
+    return MAX_ACTIVE_KEYS.get(plan, MAX_ACTIVE_KEYS["free"])

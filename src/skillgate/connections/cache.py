@@ -1,0 +1,36 @@
+"""Decrypted connections, cached per instance like key verifications.
+
+The executor reads credentials on every call; this keeps the database and the
+decryption off that path. Entries live `ttl` seconds (so a change made on
+another instance, e.g. a refresh or a disconnect, is seen within it) and are
+dropped at once on this instance when the connection changes here.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from skillgate.connections.service import ActiveConnection, ConnectionService
+from skillgate.connections.vault import Vault
+from skillgate.kit.cache import TTLCache
+
+
+class CredentialCache:
+    def __init__(
+        self, sessionmaker: async_sessionmaker[AsyncSession], vault: Vault, ttl: float
+    ) -> None:
+        self._sessionmaker = sessionmaker
+        self._vault = vault
+        self._cache: TTLCache[tuple[str, str], ActiveConnection | None] = TTLCache(ttl)
+
+    async def get(self, user_id: str, integration: str) -> ActiveConnection | None:
+        return await self._cache.get(
+            (user_id, integration), lambda: self._load(user_id, integration)
+        )
+
+    async def _load(self, user_id: str, integration: str) -> ActiveConnection | None:
+        async with self._sessionmaker() as session:
+            return await ConnectionService(session, self._vault).active(user_id, integration)
+
+    def forget(self, user_id: str, integration: str) -> None:
+        self._cache.forget((user_id, integration))

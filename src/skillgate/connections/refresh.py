@@ -1,0 +1,125 @@
+"""Token refresh: proactive (expiry within 5 minutes) or after an upstream 401.
+
+Single-flight per connection across coroutines, workers and instances: a
+process lock, then Redis (when configured), a PostgreSQL row lock, or a file
+lock on SQLite. Under the lock the credentials are re-read: if another
+process already refreshed, its token is used. A rotated refresh token is
+stored in the same transaction. `invalid_grant` marks the connection for
+reconnection (401 `token_expired`); a provider 5xx or network error changes
+nothing (502).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import aiohttp
+import structlog
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from skillgate.catalog.models import Integration
+from skillgate.connections import oauth
+from skillgate.connections.credentials import Credentials
+from skillgate.connections.repository import ConnectionRepository
+from skillgate.connections.service import ActiveConnection, ConnectionService
+from skillgate.connections.vault import Vault
+from skillgate.db.base import utcnow
+from skillgate.errors import TokenExpired, UpstreamUnavailable
+from skillgate.kit.locks import KeyedLock, file_lock, redis_lock
+from skillgate.settings import Settings
+
+log = structlog.get_logger(__name__)
+
+
+class Refresher:
+    def __init__(
+        self,
+        settings: Settings,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        vault: Vault,
+        http: Callable[[], aiohttp.ClientSession],
+        redis: Callable[[], Any],
+        on_change: Callable[[str, str], None],
+    ) -> None:
+        self.settings = settings
+        self.sessionmaker = sessionmaker
+        self.vault = vault
+        self.http = http
+        self.redis = redis
+        self.on_change = on_change  # (user_id, integration) -> drop cached credentials
+        self._local = KeyedLock()
+        self.refreshes = 0  # token requests made by this process
+
+    @contextlib.asynccontextmanager
+    async def _cross_process(self, connection_id: str) -> AsyncIterator[None]:
+        client = self.redis()
+        if client is not None:
+            async with redis_lock(client, f"sg:lock:refresh:{connection_id}"):
+                yield
+        elif self.settings.is_sqlite:
+            async with file_lock(self.settings.data_dir / ".skillgate-locks", connection_id):
+                yield
+        else:
+            yield  # PostgreSQL: the row lock below
+
+    def reconnect_url(self, slug: str) -> str:
+        return f"{self.settings.resolved_app_url}/integrations/{slug}"
+
+    async def refresh(
+        self, integration: Integration, active: ActiveConnection, failed_token: str | None
+    ) -> Credentials:
+        """Fresh credentials for `active` (maybe refreshed by someone else meanwhile)."""
+        app = oauth.oauth_app(self.settings, integration)
+        async with self._local.hold(active.id), self._cross_process(active.id):
+            async with self.sessionmaker() as session, session.begin():
+                row = await ConnectionRepository(session).get_for_update(active.id)
+                if row is None:
+                    raise TokenExpired(
+                        f"The {integration.name} connection was removed; connect it again.",
+                        action_url=self.reconnect_url(integration.slug),
+                    )
+                service = ConnectionService(session, self.vault)
+                current = service.open(row)
+                if current.access_token != failed_token and not current.expires_soon():
+                    return current  # refreshed by another request meanwhile
+                if app is None or not current.refresh_token:
+                    raise TokenExpired(
+                        f"The {integration.name} token expired and cannot be refreshed "
+                        "here; reconnect it.",
+                        action_url=self.reconnect_url(integration.slug),
+                    )
+                try:
+                    self.refreshes += 1
+                    fresh: Credentials | None = await oauth.refresh(
+                        self.http(), app, current.refresh_token
+                    )
+                except oauth.OAuthError as exc:
+                    if not exc.rejected:
+                        raise UpstreamUnavailable(
+                            f"{integration.name} could not refresh the token right now; "
+                            "retry shortly."
+                        ) from None
+                    # Refused (invalid_grant): remember it; commit, then answer.
+                    fresh = None
+                    row.status = "reconnect_required"
+                    row.updated_at = utcnow()
+                    log.info("refresh refused", integration=integration.slug, connection=row.id)
+                if fresh is not None:
+                    service.replace_credentials(row, fresh)
+                await session.flush()
+                self._after_commit(session, row.user_id, row.integration)
+            if fresh is None:
+                raise TokenExpired(
+                    f"{integration.name} refused to refresh the token; reconnect it.",
+                    action_url=self.reconnect_url(integration.slug),
+                )
+            return fresh
+
+    def _after_commit(self, session: AsyncSession, user_id: str, integration: str) -> None:
+        from sqlalchemy import event
+
+        @event.listens_for(session.sync_session, "after_commit", once=True)
+        def _changed(_: object) -> None:
+            self.on_change(user_id, integration)

@@ -1,0 +1,1 @@
+"""The execution log: one row per agent call, written in batches."""

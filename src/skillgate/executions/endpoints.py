@@ -1,0 +1,66 @@
+"""GET /v1/executions: the caller's own execution log, newest first, keyset-paginated."""
+
+from __future__ import annotations
+
+import base64
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query
+
+from skillgate.auth.deps import ApiKeyAuth
+from skillgate.db.session import DB
+from skillgate.errors import BadRequest
+from skillgate.executions.models import Execution
+from skillgate.executions.repository import ExecutionRepository
+
+router = APIRouter(prefix="/v1", tags=["executions"])
+
+
+def _cursor(e: Execution) -> str:
+    return base64.urlsafe_b64encode(f"{e.created_at.isoformat()}|{e.id}".encode()).decode()
+
+
+def _parse_cursor(value: str) -> tuple[datetime, str]:
+    try:
+        at, ident = base64.urlsafe_b64decode(value.encode()).decode().split("|", 1)
+        return datetime.fromisoformat(at), ident
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest("cursor: not a cursor returned by this endpoint.") from None
+
+
+def execution_doc(e: Execution) -> dict[str, Any]:
+    return {
+        "id": e.id,
+        "integration": e.integration,
+        "endpoint": e.endpoint,
+        "status": e.upstream_status,
+        "error": e.error,
+        "duration_ms": e.duration_ms,
+        "key_id": e.key_id,
+        "created_at": e.created_at,
+    }
+
+
+@router.get("/executions")
+async def list_executions(
+    principal: ApiKeyAuth,
+    db: DB,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    cursor: Annotated[str | None, Query(max_length=200)] = None,
+    integration: Annotated[str | None, Query(max_length=40)] = None,
+    outcome: Annotated[Literal["success", "error"] | None, Query()] = None,
+) -> dict[str, Any]:
+    rows = await ExecutionRepository(db).page(
+        principal.user_id,
+        limit=limit + 1,
+        before=_parse_cursor(cursor) if cursor else None,
+        integration=integration,
+        outcome=outcome,
+    )
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return {
+        "executions": [execution_doc(e) for e in rows],
+        "next_cursor": _cursor(rows[-1]) if more and rows else None,
+    }

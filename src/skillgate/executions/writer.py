@@ -1,0 +1,101 @@
+"""Execution rows leave the request path through a queue and land in batches.
+
+`record()` is a non-blocking put. A background task inserts up to `batch`
+rows at a time, at least every `interval` seconds; `close()` drains what is
+left at shutdown. If the database is down, rows wait (up to `max_pending`,
+then the oldest are dropped with a warning) and are retried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from datetime import datetime
+from typing import Any
+
+import structlog
+from sqlalchemy import insert
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from skillgate.db.base import new_id, utcnow
+from skillgate.executions.models import Execution
+
+log = structlog.get_logger(__name__)
+
+
+class ExecutionWriter:
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        *,
+        batch: int = 500,
+        interval: float = 1.0,
+        max_pending: int = 100_000,
+    ) -> None:
+        self._sessionmaker = sessionmaker
+        self._batch = batch
+        self._interval = interval
+        self._pending: deque[dict[str, Any]] = deque(maxlen=max_pending)
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.written = 0
+
+    def record(
+        self,
+        *,
+        user_id: str,
+        key_id: str | None,
+        integration: str,
+        endpoint: str,
+        upstream_status: int | None,
+        error: str | None,
+        duration_ms: float,
+        at: datetime | None = None,
+    ) -> None:
+        if len(self._pending) == self._pending.maxlen:
+            log.warning("execution log backlog full; dropping the oldest row")
+        self._pending.append(
+            {
+                "id": new_id("exe"),
+                "user_id": user_id,
+                "key_id": key_id,
+                "integration": integration,
+                "endpoint": endpoint,
+                "upstream_status": upstream_status,
+                "error": error,
+                "duration_ms": round(duration_ms),
+                "created_at": at or utcnow(),
+            }
+        )
+        if len(self._pending) >= self._batch:
+            self._wake.set()
+
+    async def flush(self) -> None:
+        while self._pending:
+            rows = [self._pending.popleft() for _ in range(min(self._batch, len(self._pending)))]
+            try:
+                async with self._sessionmaker() as session, session.begin():
+                    await session.execute(insert(Execution), rows)
+            except Exception:
+                log.warning("execution log write failed; will retry", rows=len(rows))
+                self._pending.extendleft(reversed(rows))
+                return
+            self.written += len(rows)
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._interval)
+            self._wake.clear()
+            await self.flush()
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="execution-writer")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self.flush()

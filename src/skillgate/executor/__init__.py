@@ -1,0 +1,1 @@
+"""Execution: one validated, authenticated upstream request per agent call."""

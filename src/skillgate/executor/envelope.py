@@ -1,0 +1,59 @@
+"""The execution envelope of DESIGN: `{"status","data"}` or `{"status","error"}`.
+
+Also recognises failures reported inside a 2xx body (Slack's `"ok": false`,
+GraphQL `errors`) and upstream rate limiting, whose wait goes in `retry_after`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+
+from skillgate.executor.upstream import UpstreamResponse
+
+
+def body_failed(style: str | None, body: Any) -> bool:
+    if not isinstance(body, dict):
+        return False
+    if style == "slack":
+        return body.get("ok") is False
+    if style == "graphql":
+        return bool(body.get("errors")) and not body.get("data")
+    return False
+
+
+def retry_after(response: UpstreamResponse) -> int | None:
+    """Seconds to wait when the upstream rate-limited us; None otherwise."""
+    h = response.headers
+    limited = response.status == 429 or (
+        response.status == 403 and h.get("x-ratelimit-remaining") == "0"
+    )
+    if not limited:
+        return None
+    value = h.get("retry-after")
+    if value and value.strip().isdigit():
+        return max(1, int(value.strip()))
+    reset = h.get("x-ratelimit-reset")
+    if reset and reset.strip().isdigit():
+        return max(1, int(reset.strip()) - int(time.time()))
+    return 60
+
+
+def envelope(response: UpstreamResponse, body_errors: str | None) -> tuple[bytes, bool]:
+    """The envelope bytes and whether it reports an error."""
+    failed = response.status >= 400 or body_failed(body_errors, response.body)
+    data: dict[str, Any] = {"status": response.status}
+    if failed:
+        data["error"] = (
+            response.body
+            if response.body is not None
+            else {"message": f"The upstream service answered {response.status} with no body."}
+        )
+        wait = retry_after(response)
+        if wait is not None:
+            data["retry_after"] = wait
+    else:
+        data["data"] = response.body
+    return orjson.dumps(data), failed

@@ -1,0 +1,186 @@
+"""One agent call: scope, rate limit, params, credentials, the upstream request, the log.
+
+POST /v1/:integration/:endpoint {"params": {...}}
+  -> 200 {"status": <upstream>, "data" | "error": ...}, X-Upstream-Status
+  -> the gateway's own error (4xx/5xx) when the upstream was not reached
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from skillgate.api_keys.scopes import access_for
+from skillgate.auth.deps import Principal
+from skillgate.catalog.models import Endpoint, Integration
+from skillgate.connections.credentials import Credentials
+from skillgate.connections.service import ActiveConnection
+from skillgate.discovery.rendered import closest
+from skillgate.errors import (
+    BadRequest,
+    IntegrationNotConnected,
+    NotFound,
+    ScopeNotAllowed,
+    SkillGateError,
+)
+from skillgate.executor import params as params_mod
+from skillgate.executor import request as request_mod
+from skillgate.executor.envelope import envelope
+from skillgate.executor.upstream import UpstreamResponse, send
+from skillgate.http.state import AppState
+
+
+@dataclass
+class Outcome:
+    body: bytes
+    upstream_status: int
+    headers: dict[str, str]
+
+
+def _lookup(state: AppState, slug: str, name: str) -> tuple[Integration, Endpoint]:
+    integration = state.catalog.get(slug)
+    if integration is None:
+        hint = closest(slug, state.catalog.slugs)
+        raise NotFound(
+            f"Unknown integration {slug[:64]!r}" + (f"; did you mean {hint!r}?" if hint else ".")
+        )
+    endpoint = state.catalog.endpoint(slug, name)
+    if endpoint is None:
+        hint = closest(name, [e.name for e in integration.endpoints])
+        raise NotFound(
+            f"Unknown endpoint {name[:64]!r} for {slug!r}"
+            + (f"; did you mean {hint!r}?" if hint else ".")
+            + f" Run `svc skills {slug}`."
+        )
+    return integration, endpoint
+
+
+def _params(body: bytes) -> Any:
+    if not body.strip():
+        return {}
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        raise BadRequest("The request body is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise BadRequest('The request body must be a JSON object: {"params": {...}}.')
+    unknown = set(data) - {"params"}
+    if unknown:
+        raise BadRequest(f'Unknown field {sorted(unknown)[0]!r}: send {{"params": {{...}}}}.')
+    return data.get("params")
+
+
+def _auth_header(
+    integration: Integration, conn: ActiveConnection, creds: Credentials
+) -> tuple[str, str]:
+    auth = integration.auth.oauth2 if conn.auth_type == "oauth2" else integration.auth.token
+    if auth is None:  # the catalog no longer offers this auth type; use the other one's format
+        auth = integration.auth.token or integration.auth.oauth2
+    assert auth is not None
+    return auth.header, auth.format.replace("{token}", creds.access_token)
+
+
+class Executor:
+    def __init__(self, state: AppState) -> None:
+        self.state = state
+
+    async def run(self, principal: Principal, slug: str, name: str, body: bytes) -> Outcome:
+        state = self.state
+        started = time.perf_counter()
+        upstream_status: int | None = None
+        error_code: str | None = None
+        try:
+            integration, endpoint = _lookup(state, slug, name)
+            access = access_for(principal.scopes, slug)
+            if access is None:
+                raise ScopeNotAllowed(f"This API key's scopes do not include {slug!r}.")
+            if access == "read" and endpoint.mutates:
+                raise ScopeNotAllowed(
+                    f"This API key is read-only for {slug!r}; {name!r} changes data."
+                )
+            limits = state.limits_for(principal.plan)
+            key_id = principal.key.key_id if principal.key else principal.user_id
+            verdict = await state.limiter.enforce(
+                key_id, limits.requests_per_minute, limits.requests_per_day
+            )
+            values = params_mod.validate(endpoint, _params(body))
+            response = await self._call(principal, integration, endpoint, values)
+            upstream_status = response.status
+            data, failed = envelope(response, integration.body_errors)
+            if failed and response.status < 400:
+                error_code = "upstream_body_error"
+            headers = {"X-Upstream-Status": str(response.status), **verdict.headers}
+            return Outcome(data, response.status, headers)
+        except SkillGateError as exc:
+            error_code = exc.code
+            raise
+        finally:
+            if state.catalog.get(slug) is not None:  # don't log probes of unknown names
+                state.executions.record(
+                    user_id=principal.user_id,
+                    key_id=principal.key.key_id if principal.key else None,
+                    integration=slug,
+                    endpoint=name[:64],
+                    upstream_status=upstream_status,
+                    error=error_code,
+                    duration_ms=(time.perf_counter() - started) * 1000,
+                )
+
+    async def _call(
+        self,
+        principal: Principal,
+        integration: Integration,
+        endpoint: Endpoint,
+        values: dict[str, Any],
+    ) -> UpstreamResponse:
+        state = self.state
+        conn = await state.credentials.get(principal.user_id, integration.slug)
+        reconnect = f"{state.settings.resolved_app_url}/integrations/{integration.slug}"
+        if conn is None or conn.status != "connected":
+            verb = "reconnect" if conn is not None else "connect"
+            raise IntegrationNotConnected(
+                f"{integration.name} is not connected for this account; {verb} it at the "
+                "action_url, then retry.",
+                action_url=reconnect,
+            )
+        creds = conn.credentials
+        can_refresh = conn.auth_type == "oauth2" and creds.refresh_token is not None
+        if can_refresh and creds.expires_soon():
+            creds = await state.refresher.refresh(integration, conn, creds.access_token)
+        response = await self._send(integration, endpoint, values, conn, creds)
+        if response.status == 401 and can_refresh:
+            creds = await state.refresher.refresh(integration, conn, creds.access_token)
+            response = await self._send(integration, endpoint, values, conn, creds)
+        return response
+
+    async def _send(
+        self,
+        integration: Integration,
+        endpoint: Endpoint,
+        values: dict[str, Any],
+        conn: ActiveConnection,
+        creds: Credentials,
+    ) -> UpstreamResponse:
+        settings = self.state.settings
+        base_url = (
+            settings.integration_env(integration.slug, "BASE_URL") or integration.base_url
+        ).rstrip("/")
+        req = request_mod.build(
+            endpoint,
+            base_url,
+            values,
+            integration.default_headers,
+            _auth_header(integration, conn, creds),
+        )
+        own = integration.timeouts
+        return await send(
+            self.state.http(),
+            req,
+            connect_timeout=own.connect if own else settings.upstream_connect_timeout,
+            total_timeout=own.total if own else settings.upstream_total_timeout,
+            max_bytes=settings.upstream_max_bytes,
+            service=integration.name,
+        )
