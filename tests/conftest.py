@@ -24,6 +24,7 @@ from skillgate.db.models import Base
 from skillgate.db.session import commit
 from skillgate.settings import Settings
 from skillgate.users.service import UserService
+from tests.upstream import Provider
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PG_URL = os.environ.get("SKILLGATE_TEST_DATABASE_URL")
@@ -116,6 +117,31 @@ def make_settings(database_url: str, data_dir: Path, **overrides: Any) -> Settin
     return Settings(**values)
 
 
+@pytest.fixture(scope="session")
+def provider_server() -> Iterator[Provider]:
+    server = Provider()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def provider(provider_server: Provider, monkeypatch: pytest.MonkeyPatch) -> Provider:
+    """The loopback provider, reset, with the fixture integrations pointed at it."""
+    fresh = Provider()
+    provider_server.__dict__.update(
+        {k: v for k, v in fresh.__dict__.items() if k not in ("port", "_server", "_thread")}
+    )
+    url = provider_server.url
+    monkeypatch.setenv("SKILLGATE_SAMPLE_BASE_URL", url)
+    monkeypatch.setenv("SKILLGATE_OAUTHY_BASE_URL", url + "/v2")
+    monkeypatch.setenv("SKILLGATE_OAUTHY_AUTHORIZE_URL", url + "/oauth/authorize")
+    monkeypatch.setenv("SKILLGATE_OAUTHY_TOKEN_URL", url + "/oauth/token")
+    monkeypatch.setenv("SKILLGATE_OAUTHY_CLIENT_ID", "client-123")
+    monkeypatch.setenv("SKILLGATE_OAUTHY_CLIENT_SECRET", "client-secret-456")
+    return provider_server
+
+
 @dataclass
 class Harness:
     app: FastAPI
@@ -145,6 +171,19 @@ class Harness:
         assert r.status_code == 201, r.text
         data = r.json()
         return data["full_key"], data["api_key"]
+
+    async def connect_token(
+        self, full_key: str, slug: str = "sample", token: str = "good-token"
+    ) -> None:
+        r = await self.client.put(
+            f"/v1/connections/{slug}", json={"token": token}, headers=bearer(full_key)
+        )
+        assert r.status_code == 200, r.text
+
+    async def run(self, full_key: str, slug: str, endpoint: str, **params: Any) -> httpx.Response:
+        return await self.client.post(
+            f"/v1/{slug}/{endpoint}", json={"params": params}, headers=bearer(full_key)
+        )
 
 
 def bearer(token: str) -> dict[str, str]:

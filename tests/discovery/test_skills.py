@@ -52,12 +52,19 @@ async def test_list_integrations(harness: Harness) -> None:
     assert r.json() == {
         "integrations": [
             {
+                "slug": "oauthy",
+                "name": "OAuthy",
+                "status": "not_connected",
+                "endpoints": 2,
+                "description": "An OAuth integration used by the test suite.",
+            },
+            {
                 "slug": "sample",
                 "name": "Sample",
                 "status": "not_connected",
                 "endpoints": 3,
                 "description": "A sample integration used by the test suite.",
-            }
+            },
         ]
     }
 
@@ -67,14 +74,15 @@ async def test_status_follows_the_users_connection(harness: Harness) -> None:
     full, _ = await harness.key()
     await _connect(harness, user.id, "sample")
     listed = (await harness.client.get("/v1/skills", headers=bearer(full))).json()
-    assert listed["integrations"][0]["status"] == "connected"
+    status = {i["slug"]: i["status"] for i in listed["integrations"]}
+    assert status == {"oauthy": "not_connected", "sample": "connected"}
     detail = (await harness.client.get("/v1/skills/sample", headers=bearer(full))).json()
     assert detail["status"] == "connected"
     # Another user sees their own (absent) connection.
     await harness.user("bo@example.com")
     other, _ = await harness.key("bo@example.com")
     theirs = (await harness.client.get("/v1/skills", headers=bearer(other))).json()
-    assert theirs["integrations"][0]["status"] == "not_connected"
+    assert {i["status"] for i in theirs["integrations"]} == {"not_connected"}
 
 
 async def test_integration_endpoints_grouped_by_category(harness: Harness) -> None:
@@ -216,7 +224,7 @@ async def test_scopes_filter_what_a_key_sees(harness: Harness, test_catalog: obj
     )
     ro = r.json()["full_key"]
     listed = (await harness.client.get("/v1/skills", headers=bearer(ro))).json()
-    assert listed["integrations"][0]["endpoints"] == 2  # only the read endpoints
+    assert [(i["slug"], i["endpoints"]) for i in listed["integrations"]] == [("sample", 2)]
     detail = (await harness.client.get("/v1/skills/sample", headers=bearer(ro))).json()
     names = [e["name"] for c in detail["categories"] for e in c["endpoints"]]
     assert names == ["list_issues", "get_user"]

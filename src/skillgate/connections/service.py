@@ -6,14 +6,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+import structlog
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.models import Connection
 from skillgate.connections.repository import ConnectionRepository
-from skillgate.connections.vault import Binding, Vault
+from skillgate.connections.vault import Binding, Vault, VaultError
 from skillgate.db.base import new_id, utcnow
 from skillgate.errors import NotFound
+
+log = structlog.get_logger(__name__)
 
 
 def binding_of(connection: Connection) -> Binding:
@@ -89,13 +92,20 @@ class ConnectionService:
         connection = await self.repo.get(user_id, integration)
         if connection is None:
             return None
+        try:
+            credentials = self.open(connection)
+            status = connection.status
+        except VaultError:
+            # Copied from another row, or SKILLGATE_ENCRYPTION_KEYS lost the key: unusable.
+            log.error("stored credentials cannot be decrypted", connection=connection.id)
+            credentials, status = Credentials(access_token=""), "undecryptable"
         return ActiveConnection(
             id=connection.id,
             user_id=connection.user_id,
             integration=connection.integration,
             auth_type=connection.auth_type,
-            status=connection.status,
-            credentials=self.open(connection),
+            status=status,
+            credentials=credentials,
         )
 
     async def disconnect(self, user_id: str, integration: str) -> None:
