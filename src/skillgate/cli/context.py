@@ -51,3 +51,6 @@ def run_db(work: Callable[[AsyncSession, Settings], Awaitable[T]]) -> T:
     except CatalogError as exc:
         fail(str(exc))
         raise  # unreachable
+    except ConfigError as exc:
+        fail(str(exc), code=2)
+        raise  # unreachable

@@ -35,11 +35,17 @@ def serve(host: str, port: int, workers: int) -> None:
     from skillgate.catalog.loader import CatalogError, extra_paths_from_env, load_catalog
     from skillgate.db import migrate
 
+    from skillgate.connections.vault import Vault
+    from skillgate.settings import ConfigError
+
     settings = load_settings()
     try:
         load_catalog(extra_paths_from_env(settings.catalog_path))
+        Vault(settings.encryption_keys or "")
     except CatalogError as exc:
         fail(f"refusing to start: {exc}")
+    except ConfigError as exc:
+        fail(f"refusing to start: {exc}", code=2)
     if settings.auto_migrate:
         asyncio.run(migrate.upgrade(settings.resolved_database_url))
     where = (
@@ -190,8 +196,10 @@ def keys_create(email: str, name: str, scopes: str, expires_at: datetime | None)
 
 def main() -> None:
     from skillgate.cli.catalog import catalog
+    from skillgate.cli.connections import connections
 
     cli.add_command(catalog)
+    cli.add_command(connections)
     cli(prog_name="skillgate")
 
 

@@ -1,0 +1,130 @@
+"""`skillgate connections`: store a token without the OAuth dance, remove, list, re-encrypt."""
+
+from __future__ import annotations
+
+import time
+
+import click
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from skillgate.cli.context import run_db
+from skillgate.cli.output import emit
+from skillgate.settings import Settings
+
+
+@click.group()
+def connections() -> None:
+    """Users' connections to integrations."""
+
+
+async def _user_id(session: AsyncSession, email: str) -> str:
+    from skillgate.errors import NotFound
+    from skillgate.users.repository import UserRepository
+    from skillgate.users.service import normalize_email
+
+    user = await UserRepository(session).by_email(normalize_email(email))
+    if user is None:
+        raise NotFound(f"no user with email {email!r}.")
+    return user.id
+
+
+@connections.command("set")
+@click.option("--email", required=True)
+@click.option("--integration", required=True)
+@click.option("--access-token", required=True, help="Stored encrypted; never printed.")
+@click.option("--refresh-token", default=None)
+@click.option(
+    "--expires-in", type=int, default=None, help="Seconds until the access token expires."
+)
+def set_connection(
+    email: str,
+    integration: str,
+    access_token: str,
+    refresh_token: str | None,
+    expires_in: int | None,
+) -> None:
+    """Store a user's credentials for an integration (no verification request)."""
+    from skillgate.catalog.loader import extra_paths_from_env, load_catalog
+    from skillgate.connections.credentials import Credentials
+    from skillgate.connections.service import ConnectionService
+    from skillgate.connections.vault import Vault
+    from skillgate.errors import NotFound
+
+    async def work(session: AsyncSession, settings: Settings) -> dict[str, object]:
+        catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
+        found = catalog.get(integration)
+        if found is None:
+            raise NotFound(
+                f"unknown integration {integration!r}; see `skillgate catalog validate`."
+            )
+        creds = Credentials(
+            access_token=access_token,
+            refresh_token=refresh_token,
+            expires_at=time.time() + expires_in if expires_in is not None else None,
+        )
+        auth_type = "oauth2" if refresh_token or found.auth.token is None else "token"
+        row = await ConnectionService(session, Vault(settings.encryption_keys or "")).store(
+            await _user_id(session, email), integration, auth_type, creds
+        )
+        return {
+            "integration": row.integration,
+            "status": row.status,
+            "auth_type": row.auth_type,
+            "token_expires_at": row.token_expires_at,
+        }
+
+    emit(run_db(work))
+
+
+@connections.command("delete")
+@click.option("--email", required=True)
+@click.option("--integration", required=True)
+def delete_connection(email: str, integration: str) -> None:
+    """Disconnect a user from an integration."""
+    from skillgate.connections.service import ConnectionService
+    from skillgate.connections.vault import Vault
+
+    async def work(session: AsyncSession, settings: Settings) -> dict[str, object]:
+        service = ConnectionService(session, Vault(settings.encryption_keys or ""))
+        await service.disconnect(await _user_id(session, email), integration)
+        return {"integration": integration, "status": "not_connected"}
+
+    emit(run_db(work))
+
+
+@connections.command("list")
+@click.option("--email", required=True)
+def list_connections(email: str) -> None:
+    """A user's connections (never their credentials)."""
+    from skillgate.connections.service import ConnectionService
+    from skillgate.connections.vault import Vault
+
+    async def work(session: AsyncSession, settings: Settings) -> list[dict[str, object]]:
+        service = ConnectionService(session, Vault(settings.encryption_keys or ""))
+        rows = await service.list(await _user_id(session, email))
+        return [
+            {
+                "integration": c.integration,
+                "status": c.status,
+                "auth_type": c.auth_type,
+                "account": c.account,
+                "updated_at": c.updated_at,
+            }
+            for c in rows
+        ]
+
+    emit(run_db(work))
+
+
+@connections.command("reencrypt")
+def reencrypt() -> None:
+    """Re-encrypt every stored credential under the first key of SKILLGATE_ENCRYPTION_KEYS."""
+    from skillgate.connections.service import ConnectionService
+    from skillgate.connections.vault import Vault
+
+    async def work(session: AsyncSession, settings: Settings) -> dict[str, object]:
+        vault = Vault(settings.encryption_keys or "")
+        moved = await ConnectionService(session, vault).reencrypt_all()
+        return {"reencrypted": moved, "key_id": vault.current_id}
+
+    emit(run_db(work))

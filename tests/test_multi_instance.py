@@ -1,0 +1,198 @@
+"""Several real server processes on one database: one rate-limit budget through Redis,
+and one token refresh across processes (Redis lock, PostgreSQL row lock, SQLite file lock)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import FIXTURES, PG_URL, REDIS_URL
+from tests.process import Server, clean_env, run_cli, serve
+from tests.upstream import Provider
+
+
+@pytest.fixture
+def shared(tmp_path: Path, provider_server: Provider) -> Iterator[dict[str, str]]:
+    url = provider_server.url
+    env = clean_env(
+        SKILLGATE_CATALOG_PATH=str(FIXTURES / "catalog"),
+        SKILLGATE_SAMPLE_BASE_URL=url,
+        SKILLGATE_OAUTHY_BASE_URL=url + "/v2",
+        SKILLGATE_OAUTHY_TOKEN_URL=url + "/oauth/token",
+        SKILLGATE_OAUTHY_AUTHORIZE_URL=url + "/oauth/authorize",
+        SKILLGATE_OAUTHY_CLIENT_ID="client-123",
+        SKILLGATE_OAUTHY_CLIENT_SECRET="client-secret-456",
+        SKILLGATE_LOG_LEVEL="WARNING",
+    )
+    yield env
+
+
+def _setup_user(tmp_path: Path, env: dict[str, str], plan: str) -> str:
+    made = run_cli(
+        "skillgate",
+        "users",
+        "create",
+        "--email",
+        "m@example.com",
+        "--password",
+        "password123",
+        "--plan",
+        plan,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert made.returncode == 0, made.stderr
+    key = run_cli(
+        "skillgate",
+        "keys",
+        "create",
+        "--email",
+        "m@example.com",
+        "--name",
+        "k",
+        cwd=tmp_path,
+        env=env,
+    )
+    assert key.returncode == 0, key.stderr
+    return str(json.loads(key.stdout)["full_key"])
+
+
+def _two_servers(stack: ExitStack, tmp_path: Path, env: dict[str, str]) -> list[Server]:
+    return [stack.enter_context(serve(tmp_path, env=env)) for _ in range(2)]
+
+
+async def _calls(
+    servers: list[Server], key: str, slug: str, endpoint: str, params: dict[str, str], n: int
+) -> list[int]:
+    async with httpx.AsyncClient(timeout=30) as client:
+
+        async def one(i: int) -> int:
+            server = servers[i % len(servers)]
+            r = await client.post(
+                f"{server.url}/v1/{slug}/{endpoint}",
+                json={"params": params},
+                headers={"Authorization": f"Bearer {key}"},
+            )
+            return r.status_code if r.status_code != 200 else int(r.json()["status"])
+
+        return list(await asyncio.gather(*(one(i) for i in range(n))))
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="needs SKILLGATE_TEST_REDIS_URL")
+def test_two_processes_share_one_rate_limit_budget(
+    tmp_path: Path, shared: dict[str, str], provider_server: Provider
+) -> None:
+    env = {**shared, "SKILLGATE_REDIS_URL": str(REDIS_URL)}
+    key = _setup_user(tmp_path, env, "free")
+    done = run_cli(
+        "skillgate",
+        "connections",
+        "set",
+        "--email",
+        "m@example.com",
+        "--integration",
+        "sample",
+        "--access-token",
+        "good-token",
+        cwd=tmp_path,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    with ExitStack() as stack:
+        servers = _two_servers(stack, tmp_path, env)
+        statuses = asyncio.run(_calls(servers, key, "sample", "get_user", {"username": "x"}, 40))
+    assert statuses.count(200) == 30
+    assert statuses.count(429) == 10
+
+
+def _backends() -> list[pytest.param]:  # type: ignore[valid-type]
+    return [
+        pytest.param("sqlite", None, id="sqlite-filelock"),
+        pytest.param(
+            "postgres",
+            None,
+            id="postgres-rowlock",
+            marks=pytest.mark.skipif(not PG_URL, reason="needs SKILLGATE_TEST_DATABASE_URL"),
+        ),
+        pytest.param(
+            "sqlite",
+            "redis",
+            id="redis-lock",
+            marks=pytest.mark.skipif(not REDIS_URL, reason="needs SKILLGATE_TEST_REDIS_URL"),
+        ),
+    ]
+
+
+@pytest.mark.parametrize(("db", "lock"), _backends())
+def test_refresh_is_single_flight_across_processes(
+    tmp_path: Path,
+    shared: dict[str, str],
+    provider_server: Provider,
+    db: str,
+    lock: str | None,
+    pg_database: str | None,
+) -> None:
+    env = dict(shared)
+    if db == "postgres":
+        assert pg_database is not None
+        env["SKILLGATE_DATABASE_URL"] = pg_database
+    if lock == "redis":
+        env["SKILLGATE_REDIS_URL"] = str(REDIS_URL)
+    email = f"r{secrets.token_hex(3)}@example.com"
+    made = run_cli(
+        "skillgate",
+        "users",
+        "create",
+        "--email",
+        email,
+        "--password",
+        "password123",
+        "--plan",
+        "unlimited",
+        cwd=tmp_path,
+        env=env,
+    )
+    assert made.returncode == 0, made.stderr
+    key = json.loads(
+        run_cli(
+            "skillgate", "keys", "create", "--email", email, "--name", "k", cwd=tmp_path, env=env
+        ).stdout
+    )["full_key"]
+    refresh_token = "rt-" + secrets.token_hex(6)
+    provider_server.refresh_tokens.add(refresh_token)
+    done = run_cli(
+        "skillgate",
+        "connections",
+        "set",
+        "--email",
+        email,
+        "--integration",
+        "oauthy",
+        "--access-token",
+        "at-stale",
+        "--refresh-token",
+        refresh_token,
+        "--expires-in",
+        "-60",
+        cwd=tmp_path,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    before = len(provider_server.token_requests)
+    with ExitStack() as stack:
+        servers = _two_servers(stack, tmp_path, env)
+        statuses = asyncio.run(_calls(servers, key, "oauthy", "get_thing", {"thing_id": "t"}, 20))
+    assert statuses == [200] * 20
+    refreshes = [
+        t
+        for t in provider_server.token_requests[before:]
+        if t.get("refresh_token") == refresh_token
+    ]
+    assert len(refreshes) == 1
