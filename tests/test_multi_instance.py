@@ -31,7 +31,7 @@ def shared(tmp_path: Path, provider_server: Provider) -> Iterator[dict[str, str]
         SKILLGATE_OAUTHY_CLIENT_SECRET="client-secret-456",
         SKILLGATE_LOG_LEVEL="WARNING",
     )
-    yield env
+    return env
 
 
 def _setup_user(tmp_path: Path, env: dict[str, str], plan: str) -> str:

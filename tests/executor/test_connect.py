@@ -27,7 +27,8 @@ async def test_pasted_token_is_verified_before_it_is_stored(
     r = await harness.client.put(
         "/v1/connections/sample", json={"token": "wrong"}, headers=bearer(full)
     )
-    assert r.status_code == 400 and "did not accept" in r.json()["message"]
+    assert r.status_code == 400
+    assert "did not accept" in r.json()["message"]
     listed = (await harness.client.get("/v1/connections", headers=bearer(full))).json()
     assert listed == {"connections": []}
     r = await harness.client.put(
@@ -35,7 +36,8 @@ async def test_pasted_token_is_verified_before_it_is_stored(
     )
     assert r.status_code == 200
     doc = r.json()
-    assert doc["status"] == "connected" and doc["account"] == "octo-user"
+    assert doc["status"] == "connected"
+    assert doc["account"] == "octo-user"
     assert "good-token" not in r.text
     listed = await harness.client.get("/v1/connections", headers=bearer(full))
     assert "good-token" not in listed.text
@@ -113,7 +115,8 @@ async def test_cli_initiated_oauth_flow(harness: Harness, provider: Provider) ->
     anonymous = await harness.client.get(
         urlsplit(started["connect_url"]).path + "?" + urlsplit(started["connect_url"]).query
     )
-    assert anonymous.status_code == 303 and "/login?next=" in anonymous.headers["location"]
+    assert anonymous.status_code == 303
+    assert "/login?next=" in anonymous.headers["location"]
 
     await _browser(harness, user.id)
     try:
@@ -123,21 +126,23 @@ async def test_cli_initiated_oauth_flow(harness: Harness, provider: Provider) ->
         to_provider = urlsplit(r.headers["location"])
         assert f"{to_provider.scheme}://{to_provider.netloc}" == provider.url
         q = {k: v[0] for k, v in parse_qs(to_provider.query).items()}
-        assert q["client_id"] == "client-123" and q["response_type"] == "code"
-        assert q["code_challenge_method"] == "S256" and q["scope"] == "read write"
+        assert q["client_id"] == "client-123"
+        assert q["response_type"] == "code"
+        assert q["code_challenge_method"] == "S256"
+        assert q["scope"] == "read write"
         assert q["redirect_uri"].endswith("/connect/oauthy/callback")
         code = provider.issue_code(q["code_challenge"])
         # A forged state is refused and connects nothing.
         r = await harness.client.get(
             "/connect/oauthy/callback", params={"code": code, "state": "forged"}
         )
-        assert r.status_code == 303 and "error=" in r.headers["location"]
+        assert r.status_code == 303
+        assert "error=" in r.headers["location"]
         r = await harness.client.get(
             "/connect/oauthy/callback", params={"code": code, "state": q["state"]}
         )
-        assert r.status_code == 303 and r.headers["location"].endswith(
-            "/integrations/oauthy?connected=1"
-        )
+        assert r.status_code == 303
+        assert r.headers["location"].endswith("/integrations/oauthy?connected=1")
     finally:
         harness.client.cookies.clear()
     exchange = provider.token_requests[-1]

@@ -52,7 +52,8 @@ async def test_builds_one_correct_request_and_wraps_the_answer(
     assert sent.headers["authorization"] == "Bearer good-token"
     assert sent.headers["accept"] == "application/json"
     assert sent.headers["content-type"] == "application/json"
-    assert "x-forward-me" not in sent.headers and "cookie" not in sent.headers
+    assert "x-forward-me" not in sent.headers
+    assert "cookie" not in sent.headers
     assert full not in str(sent.headers)
     assert sent.json() == {
         "title": "Bug",
@@ -129,11 +130,14 @@ async def test_param_validation(harness: Harness, provider: Provider) -> None:
     r = await harness.run(
         full, "sample", "create_issue", owner="o", repo="r", title="t", weight="heavy"
     )
-    assert r.status_code == 400 and "weight: expected a number, got a string" in r.json()["message"]
+    assert r.status_code == 400
+    assert "weight: expected a number, got a string" in r.json()["message"]
     r = await harness.run(full, "sample", "create_issue", owner="o", repo="r", title="t", draft=[1])
-    assert r.status_code == 400 and "draft" in r.json()["message"]
+    assert r.status_code == 400
+    assert "draft" in r.json()["message"]
     r = await harness.run(full, "sample", "list_issues", owner="o", repo="r", state="sideways")
-    assert r.status_code == 400 and 'must be one of "open", "closed", "all"' in r.json()["message"]
+    assert r.status_code == 400
+    assert 'must be one of "open", "closed", "all"' in r.json()["message"]
     assert provider.api_requests() == []
     # What the CLI sends for --title "Hello, world" arrives as one string again.
     r = await harness.run(
@@ -181,7 +185,8 @@ async def test_path_parameters_cannot_escape(
         [one] = sent
         assert one.path.startswith("/users/")
         segment = one.path[len("/users/") :]
-        assert "/" not in segment and unquote(segment) == value
+        assert "/" not in segment
+        assert unquote(segment) == value
     for rec in sent:
         assert rec.headers["host"] == f"127.0.0.1:{provider.port}"
 
@@ -257,12 +262,15 @@ async def test_not_connected_scope_and_read_only(harness: Harness, provider: Pro
     await harness.connect_token(full)
     other, _ = await harness.key(scopes=["oauthy"])
     r = await harness.run(other, "sample", "get_user", username="x")
-    assert r.status_code == 403 and r.json()["error"] == "scope_not_allowed"
+    assert r.status_code == 403
+    assert r.json()["error"] == "scope_not_allowed"
     ro, _ = await harness.key(scopes=["sample:read"])
     r = await harness.run(ro, "sample", "create_issue", owner="o", repo="r", title="t")
-    assert r.status_code == 403 and r.json()["error"] == "scope_not_allowed"
+    assert r.status_code == 403
+    assert r.json()["error"] == "scope_not_allowed"
     r = await harness.run(ro, "sample", "get_user", username="x")
-    assert r.status_code == 200 and r.json()["status"] == 200
+    assert r.status_code == 200
+    assert r.json()["status"] == 200
     r = await harness.run(full, "sample", "no_such_thing")
     assert r.status_code == 404
 
@@ -288,4 +296,5 @@ async def test_upstream_rate_limits_carry_retry_after(harness: Harness, provider
     )
     r = await harness.run(full, "sample", "get_user", username="gh")
     body = r.json()
-    assert body["status"] == 403 and 35 <= body["retry_after"] <= 41
+    assert body["status"] == 403
+    assert 35 <= body["retry_after"] <= 41

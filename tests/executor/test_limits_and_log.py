@@ -17,7 +17,7 @@ async def test_31st_call_in_a_minute_is_429_and_other_keys_are_unaffected(
     harness: Harness, provider: Provider
 ) -> None:
     await harness.user(plan="free")
-    full, key = await harness.key()
+    full, _key = await harness.key()
     await harness.connect_token(full)
     statuses = []
     for _ in range(31):
@@ -84,7 +84,8 @@ async def test_execution_log_lists_own_calls_newest_first(
     errors = (await harness.client.get("/v1/executions?outcome=error", headers=bearer(full))).json()
     assert [e["endpoint"] for e in errors["executions"]] == ["create_issue", "get_user"]
     page = (await harness.client.get("/v1/executions?limit=2", headers=bearer(full))).json()
-    assert len(page["executions"]) == 2 and page["next_cursor"]
+    assert len(page["executions"]) == 2
+    assert page["next_cursor"]
     rest = (
         await harness.client.get(
             f"/v1/executions?limit=2&cursor={page['next_cursor']}", headers=bearer(full)

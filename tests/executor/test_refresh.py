@@ -78,7 +78,8 @@ async def test_upstream_401_refreshes_once_and_retries(
     assert r.json()["status"] == 200
     assert len(provider.token_requests) == 1
     auths = [r.headers["authorization"] for r in provider.api_requests()]
-    assert auths[0] == f"Bearer {creds.access_token}" and len(auths) == 2
+    assert auths[0] == f"Bearer {creds.access_token}"
+    assert len(auths) == 2
 
 
 async def test_invalid_grant_marks_for_reconnection(harness: Harness, provider: Provider) -> None:
@@ -94,7 +95,8 @@ async def test_invalid_grant_marks_for_reconnection(harness: Harness, provider: 
     row, _ = await _stored(harness)
     assert row.status == "reconnect_required"
     r = await harness.run(full, "oauthy", "get_thing", thing_id="t1")
-    assert r.status_code == 403 and r.json()["error"] == "integration_not_connected"
+    assert r.status_code == 403
+    assert r.json()["error"] == "integration_not_connected"
     assert provider.api_requests() == []
 
 
