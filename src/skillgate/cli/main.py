@@ -33,9 +33,8 @@ def serve(host: str, port: int, workers: int) -> None:
     import uvicorn
 
     from skillgate.catalog.loader import CatalogError, extra_paths_from_env, load_catalog
-    from skillgate.db import migrate
-
     from skillgate.connections.vault import Vault
+    from skillgate.db import migrate
     from skillgate.settings import ConfigError
 
     settings = load_settings()
