@@ -19,19 +19,20 @@ run: install
 	$(BIN)/skillgate serve
 
 lint: install
-	$(BIN)/ruff format --check src tests
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 
 fmt: install
-	$(BIN)/ruff format src tests
-	$(BIN)/ruff check --fix src tests
+	$(BIN)/ruff format src tests bench
+	$(BIN)/ruff check --fix src tests bench
 
 test: install lint
 	$(BIN)/python -m skillgate.catalog
 	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 bench: install
+	bash bench/setup.sh
 	$(BIN)/python bench/run.py
 
 catalog-table: install

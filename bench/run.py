@@ -21,16 +21,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import wrk  # noqa: E402
+from bench import nginx, wrk  # noqa: E402
 
 BIN = Path(sys.executable).parent
 RESULTS = ROOT / "bench" / "results"
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
+EXTRA_ENV: dict[str, str] = {}  # settings for the section being measured
 
 
 def _env(workdir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLGATE_")}
     env.update(SKILLGATE_DATA_DIR=str(workdir), SKILLGATE_LOG_LEVEL="WARNING", PYTHONPATH=str(ROOT))
+    env.update(EXTRA_ENV)
     return env
 
 
@@ -38,7 +40,7 @@ def _wait(url: str) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(url, timeout=1):  # noqa: S310
+            with urllib.request.urlopen(url, timeout=1):
                 return
         except OSError:
             time.sleep(0.1)
@@ -57,28 +59,38 @@ def _cli(*args: str, workdir: Path) -> dict[str, object]:
     return json.loads(out)  # type: ignore[no-any-return]
 
 
-def _serve(workdir: Path, port: int, workers: int = 1) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(
-        [
-            str(BIN / "uvicorn"),
-            "bench.app:app_factory",
-            "--factory",
-            "--port",
-            str(port),
-            "--workers",
-            str(workers),
-            "--loop",
-            "uvloop",
-            "--http",
-            "httptools",
-            "--no-access-log",
-            "--log-level",
-            "warning",
-        ],
-        cwd=workdir,
-        env=_env(workdir),
-    )
-    _wait(f"http://127.0.0.1:{port}/healthz")
+def _serve(
+    workdir: Path,
+    port: int,
+    workers: int = 1,
+    app: str = "bench.app:app_factory",
+    extra_env: dict[str, str] | None = None,
+) -> subprocess.Popen[bytes]:
+    args = [
+        str(BIN / "uvicorn"),
+        app,
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--loop",
+        "uvloop",
+        "--http",
+        "httptools",
+        "--no-access-log",
+        "--log-level",
+        "warning",
+    ]
+    factory = app.endswith("_factory")
+    if factory:
+        args.append("--factory")
+    proc = subprocess.Popen(args, cwd=workdir, env={**_env(workdir), **(extra_env or {})})
+    try:
+        _wait(f"http://127.0.0.1:{port}" + ("/healthz" if factory else "/"))
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
     return proc
 
 
@@ -161,6 +173,195 @@ def section_discovery(workdir: Path, lines: list[str], summary: dict[str, object
         }
 
 
+def section_execute(workdir: Path, lines: list[str], summary: dict[str, object]) -> None:
+    upstream_port, floor_port, gw_port, gw2_port = 18_090, 18_091, 18_092, 18_093
+    upstream = f"http://127.0.0.1:{upstream_port}"
+    env = {
+        "SKILLGATE_CATALOG_PATH": str(ROOT / "tests" / "fixtures" / "catalog"),
+        "SKILLGATE_SAMPLE_BASE_URL": upstream,
+    }
+    EXTRA_ENV.update(env)  # for the operator commands and servers below
+    _cli(
+        "users",
+        "create",
+        "--email",
+        "exec@example.com",
+        "--password",
+        "bench-password",
+        "--plan",
+        "unlimited",
+        workdir=workdir,
+    )
+    key = str(
+        _cli("keys", "create", "--email", "exec@example.com", "--name", "bench", workdir=workdir)[
+            "full_key"
+        ]
+    )
+    _cli(
+        "connections",
+        "set",
+        "--email",
+        "exec@example.com",
+        "--integration",
+        "sample",
+        "--access-token",
+        "t",
+        workdir=workdir,
+    )
+    body = '{"params":{"username":"x"}}'
+    auth = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    nginx_dir = workdir / "nginx"
+    nginx_dir.mkdir()
+    ngx = nginx.start(nginx_dir, upstream_port)
+    procs: list[subprocess.Popen[bytes]] = [ngx]
+    try:
+        floor = _serve(
+            workdir, floor_port, app="bench.floor_proxy:app", extra_env={"FLOOR_UPSTREAM": upstream}
+        )
+        procs.append(floor)
+        gw = _serve(workdir, gw_port, extra_env=env)
+        procs.append(gw)
+        gw_url = f"http://127.0.0.1:{gw_port}/v1/sample/get_user"
+        floor_url = f"http://127.0.0.1:{floor_port}/"
+        wrk.run("warm", gw_url, pids=_pids(gw), headers=auth, method="POST", body=body, seconds=2)
+        wrk.run("warm", floor_url, pids=_pids(floor), method="POST", body=body, seconds=2)
+        a = wrk.run(
+            "(a) floor: raw ASGI + aiohttp, 1 worker",
+            floor_url,
+            pids=_pids(floor),
+            method="POST",
+            body=body,
+            seconds=SECONDS,
+        )
+        b = wrk.run(
+            "(b) gateway execute, 1 worker",
+            gw_url,
+            pids=_pids(gw),
+            headers=auth,
+            method="POST",
+            body=body,
+            seconds=SECONDS,
+        )
+        direct1 = wrk.run(
+            "direct upstream, concurrency 1",
+            upstream + "/users/x",
+            pids=[ngx.pid],
+            seconds=SECONDS,
+            connections=1,
+            threads=1,
+        )
+        gw1 = wrk.run(
+            "gateway execute, concurrency 1",
+            gw_url,
+            pids=_pids(gw),
+            headers=auth,
+            method="POST",
+            body=body,
+            seconds=SECONDS,
+            connections=1,
+            threads=1,
+        )
+        gw.terminate()
+        gw.wait()
+        procs.remove(gw)
+        gw2 = _serve(workdir, gw2_port, workers=2, extra_env=env)
+        procs.append(gw2)
+        gw2_url = f"http://127.0.0.1:{gw2_port}/v1/sample/get_user"
+        wrk.run("warm", gw2_url, pids=_pids(gw2), headers=auth, method="POST", body=body, seconds=2)
+        c = wrk.run(
+            "(c) gateway execute, 2 workers",
+            gw2_url,
+            pids=_pids(gw2),
+            headers=auth,
+            method="POST",
+            body=body,
+            seconds=SECONDS,
+        )
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait()
+    for r in (a, b, c, direct1, gw1):
+        assert r.non_2xx == 0, f"{r.name}: {r.non_2xx} non-2xx responses"
+    added = gw1.p50_ms - direct1.p50_ms
+    lines += [
+        "## Execution (issue 4)",
+        "",
+        f"`POST /v1/sample/get_user` for a connected user on the unlimited plan, upstream a "
+        f"loopback nginx returning 11 bytes; wrk -t2 -c32 -d{SECONDS}s unless noted. "
+        "Ratio = requests/s over (a). Execution log, key and credential caches on, "
+        "as in production.",
+        "",
+        "| variant | req/s | p50 ms | p99 ms | server CPU us/req | ratio |",
+        "|---|---|---|---|---|---|",
+        a.row(a),
+        b.row(a),
+        c.row(a),
+        "",
+        f"Concurrency 1 (wrk -t1 -c1): direct nginx p50 {direct1.p50_ms:.3f} ms, through the "
+        f"gateway p50 {gw1.p50_ms:.3f} ms: the gateway adds **{added:.2f} ms** at p50 "
+        f"(p99 {gw1.p99_ms:.2f} ms).",
+        "",
+    ]
+    summary["execute"] = {
+        "floor_rps": round(a.rps),
+        "gateway_1w_rps": round(b.rps),
+        "gateway_2w_rps": round(c.rps),
+        "ratio_b_a": round(b.rps / a.rps, 2),
+        "added_p50_ms_at_c1": round(added, 3),
+        "gateway_cpu_us": round(b.cpu_us_per_req),
+        "floor_cpu_us": round(a.cpu_us_per_req),
+    }
+
+
+def section_cli(workdir: Path, lines: list[str], summary: dict[str, object]) -> None:
+    from bench.cli_bench import run_cli_bench
+
+    upstream_port, gw_port = 18_094, 18_095
+    EXTRA_ENV.clear()
+    EXTRA_ENV["SKILLGATE_GITHUB_BASE_URL"] = f"http://127.0.0.1:{upstream_port}"
+    _cli(
+        "users",
+        "create",
+        "--email",
+        "cli@example.com",
+        "--password",
+        "bench-password",
+        "--plan",
+        "unlimited",
+        workdir=workdir,
+    )
+    key = str(
+        _cli("keys", "create", "--email", "cli@example.com", "--name", "bench", workdir=workdir)[
+            "full_key"
+        ]
+    )
+    _cli(
+        "connections",
+        "set",
+        "--email",
+        "cli@example.com",
+        "--integration",
+        "github",
+        "--access-token",
+        "t",
+        workdir=workdir,
+    )
+    nginx_dir = workdir / "nginx"
+    nginx_dir.mkdir()
+    procs = [nginx.start(nginx_dir, upstream_port)]
+    try:
+        procs.append(_serve(workdir, gw_port))
+        run_args = ["github", "get_repo", "--owner", "octocat", "--repo", "hello-world"]
+        table = run_cli_bench(f"http://127.0.0.1:{gw_port}", key, workdir, run_args)
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait()
+    lines += [*table, ""]
+    summary["cli"] = table
+
+
 def main() -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     lines = [
@@ -172,8 +373,17 @@ def main() -> None:
         "",
     ]
     summary: dict[str, object] = {}
-    with tempfile.TemporaryDirectory(prefix="sg-bench-") as d:
-        section_discovery(Path(d), lines, summary)
+    only = os.environ.get("BENCH_ONLY")  # e.g. BENCH_ONLY=execute while iterating
+    sections = (
+        ("discovery", section_discovery),
+        ("execute", section_execute),
+        ("cli", section_cli),
+    )
+    for name, section in sections:
+        if only and only != name:
+            continue
+        with tempfile.TemporaryDirectory(prefix="sg-bench-") as d:
+            section(Path(d), lines, summary)
     (RESULTS / "report.md").write_text("\n".join(lines) + "\n")
     (RESULTS / "report.json").write_text(json.dumps(summary, indent=2) + "\n")
     print("\n".join(lines))

@@ -157,3 +157,36 @@ async def test_pending_rows_are_flushed_at_shutdown(
         count = (await conn.execute(select(func.count()).select_from(Execution))).scalar_one()
     await engine.dispose()
     assert count == 7
+
+
+async def test_fast_sqlite_insert_reads_back_like_the_orm_writes(harness: Harness) -> None:
+    """The writer's driver-level insert on SQLite stores what SQLAlchemy would."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import select
+
+    from skillgate.executions.models import Execution
+
+    user = await harness.user()
+    at = datetime(2026, 11, 21, 5, 6, 7, 890123, tzinfo=UTC)
+    writer = harness.state.executions
+    writer.record(
+        user_id=user.id,
+        key_id="key_x",
+        integration="sample",
+        endpoint="get_user",
+        upstream_status=201,
+        error=None,
+        duration_ms=12.6,
+        at=at,
+    )
+    await writer.flush()
+    async with harness.state.sessionmaker() as s:
+        row = (await s.execute(select(Execution))).scalar_one()
+    assert (row.user_id, row.key_id, row.upstream_status, row.duration_ms) == (
+        user.id,
+        "key_x",
+        201,
+        13,
+    )
+    assert row.created_at == at

@@ -18,7 +18,7 @@ from typing import Annotated, Literal
 
 from fastapi import Depends, Request
 
-from skillgate.api_keys.verifier import KeyIdentity
+from skillgate.api_keys.verifier import KeyIdentity, KeyVerifier
 from skillgate.auth.sessions import COOKIE_NAME, SessionInfo, SessionStore
 from skillgate.db.session import DB
 from skillgate.errors import CsrfFailed, Unauthorized
@@ -45,8 +45,8 @@ class Principal:
         return self.key.scopes if self.key is not None else ("*",)
 
 
-def _bearer(request: Request) -> str | None:
-    header = request.headers.get("authorization")
+def bearer_token(header: str | None) -> str | None:
+    """The credential of an `Authorization: Bearer` header; None when there is no header."""
     if header is None:
         return None
     scheme, _, token = header.partition(" ")
@@ -60,7 +60,7 @@ def _bearer(request: Request) -> str | None:
 
 async def authenticate(request: Request, db: DB | None, accept: frozenset[Via]) -> Principal:
     state = get_state(request)
-    token = _bearer(request)
+    token = bearer_token(request.headers.get("authorization"))
     if token is not None:
         if token.startswith("sk_"):
             if "api_key" not in accept:
@@ -98,6 +98,17 @@ _API_KEY_ONLY: frozenset[Via] = frozenset({"api_key"})
 async def require_api_key(request: Request) -> Principal:
     """Bearer API key only. Hot routes call this directly (no dependency solving)."""
     return await authenticate(request, None, _API_KEY_ONLY)
+
+
+async def api_key_principal(verifier: KeyVerifier, authorization: str | None) -> Principal:
+    """Bearer API key only, from the raw header (the raw ASGI execute route)."""
+    token = bearer_token(authorization)
+    if token is None or not token.startswith("sk_"):
+        raise Unauthorized()
+    ident = await verifier.verify(token)
+    return Principal(
+        ident.user_id, ident.email, ident.display_name, ident.plan, "api_key", key=ident
+    )
 
 
 def _requires(*accept: Via) -> Callable[..., Awaitable[Principal]]:

@@ -10,7 +10,7 @@ import orjson
 from skillgate.catalog.models import Integration
 from skillgate.errors import BadRequest
 from skillgate.executor.envelope import body_failed
-from skillgate.executor.request import UpstreamRequest
+from skillgate.executor.request import USER_AGENT, UpstreamRequest
 from skillgate.executor.upstream import send
 from skillgate.settings import Settings
 
@@ -42,7 +42,7 @@ async def verify_token(
     if not token or len(token) > 4096 or any(c in token for c in "\r\n\x00"):
         raise BadRequest("token: paste the token exactly (one line, at most 4096 characters).")
     base_url = settings.integration_env(integration.slug, "BASE_URL") or integration.base_url
-    headers = dict(integration.default_headers)
+    headers = {"User-Agent": USER_AGENT, **integration.default_headers}
     headers[auth.header] = auth.format.replace("{token}", token)
     body = None
     if integration.verify.graphql:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import secrets
 from datetime import UTC, datetime
 from typing import Any
@@ -22,9 +23,23 @@ NAMING = {
 }
 
 
-def new_id(prefix: str, length: int = 20) -> str:
-    """A prefixed random id (`usr_...`, `key_...`): readable in logs, ~119 bits."""
-    return prefix + "_" + "".join(secrets.choice(_ALPHABET) for _ in range(length))
+_fast_random = random.Random(secrets.randbits(128))
+
+
+def new_id(prefix: str, length: int = 20, *, secure: bool = True) -> str:
+    """A prefixed random id (`usr_...`, `key_...`): readable in logs, ~119 bits.
+
+    One draw converted to base62 (20 `secrets.choice` calls cost ~100 us, a
+    noticeable share of a proxied request). `secure=False` draws from a seeded
+    PRNG instead of the OS: for ids that must be unique but need not be
+    unpredictable (execution log rows, always read under their owner's auth).
+    """
+    number = secrets.randbits(128) if secure else _fast_random.getrandbits(128)
+    chars = []
+    for _ in range(length):
+        number, rem = divmod(number, 62)
+        chars.append(_ALPHABET[rem])
+    return prefix + "_" + "".join(chars)
 
 
 def utcnow() -> datetime:

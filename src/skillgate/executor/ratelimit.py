@@ -24,6 +24,9 @@ class Verdict:
     retry_after: int = 0
 
 
+_UNLIMITED = Verdict(True, {})
+
+
 class Counter(Protocol):
     async def hit(self, keys: list[tuple[str, int]]) -> list[int]:
         """Increment each (key, ttl) and return the new counts."""
@@ -72,6 +75,8 @@ class RateLimiter:
         self.counter = counter
 
     async def check(self, key_id: str, per_minute: int | None, per_day: int | None) -> Verdict:
+        if per_minute is None and per_day is None:
+            return _UNLIMITED
         limits = [
             (name, seconds, limit)
             for (name, seconds), limit in zip(WINDOWS, (per_minute, per_day), strict=True)

@@ -17,6 +17,7 @@ from urllib.parse import quote, urlencode, urlsplit
 from skillgate.catalog.models import Endpoint, Parameter
 from skillgate.errors import BadRequest
 
+USER_AGENT = "skillgate/0.1"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 
@@ -96,7 +97,7 @@ def build(
         raise BadRequest("The request would leave the integration's host.")  # defence in depth
 
     query: list[tuple[str, str]] = []
-    headers = dict(default_headers)
+    headers = {"User-Agent": USER_AGENT, **default_headers}
     headers.update(endpoint.headers)
     body_values: dict[str, Any] = {}
     for p in endpoint.parameters:

@@ -7,11 +7,13 @@ never stored (DummyCookieJar) and no upstream header is passed to the client.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 import orjson
+from yarl import URL
 
 from skillgate.errors import UpstreamResponseTooLarge, UpstreamTimeout, UpstreamUnavailable
 from skillgate.executor.request import UpstreamRequest
@@ -23,9 +25,8 @@ _CHUNK = 64 * 1024
 @dataclass
 class UpstreamResponse:
     status: int
-    headers: dict[str, str]  # lower-cased names
+    headers: Mapping[str, str]  # case-insensitive lookups
     body: Any  # parsed JSON, or text
-    elapsed_ms: float = 0.0
 
 
 def new_session() -> aiohttp.ClientSession:
@@ -34,9 +35,19 @@ def new_session() -> aiohttp.ClientSession:
         connector=connector,
         cookie_jar=aiohttp.DummyCookieJar(),
         auto_decompress=True,
-        skip_auto_headers=("User-Agent",),
-        headers={"User-Agent": "skillgate/0.1"},
     )
+
+
+_TIMEOUTS: dict[tuple[float, float], aiohttp.ClientTimeout] = {}
+
+
+def _timeout(connect: float, total: float) -> aiohttp.ClientTimeout:
+    found = _TIMEOUTS.get((connect, total))
+    if found is None:
+        found = _TIMEOUTS[(connect, total)] = aiohttp.ClientTimeout(
+            total=total, sock_connect=connect
+        )
+    return found
 
 
 def _decode(raw: bytes, content_type: str) -> Any:
@@ -50,6 +61,22 @@ def _decode(raw: bytes, content_type: str) -> Any:
     return raw.decode("utf-8", errors="replace")
 
 
+async def _read_capped(resp: aiohttp.ClientResponse, max_bytes: int, service: str) -> bytes:
+    """A body of unknown length, abandoned as soon as it passes `max_bytes`."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in resp.content.iter_chunked(_CHUNK):
+        size += len(chunk)
+        if size > max_bytes:
+            resp.close()
+            raise UpstreamResponseTooLarge(
+                f"{service} sent more than {max_bytes} bytes; narrow the request "
+                "(filters, fields, smaller pages)."
+            )
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def send(
     session: aiohttp.ClientSession,
     request: UpstreamRequest,
@@ -59,11 +86,11 @@ async def send(
     max_bytes: int = MAX_RESPONSE_BYTES,
     service: str = "the upstream service",
 ) -> UpstreamResponse:
-    timeout = aiohttp.ClientTimeout(total=total_timeout, sock_connect=connect_timeout)
+    timeout = _timeout(connect_timeout, total_timeout)
     try:
         async with session.request(
             request.method,
-            request.url,
+            URL(request.url, encoded=True),  # built and encoded by executor.request
             headers=request.headers,
             data=request.body,
             allow_redirects=False,
@@ -75,20 +102,12 @@ async def send(
                 raise UpstreamResponseTooLarge(
                     f"{service} answered {declared} bytes; the gateway accepts at most {max_bytes}."
                 )
-            chunks: list[bytes] = []
-            size = 0
-            async for chunk in resp.content.iter_chunked(_CHUNK):
-                size += len(chunk)
-                if size > max_bytes:
-                    resp.close()
-                    raise UpstreamResponseTooLarge(
-                        f"{service} sent more than {max_bytes} bytes; narrow the request "
-                        "(filters, fields, smaller pages)."
-                    )
-                chunks.append(chunk)
-            headers = {k.lower(): v for k, v in resp.headers.items()}
+            if declared is not None:
+                raw = await resp.read()  # bounded by the check above
+            else:
+                raw = await _read_capped(resp, max_bytes, service)
             return UpstreamResponse(
-                resp.status, headers, _decode(b"".join(chunks), headers.get("content-type", ""))
+                resp.status, resp.headers, _decode(raw, resp.headers.get("content-type", ""))
             )
     except UpstreamResponseTooLarge:
         raise

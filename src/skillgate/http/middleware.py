@@ -7,9 +7,10 @@ as a stack trace.
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
 import time
-import uuid
 from typing import Any
 
 import structlog
@@ -24,6 +25,14 @@ _HOSTILE_RAW = re.compile(rb"%(2[fF]|5[cC]|00)")
 _HOSTILE_SEGMENTS = frozenset({".", ".."})
 _DRAIN_CAP = 64 * 1024 * 1024  # read (and drop) at most this much of an oversized body
 log = structlog.get_logger("skillgate.http")
+# Request ids need to be unique, not secret: a random per-process prefix and a counter
+# (uuid4 reads the OS random source on every request).
+_ID_PREFIX = os.urandom(8).hex()
+_ID_COUNTER = itertools.count(1)
+
+
+def new_request_id() -> str:
+    return f"{_ID_PREFIX}{next(_ID_COUNTER):016x}"
 
 
 class BodyTooLarge(PayloadTooLarge, StarletteHTTPException):  # type: ignore[misc]
@@ -55,7 +64,7 @@ class RequestContextMiddleware:
             await self.app(scope, receive, send)
             return
         incoming = (_header(scope, b"x-request-id") or b"").decode("latin-1")
-        request_id = incoming if _REQUEST_ID_RE.match(incoming) else uuid.uuid4().hex
+        request_id = incoming if _REQUEST_ID_RE.match(incoming) else new_request_id()
         scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()
         status = 0

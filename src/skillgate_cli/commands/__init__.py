@@ -1,0 +1,1 @@
+"""One module per command, each exposing `command` (imported lazily by `main.LazyGroup`)."""

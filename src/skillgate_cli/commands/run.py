@@ -1,0 +1,168 @@
+"""`svc run <integration> <endpoint> [--param value ...]`: one call, one JSON answer.
+
+stdout always carries exactly one JSON document: the gateway's envelope
+`{"status": <upstream status>, "data"|"error": ...}`, the gateway's own error
+body, or `{"error", "message"}` made here (bad flags, no key, network).
+
+| outcome                                              | exit |
+|------------------------------------------------------|------|
+| upstream 2xx                                         | 0    |
+| upstream 2xx whose envelope carries `error` (Slack)  | 1    |
+| upstream 3xx or 4xx; gateway 4xx; bad flags; no key  | 1    |
+| upstream 5xx; gateway 5xx; network; timeout          | 2    |
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import click
+
+from skillgate_cli.config import Config
+from skillgate_cli.errors import CliError, ExitCode, one_line
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+def _upstream_message(error: Any) -> str:
+    if isinstance(error, dict):
+        for key in ("message", "error_description", "error", "detail"):
+            value = error.get(key)
+            if isinstance(value, str) and value:
+                return value
+    if isinstance(error, str) and error:
+        return error
+    import json
+
+    return json.dumps(error, ensure_ascii=False)[:200]
+
+
+def outcome(envelope: dict[str, Any], label: str, hint: str) -> CliError | None:
+    """None for success; otherwise the CliError that `run` ends with."""
+    status = envelope.get("status")
+    if not isinstance(status, int) or isinstance(status, bool):
+        return None if "error" not in envelope else CliError(f"{label}: {hint}")
+    if "error" in envelope:
+        message = one_line(_upstream_message(envelope["error"]))
+        if len(message) > 300:
+            message = message[:297] + "..."
+        wait = envelope.get("retry_after")
+        if isinstance(wait, int | float) and not isinstance(wait, bool):
+            hint = f"rate limited by the service: retry in {wait:g} s"
+        if status >= 500:
+            return CliError(
+                f"{label}: the service failed ({status}): {message}: retry later",
+                ExitCode.UNAVAILABLE,
+                "upstream_error",
+            )
+        return CliError(
+            f"{label}: the service refused ({status}): {message}: {hint}", error="upstream_error"
+        )
+    if 200 <= status < 300:
+        return None
+    if 300 <= status < 400:
+        return CliError(
+            f"{label}: the service answered {status} (a redirect); see `data`",
+            error="upstream_redirect",
+        )
+    if status >= 500:
+        return CliError(
+            f"{label}: the service failed ({status}): retry later",
+            ExitCode.UNAVAILABLE,
+            "upstream_error",
+        )
+    return CliError(f"{label}: the service refused ({status}): {hint}", error="upstream_error")
+
+
+def _declared_types(config: Config, integration: str, endpoint: str) -> Any:
+    from skillgate_cli import platforms, typecache
+
+    try:
+        platform = platforms.resolve(config.cwd, config.platform)
+    except CliError:
+        platform = platforms.detect(config.cwd)
+    return typecache.load(config.cwd / platforms.skill_dir(platform), integration, endpoint)
+
+
+def _call(integration: str, endpoint: str, args: tuple[str, ...]) -> tuple[Any, CliError | None]:
+    """(what to print, the failure to end with, if any)."""
+    from skillgate_cli.client import from_config, gateway_error, segment
+    from skillgate_cli.params import ParamError, parse_params
+
+    if endpoint.startswith("-") or not _NAME_RE.match(endpoint):
+        raise CliError(
+            f"{endpoint!r} is not an endpoint name: svc run <integration> <endpoint> --param value",
+            error="bad_request",
+        )
+    label = f"{integration} {endpoint}"
+    hint = f"check the parameters with `svc skills {integration} {endpoint}`"
+    config = Config.load()
+    client = from_config(config)
+    try:
+        params = parse_params(args, _declared_types(config, integration, endpoint))
+    except ParamError as exc:
+        raise CliError(f"{exc}: {hint}", error="bad_params") from None
+    path = f"/v1/{segment(integration)}/{segment(endpoint)}"
+    resp = client.request("POST", path, {"params": params})
+    data = resp.json()
+    if resp.status == 200 and isinstance(data, dict):
+        return data, outcome(data, label, hint)
+    failure = gateway_error(resp, label)
+    if failure.error in ("integration_not_connected", "token_expired"):
+        failure.message += f": run `svc connect {integration}`"
+    if resp.status < 400:
+        failure = CliError(
+            f"{label}: unexpected HTTP {resp.status} from the gateway: check SVC_BASE_URL",
+            ExitCode.UNAVAILABLE,
+        )
+    if isinstance(data, dict) and "error" in data:
+        return data, failure
+    return {"error": failure.error, "message": failure.message}, failure
+
+
+@click.command(
+    "run",
+    context_settings={
+        "ignore_unknown_options": True,
+        "allow_extra_args": True,
+        "allow_interspersed_args": False,
+    },
+)
+@click.argument("integration")
+@click.argument("endpoint")
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def command(ctx: click.Context, integration: str, endpoint: str, args: tuple[str, ...]) -> int:
+    """Call an endpoint; flags become its parameters. Output is always JSON.
+
+    \b
+    svc run github create_issue --owner o --repo r --title "Bug" --labels bug,ui
+    svc run github list_issues --owner o --repo r --per-page 5 --state=open
+    svc run notion create_page '{"parent": {"page_id": "..."}}' --title Notes
+
+    \b
+    --name text         a string          --flag            true
+    --n 50, --n -2.5    a number          --tags a,b        ["a", "b"]
+    --x true / false    a boolean         --obj '{"k": 1}'  parsed JSON
+    --name=value        as --name value   --t a --t b       ["a", "b"]
+    '{"k": 1}'          merged in         --                ends the flags
+
+    After `svc pull <integration>` values are parsed to the declared types
+    instead. Exit 0 on an upstream 2xx, 1 for upstream 3xx/4xx, bad flags, a
+    missing connection or key, 2 for upstream 5xx, network errors and timeouts.
+    """
+    from skillgate_cli.output import print_json
+
+    if args in (("--help",), ("-h",)):
+        click.echo(ctx.get_help())
+        return 0
+    try:
+        data, failure = _call(integration, endpoint, args)
+    except CliError as exc:
+        print_json({"error": exc.error, "message": exc.message})
+        raise
+    print_json(data)
+    if failure is not None:
+        raise failure
+    return 0

@@ -1,0 +1,42 @@
+"""`svc skills [integration] [endpoint]`: the gateway's discovery documents as JSON."""
+
+from __future__ import annotations
+
+import click
+
+from skillgate_cli.config import Config
+from skillgate_cli.errors import one_line
+
+
+@click.command("skills")
+@click.argument("integration", required=False)
+@click.argument("endpoint", required=False)
+def command(integration: str | None, endpoint: str | None) -> int:
+    """List integrations, one integration's endpoints, or one endpoint's documentation.
+
+    \b
+    svc skills                         integrations with their connection status
+    svc skills github                  endpoints grouped by category
+    svc skills github create_issue     parameters, example and errors
+
+    Prints the gateway's JSON (indented and coloured on a terminal, compact
+    when piped). Exit 1 when the integration or endpoint does not exist or
+    the key may not see it, 2 on network or server errors.
+    """
+    from skillgate_cli.client import expect_json, from_config, segment
+    from skillgate_cli.output import print_json, say
+
+    config = Config.load()
+    client = from_config(config)
+    path = "/v1/skills"
+    if integration:
+        path += "/" + segment(integration)
+        if endpoint:
+            path += "/" + segment(endpoint)
+    data = expect_json(client.request("GET", path))
+    print_json(data, color=True)
+    listing = integration and not endpoint and isinstance(data, dict)
+    if listing and data.get("status") == "not_connected":
+        slug = one_line(str(data.get("integration") or integration))
+        say(f"note: {slug} is not connected yet: run `svc connect {slug}` before `svc run`")
+    return 0

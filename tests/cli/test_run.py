@@ -1,0 +1,152 @@
+"""`svc run` through the real gateway to a loopback provider: exit codes and envelopes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import UPSTREAM_TOKEN, Gateway, only_error, svc
+from tests.cli.fakes import FakeGateway, Reply
+
+GET_REPO = ("run", "github", "get_repo", "--owner", "octocat", "--repo", "hello-world")
+
+
+def run(gateway: Gateway, cwd: Path, *args: str, key: str | None = None) -> Any:
+    return svc(*args, cwd=cwd, base_url=gateway.url, key=key or gateway.runner_key)
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "code"),
+    [
+        (200, {"full_name": "octocat/hello-world", "private": False}, 0),
+        (404, {"message": "Not Found", "documentation_url": "https://docs.github.com"}, 1),
+        (422, {"message": "Validation Failed"}, 1),
+        (500, {"message": "Server Error"}, 2),
+        (503, {"message": "Unavailable"}, 2),
+    ],
+)
+def test_upstream_status_sets_the_exit_code(
+    gateway: Gateway,
+    upstream: FakeGateway,
+    tmp_path: Path,
+    status: int,
+    body: dict[str, Any],
+    code: int,
+) -> None:
+    upstream.on("GET", "/repos/octocat/hello-world", Reply(status, body))
+    r = run(gateway, tmp_path, *GET_REPO)
+    assert r.returncode == code, (r.stdout, r.stderr)
+    envelope = json.loads(r.stdout)
+    assert envelope == (
+        {"status": status, "data": body} if code == 0 else {"status": status, "error": body}
+    )
+    if code == 0:
+        assert r.stderr == ""
+    else:
+        line = only_error(r, code)
+        assert str(status) in line
+        assert body["message"] in line
+    [call] = upstream.calls("GET", "/repos/octocat/hello-world")
+    assert call.headers["Authorization"] == f"Bearer {UPSTREAM_TOKEN}"
+
+
+def test_body_params_reach_the_provider(
+    gateway: Gateway, upstream: FakeGateway, tmp_path: Path
+) -> None:
+    upstream.on("POST", "/repos/o/r/issues", Reply(201, {"number": 7}))
+    r = run(
+        gateway, tmp_path, "run", "github", "create_issue", "--owner", "o", "--repo", "r",
+        "--title", "Bug: 500 on login", "--labels", "bug,ui", "--milestone", "3",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == {"status": 201, "data": {"number": 7}}
+    [call] = upstream.calls("POST", "/repos/o/r/issues")
+    assert call.body == {"title": "Bug: 500 on login", "labels": ["bug", "ui"], "milestone": 3}
+
+
+def test_slack_ok_false_is_exit_1(gateway: Gateway, upstream: FakeGateway, tmp_path: Path) -> None:
+    upstream.on(
+        "POST", "/chat.postMessage", Reply(200, {"ok": False, "error": "channel_not_found"})
+    )
+    r = run(gateway, tmp_path, "run", "slack", "post_message", "--channel", "C1", "--text", "hi")
+    assert "channel_not_found" in only_error(r, 1)
+    assert json.loads(r.stdout) == {
+        "status": 200,
+        "error": {"ok": False, "error": "channel_not_found"},
+    }
+
+
+def test_upstream_rate_limit_says_when_to_retry(
+    gateway: Gateway, upstream: FakeGateway, tmp_path: Path
+) -> None:
+    body = {"message": "API rate limit exceeded"}
+    upstream.on("GET", "/repos/octocat/hello-world", Reply(429, body, {"Retry-After": "30"}))
+    r = run(gateway, tmp_path, *GET_REPO)
+    assert only_error(r, 1).endswith("retry in 30 s")
+    assert json.loads(r.stdout) == {"status": 429, "error": body, "retry_after": 30}
+
+
+def test_not_connected_is_exit_1_with_the_connect_hint(gateway: Gateway, tmp_path: Path) -> None:
+    r = run(gateway, tmp_path, *GET_REPO, key=gateway.key)
+    line = only_error(r, 1)
+    assert line.endswith("run `svc connect github`")
+    assert json.loads(r.stdout)["error"] == "integration_not_connected"
+
+
+def test_unknown_parameter_is_exit_1_before_any_upstream_call(
+    gateway: Gateway, upstream: FakeGateway, tmp_path: Path
+) -> None:
+    r = run(gateway, tmp_path, *GET_REPO, "--titel", "x")
+    assert "titel" in only_error(r, 1)
+    assert json.loads(r.stdout)["error"] == "bad_request"
+    assert upstream.requests == []
+
+
+def test_unknown_integration_and_endpoint_exit_1(gateway: Gateway, tmp_path: Path) -> None:
+    only_error(run(gateway, tmp_path, "run", "nope", "x"), 1)
+    only_error(run(gateway, tmp_path, "run", "github", "nope"), 1)
+
+
+def test_declared_types_from_pull_reach_the_provider(
+    gateway: Gateway, upstream: FakeGateway, tmp_path: Path
+) -> None:
+    """After `svc pull github`, `--title 50` is sent as the string the catalog declares."""
+    pulled = svc("pull", "github", cwd=tmp_path, base_url=gateway.url, key=gateway.runner_key)
+    assert pulled.returncode == 0, pulled.stderr
+    upstream.on("POST", "/repos/o/r/issues", Reply(201, {"number": 8}))
+    r = run(
+        gateway,
+        tmp_path,
+        "run",
+        "github",
+        "create_issue",
+        "--owner",
+        "o",
+        "--repo",
+        "r",
+        "--title",
+        "50",
+    )
+    assert r.returncode == 0, r.stderr
+    [call] = upstream.calls("POST", "/repos/o/r/issues")
+    assert call.body == {"title": "50"}
+
+
+def test_connect_unknown_integration_exit_1(gateway: Gateway, tmp_path: Path) -> None:
+    r = svc("connect", "nope", cwd=tmp_path, base_url=gateway.url, key=gateway.key)
+    only_error(r, 1)
+    assert r.stdout == ""
+
+
+def test_connect_no_wait_prints_the_request(gateway: Gateway, tmp_path: Path) -> None:
+    r = svc("connect", "github", "--no-wait", cwd=tmp_path, base_url=gateway.url, key=gateway.key)
+    assert r.returncode == 0, r.stderr
+    started = json.loads(r.stdout)
+    assert started["integration"] == "github"
+    assert started["connect_url"] in r.stderr
+    assert started["expires_in"] > 0
+    state = gateway.get(f"/v1/connect/{started['id']}")
+    assert state == {"id": started["id"], "integration": "github", "status": "pending"}
