@@ -13,6 +13,7 @@ from skillgate.db.session import DB
 from skillgate.errors import BadRequest
 from skillgate.executions.models import Execution
 from skillgate.executions.repository import ExecutionRepository
+from skillgate.http.state import State
 
 router = APIRouter(prefix="/v1", tags=["executions"])
 
@@ -46,11 +47,14 @@ def execution_doc(e: Execution) -> dict[str, Any]:
 async def list_executions(
     principal: ApiKeyAuth,
     db: DB,
+    state: State,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
     cursor: Annotated[str | None, Query(max_length=200)] = None,
     integration: Annotated[str | None, Query(max_length=40)] = None,
     outcome: Annotated[Literal["success", "error"] | None, Query()] = None,
 ) -> dict[str, Any]:
+    # Read your own writes: rows this instance still holds go in first.
+    await state.executions.flush()
     rows = await ExecutionRepository(db).page(
         principal.user_id,
         limit=limit + 1,
