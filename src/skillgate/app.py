@@ -32,6 +32,7 @@ from skillgate.connections.refresh import Refresher
 from skillgate.connections.status import StatusCache
 from skillgate.connections.vault import Vault
 from skillgate.db.engine import create_engine, create_sessionmaker
+from skillgate.device.endpoints import router as device_router
 from skillgate.discovery.endpoints import router as discovery_router
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.executions.endpoints import router as executions_router
@@ -139,6 +140,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     app.state.sg = state
     handlers.install(app)
     app.include_router(auth_router)
+    app.include_router(device_router)
     app.include_router(api_keys_router)
     app.include_router(me_router)
     app.include_router(discovery_router)

@@ -4,7 +4,17 @@ from skillgate.api_keys.models import ApiKey
 from skillgate.auth.models import WebSession
 from skillgate.connections.models import Connection, ConnectRequest
 from skillgate.db.base import Base
+from skillgate.device.models import DeviceCode
 from skillgate.executions.models import Execution
 from skillgate.users.models import User
 
-__all__ = ["ApiKey", "Base", "ConnectRequest", "Connection", "Execution", "User", "WebSession"]
+__all__ = [
+    "ApiKey",
+    "Base",
+    "ConnectRequest",
+    "Connection",
+    "DeviceCode",
+    "Execution",
+    "User",
+    "WebSession",
+]

@@ -31,6 +31,9 @@ class Counter(Protocol):
     async def hit(self, keys: list[tuple[str, int]]) -> list[int]:
         """Increment each (key, ttl) and return the new counts."""
 
+    async def count(self, keys: list[str]) -> list[int]:
+        """The current counts, without incrementing."""
+
 
 class MemoryCounter:
     def __init__(self) -> None:
@@ -51,6 +54,14 @@ class MemoryCounter:
             out.append(count + 1)
         return out
 
+    async def count(self, keys: list[str]) -> list[int]:
+        now = time.monotonic()
+        out = []
+        for key in keys:
+            count, expires = self._counts.get(key, (0, now))
+            out.append(count if expires > now else 0)
+        return out
+
 
 class RedisCounter:
     def __init__(self, client: Any) -> None:
@@ -68,6 +79,15 @@ class RedisCounter:
                 "The rate-limit store (Redis) is unavailable; retry shortly."
             ) from exc
         return [int(results[i * 2]) for i in range(len(keys))]
+
+    async def count(self, keys: list[str]) -> list[int]:
+        try:
+            values = await self._redis.mget(keys)
+        except Exception as exc:
+            raise ServiceUnavailable(
+                "The rate-limit store (Redis) is unavailable; retry shortly."
+            ) from exc
+        return [int(v) if v is not None else 0 for v in values]
 
 
 class RateLimiter:

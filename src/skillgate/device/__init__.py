@@ -1,0 +1,1 @@
+"""Device authorization (RFC 8628 flavoured): how `svc login` signs a terminal in."""

@@ -1,0 +1,91 @@
+"""Device authorization routes. Every answer carries `Cache-Control: no-store`.
+
+POST /auth/device/code       none                 start: device_code, user_code, ...
+POST /auth/device/token      none                 poll: pending | slow_down | complete
+POST /auth/device/authorize  access token/session approve a user code (the browser call)
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from skillgate.auth.deps import TokenOrSession
+from skillgate.db.session import DB
+from skillgate.device.service import DeviceService
+from skillgate.errors import BadRequest, SkillGateError
+from skillgate.http.state import State
+
+router = APIRouter(prefix="/auth/device", tags=["device"])
+NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
+
+
+class CodeBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    client_name: str | None = Field(default=None, max_length=100)
+
+
+class AuthorizeBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    user_code: str = Field(max_length=64)
+    create_api_key: bool = False
+
+
+@contextlib.contextmanager
+def _no_store() -> Iterator[None]:
+    """Errors raised inside carry Cache-Control: no-store too."""
+    try:
+        yield
+    except SkillGateError as exc:
+        exc.headers = {**exc.headers, **NO_STORE}
+        raise
+
+
+def _json(data: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(data, headers=NO_STORE)
+
+
+def client_ip(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+@router.post("/code")
+async def device_code(request: Request, db: DB, state: State) -> Response:
+    with _no_store():
+        body = await request.body()
+        name = None
+        if body.strip():
+            try:
+                name = CodeBody.model_validate_json(body).client_name
+            except ValueError:
+                raise BadRequest(
+                    'Send no body, or {"client_name": "<up to 100 characters>"}.'
+                ) from None
+        return _json(await DeviceService(db, state).start(name))
+
+
+@router.post("/token")
+async def device_token(request: Request, db: DB, state: State) -> Response:
+    with _no_store():
+        try:
+            body = await request.json()
+        except ValueError:
+            raise BadRequest('Send {"device_code": "<40 hex characters>"}.') from None
+        code = body.get("device_code") if isinstance(body, dict) else None
+        return _json(await DeviceService(db, state).poll(code))
+
+
+@router.post("/authorize")
+async def device_authorize(
+    body: AuthorizeBody, request: Request, principal: TokenOrSession, db: DB, state: State
+) -> Response:
+    with _no_store():
+        await DeviceService(db, state).authorize(
+            principal.user_id, body.user_code, client_ip(request), create_key=body.create_api_key
+        )
+        return _json({"status": "authorized"})
