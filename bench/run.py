@@ -99,6 +99,24 @@ def _pids(proc: subprocess.Popen[bytes]) -> list[int]:
     return [proc.pid, *(int(p) for p in children.stdout.split())]
 
 
+def _connected_user(workdir: Path, email: str, integration: str) -> str:
+    """An unlimited-plan user whose `integration` is connected; returns their API key."""
+    _cli("users", "create", "--email", email, "--password", "bench-password",
+         "--plan", "unlimited", workdir=workdir)  # fmt: skip
+    key = str(
+        _cli("keys", "create", "--email", email, "--name", "bench", workdir=workdir)["full_key"]
+    )
+    _cli("connections", "set", "--email", email, "--integration", integration,
+         "--access-token", "t", workdir=workdir)  # fmt: skip
+    return key
+
+
+def _nginx(workdir: Path, port: int) -> subprocess.Popen[bytes]:
+    directory = workdir / "nginx"
+    directory.mkdir()
+    return nginx.start(directory, port)
+
+
 def section_discovery(workdir: Path, lines: list[str], summary: dict[str, object]) -> None:
     _cli(
         "users",
@@ -181,38 +199,10 @@ def section_execute(workdir: Path, lines: list[str], summary: dict[str, object])
         "SKILLGATE_SAMPLE_BASE_URL": upstream,
     }
     EXTRA_ENV.update(env)  # for the operator commands and servers below
-    _cli(
-        "users",
-        "create",
-        "--email",
-        "exec@example.com",
-        "--password",
-        "bench-password",
-        "--plan",
-        "unlimited",
-        workdir=workdir,
-    )
-    key = str(
-        _cli("keys", "create", "--email", "exec@example.com", "--name", "bench", workdir=workdir)[
-            "full_key"
-        ]
-    )
-    _cli(
-        "connections",
-        "set",
-        "--email",
-        "exec@example.com",
-        "--integration",
-        "sample",
-        "--access-token",
-        "t",
-        workdir=workdir,
-    )
+    key = _connected_user(workdir, "exec@example.com", "sample")
     body = '{"params":{"username":"x"}}'
     auth = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
-    nginx_dir = workdir / "nginx"
-    nginx_dir.mkdir()
-    ngx = nginx.start(nginx_dir, upstream_port)
+    ngx = _nginx(workdir, upstream_port)
     procs: list[subprocess.Popen[bytes]] = [ngx]
     try:
         floor = _serve(
@@ -320,36 +310,8 @@ def section_cli(workdir: Path, lines: list[str], summary: dict[str, object]) -> 
     upstream_port, gw_port = 18_094, 18_095
     EXTRA_ENV.clear()
     EXTRA_ENV["SKILLGATE_GITHUB_BASE_URL"] = f"http://127.0.0.1:{upstream_port}"
-    _cli(
-        "users",
-        "create",
-        "--email",
-        "cli@example.com",
-        "--password",
-        "bench-password",
-        "--plan",
-        "unlimited",
-        workdir=workdir,
-    )
-    key = str(
-        _cli("keys", "create", "--email", "cli@example.com", "--name", "bench", workdir=workdir)[
-            "full_key"
-        ]
-    )
-    _cli(
-        "connections",
-        "set",
-        "--email",
-        "cli@example.com",
-        "--integration",
-        "github",
-        "--access-token",
-        "t",
-        workdir=workdir,
-    )
-    nginx_dir = workdir / "nginx"
-    nginx_dir.mkdir()
-    procs = [nginx.start(nginx_dir, upstream_port)]
+    key = _connected_user(workdir, "cli@example.com", "github")
+    procs = [_nginx(workdir, upstream_port)]
     try:
         procs.append(_serve(workdir, gw_port))
         run_args = ["github", "get_repo", "--owner", "octocat", "--repo", "hello-world"]

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from skillgate.app import create_app
 from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.db import migrate
+from skillgate.db.engine import create_engine
 from skillgate.db.models import Base
 from skillgate.db.session import commit
 from skillgate.settings import Settings
@@ -86,7 +87,8 @@ async def database_url(
     else:
         url = sqlite_database
     yield url
-    engine = create_async_engine(migrate_url(url))
+    engine = create_engine(url)  # with the app's SQLite busy timeout
+
     async with engine.begin() as conn:
         for table in reversed(Base.metadata.sorted_tables):
             await conn.execute(table.delete())

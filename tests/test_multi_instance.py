@@ -19,7 +19,10 @@ from tests.upstream import Provider
 
 
 @pytest.fixture
-def shared(tmp_path: Path, provider_server: Provider) -> Iterator[dict[str, str]]:
+def shared(tmp_path: Path, provider: Provider) -> Iterator[dict[str, str]]:
+    """Settings for server processes whose integrations point at the (reset) provider."""
+    provider_server = provider
+
     url = provider_server.url
     env = clean_env(
         SKILLGATE_CATALOG_PATH=str(FIXTURES / "catalog"),

@@ -6,7 +6,6 @@ start-up with its message instead of serving a partial catalog.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 from collections.abc import AsyncIterator
@@ -31,6 +30,7 @@ from skillgate.connections.endpoints import router as connections_router
 from skillgate.connections.refresh import Refresher
 from skillgate.connections.status import StatusCache
 from skillgate.connections.vault import Vault
+from skillgate.dashboard import install as install_dashboard
 from skillgate.db.engine import create_engine, create_sessionmaker
 from skillgate.device.endpoints import router as device_router
 from skillgate.discovery.endpoints import router as discovery_router
@@ -115,14 +115,13 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         # it on every full collection, which stalled requests for tens of ms.
         gc.collect()
         gc.freeze()
-        usage_task = asyncio.create_task(usage.run(), name="usage-recorder")
+        usage.start()
+
         try:
             yield
         finally:
-            usage_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await usage_task
-            await usage.flush()
+            await usage.close()
+
             await state.executions.close()
             await state.http_session.close()
             if state.redis is not None:
@@ -146,6 +145,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     app.include_router(discovery_router)
     app.include_router(connections_router)
     app.include_router(executions_router)
+    install_dashboard(app)  # HTML pages under {app_url} and /static
 
     health = orjson.dumps({"status": "ok"})
 

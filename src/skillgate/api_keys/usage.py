@@ -1,7 +1,7 @@
 """`last_used_at`, written at most once a minute per key and never on the request path.
 
-`record()` is a dictionary operation; a background task (`run`) writes the
-pending timestamps every few seconds, and `flush()` runs once more at shutdown.
+`record()` is a dictionary operation; a background task (`start`) writes the
+pending timestamps every few seconds, and `close()` writes the rest at shutdown.
 The UPDATE itself only moves `last_used_at` when it is a minute old, so several
 instances together still write at most about once a minute per key.
 """
@@ -30,6 +30,8 @@ class UsageRecorder:
         self._interval = interval
         self._recorded: dict[str, float] = {}
         self._pending: dict[str, datetime] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
         self.writes = 0
 
     def record(self, key_id: str) -> None:
@@ -55,8 +57,21 @@ class UsageRecorder:
             for key_id, when in pending.items():
                 self._pending.setdefault(key_id, when)
 
-    async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self._interval)
+    def start(self) -> None:
+        self._stop = asyncio.Event()
+        self._task = asyncio.create_task(self._run(), name="usage-recorder")
+
+    async def _run(self) -> None:
+        while not self._stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), self._interval)
             with contextlib.suppress(Exception):
                 await self.flush()
+
+    async def close(self) -> None:
+        """Stop without cancelling a write in progress, then write what is left."""
+        if self._task is not None:
+            self._stop.set()
+            await self._task
+            self._task = None
+        await self.flush()

@@ -81,6 +81,8 @@ class ExecutionWriter:
         self._pending: deque[dict[str, Any]] = deque(maxlen=max_pending)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+
         self.written = 0
 
     def record(
@@ -127,18 +129,22 @@ class ExecutionWriter:
             await asyncio.sleep(0)  # let requests run between batches (no long loop stalls)
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self._interval)
             self._wake.clear()
             await self.flush()
 
     def start(self) -> None:
+        self._stopping = False
         self._task = asyncio.create_task(self._run(), name="execution-writer")
 
     async def close(self) -> None:
+        """Stop the loop without cancelling it mid-write (a cancelled INSERT leaks its
+        connection and, on SQLite, the write lock), then write what is left."""
+        self._stopping = True
+        self._wake.set()
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await self._task
+            self._task = None
         await self.flush()
