@@ -20,7 +20,7 @@ import structlog
 from sqlalchemy import Table, insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from skillgate.db.base import new_id, utcnow
+from skillgate.db.base import new_sortable_id, utcnow
 from skillgate.executions.models import Execution
 
 log = structlog.get_logger(__name__)
@@ -101,7 +101,8 @@ class ExecutionWriter:
             log.warning("execution log backlog full; dropping the oldest row")
         self._pending.append(
             {
-                "id": new_id("exe", secure=False),
+                "id": new_sortable_id("exe"),
+
                 "user_id": user_id,
                 "key_id": key_id,
                 "integration": integration,
