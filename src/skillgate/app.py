@@ -44,6 +44,8 @@ from skillgate.http import handlers
 from skillgate.http.middleware import RequestContextMiddleware
 from skillgate.http.state import AppState
 from skillgate.me.endpoints import router as me_router
+from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from skillgate.metrics import Metrics
 from skillgate.settings import Settings, finalize, get_settings
 from skillgate.users.plans import build_limits
 
@@ -102,6 +104,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         limiter=RateLimiter(RedisCounter(redis_client) if redis_client else MemoryCounter()),
         executions=ExecutionWriter(sessionmaker),
         limits=build_limits(settings),
+        metrics=Metrics(),
         redis=redis_client,
     )
 
@@ -151,12 +154,20 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     async def healthz() -> Response:
         return Response(health, media_type="application/json")
 
-    app.add_middleware(RequestContextMiddleware, max_body=settings.max_request_bytes)
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(state.metrics.render(), media_type=METRICS_CONTENT_TYPE)
+
+    app.add_middleware(
+        RequestContextMiddleware, max_body=settings.max_request_bytes, metrics=state.metrics
+    )
+
     app.fast_path = RequestContextMiddleware(
         lambda scope, receive, send: execute_asgi(
             state, execute_target(scope) or ("", ""), scope, receive, send
         ),
         max_body=settings.max_request_bytes,
+        metrics=state.metrics,
     )
     return app
 

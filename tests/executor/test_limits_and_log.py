@@ -190,3 +190,28 @@ async def test_fast_sqlite_insert_reads_back_like_the_orm_writes(harness: Harnes
         13,
     )
     assert row.created_at == at
+
+
+async def test_metrics_count_requests_and_executions(harness: Harness, provider: Provider) -> None:
+    await harness.user(plan="pro")
+    full, _ = await harness.key()
+    await harness.connect_token(full)
+    await harness.run(full, "sample", "get_user", username="x")
+    await harness.run(full, "sample", "create_issue", owner="o", repo="r")  # invalid
+    await harness.run(full, "sample", "nope")  # unknown: not a label
+    r = await harness.client.get("/metrics")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/plain")
+    text = r.text
+    assert (
+        'skillgate_executions_total{endpoint="get_user",integration="sample",outcome="success"} 1.0'
+        in text
+    )
+    assert (
+        'skillgate_executions_total{endpoint="create_issue",integration="sample",outcome="bad_request"} 1.0'
+        in text
+    )
+    assert 'endpoint="nope"' not in text
+    assert 'skillgate_http_requests_total{status_class="2xx"}' in text
+    assert "skillgate_execution_duration_seconds_bucket" in text
+    assert full not in text and "ada@example.com" not in text

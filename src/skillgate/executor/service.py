@@ -118,6 +118,14 @@ class Executor:
             error_code = exc.code
             raise
         finally:
+            if state.catalog.endpoint(slug, name) is not None:  # bounded labels only
+                failed = error_code is not None or (upstream_status or 0) >= 400
+                state.metrics.execution(
+                    slug,
+                    name,
+                    (error_code or "upstream_error") if failed else "success",
+                    time.perf_counter() - started,
+                )
             if state.catalog.get(slug) is not None:  # don't log probes of unknown names
                 state.executions.record(
                     user_id=principal.user_id,

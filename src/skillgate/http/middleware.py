@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from skillgate.errors import InternalError, NotFound, PayloadTooLarge, SkillGateError
+from skillgate.metrics import Metrics
 
 _REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
 # No path of this API contains these; a request that does is probing.
@@ -55,9 +56,10 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
 
 
 class RequestContextMiddleware:
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
+    def __init__(self, app: ASGIApp, max_body: int, metrics: Metrics | None = None) -> None:
         self.app = app
         self.max_body = max_body
+        self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -107,6 +109,8 @@ class RequestContextMiddleware:
             else:
                 log.exception("error after the response started", request_id=request_id)
         finally:
+            if self.metrics is not None:
+                self.metrics.request(status or 500)
             log.info(
                 "request",
                 method=scope["method"],

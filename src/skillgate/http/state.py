@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from skillgate.discovery.rendered import RenderedCatalog
     from skillgate.executions.writer import ExecutionWriter
     from skillgate.executor.ratelimit import RateLimiter
+    from skillgate.metrics import Metrics
     from skillgate.users.plans import PlanLimits
 
 
@@ -45,6 +46,8 @@ class AppState:
     limiter: RateLimiter
     executions: ExecutionWriter
     limits: dict[str, PlanLimits]
+    metrics: Metrics
+
     # Created in the lifespan (they need the running loop).
     http_session: aiohttp.ClientSession | None = None
     redis: Any = None
