@@ -29,7 +29,9 @@ fmt: install
 
 test: install lint
 	$(BIN)/python -m skillgate.catalog
+	bash tests/browser_setup.sh
 	$(BIN)/pytest -q $(PYTEST_ARGS)
+
 
 bench: install
 	bash bench/setup.sh

@@ -85,3 +85,22 @@ async def test_v1_routes_refuse_sessions(harness: Harness) -> None:
         assert (await harness.client.get("/v1/me")).status_code == 401
     finally:
         harness.client.cookies.clear()
+
+
+async def test_json_login_is_throttled_per_account(harness: Harness) -> None:
+    await harness.user()
+    for _ in range(10):
+        r = await harness.client.post(
+            "/auth/login", json={"email": "ada@example.com", "password": "wrong-password"}
+        )
+        assert r.status_code == 401
+    r = await harness.client.post(
+        "/auth/login", json={"email": "ada@example.com", "password": PASSWORD}
+    )
+    assert r.status_code == 429  # even the right password, during the lock-out
+    assert r.json()["error"] == "rate_limited"
+    assert int(r.headers["retry-after"]) > 0
+    other = await harness.client.post(
+        "/auth/login", json={"email": "someone@example.com", "password": "whatever-1"}
+    )
+    assert other.status_code == 401  # another account is not locked

@@ -30,6 +30,7 @@ from skillgate.connections.endpoints import router as connections_router
 from skillgate.connections.refresh import Refresher
 from skillgate.connections.status import StatusCache
 from skillgate.connections.vault import Vault
+from skillgate.dashboard import install as install_dashboard
 from skillgate.db.engine import create_engine, create_sessionmaker
 from skillgate.device.endpoints import router as device_router
 from skillgate.discovery.endpoints import router as discovery_router
@@ -147,6 +148,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     app.include_router(discovery_router)
     app.include_router(connections_router)
     app.include_router(executions_router)
+    install_dashboard(app)  # HTML pages under {app_url} and /static
 
     health = orjson.dumps({"status": "ok"})
 

@@ -11,6 +11,7 @@ import http.client
 import json
 import socket
 import ssl
+import time
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -18,6 +19,8 @@ from urllib.parse import quote, urlsplit
 from skillgate_cli import __version__
 from skillgate_cli.config import Config
 from skillgate_cli.errors import LOGIN_HINT, CliError, ExitCode, one_line
+
+IDLE_REUSE_SECONDS = 2.0  # below every common server keep-alive timeout
 
 
 @dataclass
@@ -70,8 +73,13 @@ class Client:
         self.api_key = api_key
         self.timeout = timeout
         self._conn: http.client.HTTPConnection | None = None
+        self._last_used = 0.0
 
     def _connection(self) -> http.client.HTTPConnection:
+        # A connection idle longer than servers keep them (uvicorn: 5 s) may already be
+        # closed on the other side; a POST on it could not be retried safely. Start afresh.
+        if self._conn is not None and time.monotonic() - self._last_used > IDLE_REUSE_SECONDS:
+            self.close()
         if self._conn is None:
             if self.https:
                 self._conn = http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout)
@@ -117,6 +125,8 @@ class Client:
         conn.request(method, self.prefix + path, body=payload, headers=headers)
         resp = conn.getresponse()
         data = resp.read()
+        self._last_used = time.monotonic()
+
         return Response(resp.status, {k.lower(): v for k, v in resp.getheaders()}, data)
 
     def _network_error(self, exc: BaseException) -> CliError:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
+from skillgate.auth import throttle
 from skillgate.db.session import DB
 from skillgate.errors import Unauthorized
 from skillgate.http.state import State
@@ -25,8 +26,11 @@ class LoginResponse(BaseModel):
 
 
 @router.post("/login", response_model=LoginResponse)
-async def login(body: LoginRequest, db: DB, state: State) -> LoginResponse:
+async def login(body: LoginRequest, request: Request, db: DB, state: State) -> LoginResponse:
+    ip = request.client.host if request.client else "unknown"
+    await throttle.sign_in_attempt(state.limiter.counter, body.email, ip)  # 429 past the limits
     user = await UserService(db).authenticate(body.email, body.password)
+
     if user is None:
         raise Unauthorized("Email or password is incorrect.")
     return LoginResponse(access_token=state.signer.issue(user.id), expires_in=state.signer.ttl)

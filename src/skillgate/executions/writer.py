@@ -102,7 +102,6 @@ class ExecutionWriter:
         self._pending.append(
             {
                 "id": new_sortable_id("exe"),
-
                 "user_id": user_id,
                 "key_id": key_id,
                 "integration": integration,

@@ -1,0 +1,105 @@
+"""Activity: the viewer's execution log, newest first, filtered and paginated.
+
+    GET /activity?integration=<slug>&outcome=success|error&cursor=<opaque>
+
+Shows what ran, never parameter values or tokens (the log does not hold them).
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from datetime import datetime
+from urllib.parse import urlencode
+
+from fastapi import APIRouter
+from starlette.requests import Request
+from starlette.responses import Response
+
+from skillgate.api_keys.service import ApiKeyService
+from skillgate.dashboard import web
+from skillgate.dashboard.route import DashboardRoute
+from skillgate.dashboard.viewer import SignedIn
+from skillgate.db.session import DB
+from skillgate.errors import BadRequest
+from skillgate.executions.models import Execution
+from skillgate.executions.repository import ExecutionRepository
+from skillgate.http.state import State
+
+router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
+
+PAGE_SIZE = 50
+OUTCOMES = (("", "Any outcome"), ("success", "Succeeded"), ("error", "Failed"))
+
+
+@dataclass(frozen=True)
+class ActivityRow:
+    execution: Execution
+    key_label: str
+
+    @property
+    def ok(self) -> bool:
+        status = self.execution.upstream_status
+        return self.execution.error is None and status is not None and 200 <= status < 400
+
+    @property
+    def result(self) -> str:
+        e = self.execution
+        if e.error:
+            return e.error + (f" (HTTP {e.upstream_status})" if e.upstream_status else "")
+        return f"HTTP {e.upstream_status}" if e.upstream_status is not None else "—"
+
+
+def encode_cursor(e: Execution) -> str:
+    return base64.urlsafe_b64encode(f"{e.created_at.isoformat()}|{e.id}".encode()).decode()
+
+
+def decode_cursor(value: str) -> tuple[datetime, str]:
+    try:
+        at, ident = base64.urlsafe_b64decode(value.encode()).decode().split("|", 1)
+        return datetime.fromisoformat(at), ident
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest("This page link is not valid; start from the newest entries.") from None
+
+
+@router.get("/activity")
+async def activity_page(request: Request, viewer: SignedIn, db: DB, state: State) -> Response:
+    query = request.query_params
+    slugs = state.catalog.slugs
+    integration = query.get("integration", "")
+    integration = integration if integration in slugs else ""
+    outcome = query.get("outcome", "")
+    outcome = outcome if outcome in ("success", "error") else ""
+    cursor = query.get("cursor", "")[:200]
+    await state.executions.flush()  # this instance's buffered rows first
+    rows = await ExecutionRepository(db).page(
+        viewer.user_id,
+        limit=PAGE_SIZE + 1,
+        before=decode_cursor(cursor) if cursor else None,
+        integration=integration or None,
+        outcome=outcome or None,
+    )
+    more = len(rows) > PAGE_SIZE
+    rows = rows[:PAGE_SIZE]
+    keys = {
+        k.id: f"{k.name} ({k.key_prefix}…)"
+        for k in await ApiKeyService(db, state.pepper).list(viewer.user_id)
+    }
+    filters = {k: v for k, v in (("integration", integration), ("outcome", outcome)) if v}
+    older = None
+    if more and rows:
+        older = "/activity?" + urlencode({**filters, "cursor": encode_cursor(rows[-1])})
+    newest = ("/activity?" + urlencode(filters)) if cursor else None
+    names = {i.slug: i.name for i in state.catalog.integrations.values()}
+    context = {
+        "viewer": viewer,
+        "nav": "activity",
+        "rows": [ActivityRow(e, keys.get(e.key_id or "", "—")) for e in rows],
+        "names": names,
+        "integration_choices": sorted(names.items(), key=lambda item: item[1].lower()),
+        "outcome_choices": OUTCOMES,
+        "selected": {"integration": integration, "outcome": outcome},
+        "older": older,
+        "newest": newest,
+    }
+    return web.render(request, "activity.html", context)

@@ -1,0 +1,177 @@
+"""Integrations: every catalog entry with the viewer's status; connect, reconnect, disconnect.
+
+    GET  /integrations                      all of them, with status
+    GET  /integrations/{slug}               status and the ways to connect; shows the
+                                            outcome of a connect (?connected=1, ?error=)
+                                            and a terminal's request (?request=<id>)
+    POST /integrations/{slug}/token         connect (or replace) with a pasted token
+    POST /integrations/{slug}/disconnect    remove the stored credentials
+
+OAuth goes through the existing browser routes: the Connect button is a link to
+GET /connect/{slug}, which comes back here with ?connected=1 or ?error=.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.requests import Request
+from starlette.responses import Response
+
+from skillgate.catalog.models import Integration
+from skillgate.connections import oauth
+from skillgate.connections.connect import ConnectFlow, request_status
+from skillgate.connections.models import Connection
+from skillgate.connections.repository import ConnectionRepository
+from skillgate.dashboard import web
+from skillgate.dashboard.route import DashboardRoute
+from skillgate.dashboard.viewer import CheckedForm, SignedIn, Viewer
+from skillgate.db.session import DB, on_commit
+from skillgate.errors import BadRequest, NotFound, UpstreamError
+from skillgate.http.state import AppState, State
+
+router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
+
+STATUS_LABELS = {
+    "connected": "Connected",
+    "reconnect_required": "Reconnect needed",
+    "not_connected": "Not connected",
+}
+MAX_ERROR_SHOWN = 200
+
+
+@dataclass(frozen=True)
+class IntegrationView:
+    integration: Integration
+    connection: Connection | None
+    oauth_ready: bool
+
+    @property
+    def status(self) -> str:
+        if self.connection is None:
+            return "not_connected"
+        return "connected" if self.connection.status == "connected" else "reconnect_required"
+
+    @property
+    def status_label(self) -> str:
+        return STATUS_LABELS[self.status]
+
+    @property
+    def connectable(self) -> bool:
+        return self.oauth_ready or self.integration.auth.token is not None
+
+
+def _flow(db: AsyncSession, state: AppState) -> ConnectFlow:
+    return ConnectFlow(db, state.settings, state.catalog, state.vault)
+
+
+async def _views(db: AsyncSession, state: AppState, viewer: Viewer) -> list[IntegrationView]:
+    connections = {
+        c.integration: c for c in await _flow(db, state).connections.list(viewer.user_id)
+    }
+    integrations = sorted(state.catalog.integrations.values(), key=lambda i: i.name.lower())
+    return [
+        IntegrationView(i, connections.get(i.slug), oauth.oauth_app(state.settings, i) is not None)
+        for i in integrations
+    ]
+
+
+@router.get("/integrations")
+async def integrations_page(request: Request, viewer: SignedIn, db: DB, state: State) -> Response:
+    views = await _views(db, state, viewer)
+    return web.render(
+        request, "integrations.html", {"viewer": viewer, "nav": "integrations", "views": views}
+    )
+
+
+async def _detail(
+    request: Request,
+    db: AsyncSession,
+    state: AppState,
+    viewer: Viewer,
+    slug: str,
+    *,
+    request_id: str,
+    error: str | None = None,
+    status: int = 200,
+) -> Response:
+    flow = _flow(db, state)
+    integration = flow.integration(slug)
+    connection = await ConnectionRepository(db).get(viewer.user_id, slug)
+    view = IntegrationView(
+        integration, connection, oauth.oauth_app(state.settings, integration) is not None
+    )
+    terminal: dict[str, str] | None = None
+    if request_id:
+        try:
+            req = await flow.get_request(viewer.user_id, request_id[:64])
+        except NotFound:
+            error = error or "This connect link is not valid for your account; start again."
+        else:
+            if req.integration == slug:
+                terminal = {"id": req.id, "status": request_status(req)}
+    query = request.query_params
+    outcome_error = query.get("error")
+    if outcome_error and error is None:
+        error = "Connecting failed: " + outcome_error[:MAX_ERROR_SHOWN]
+    context: dict[str, Any] = {
+        "viewer": viewer,
+        "nav": "integrations",
+        "view": view,
+        "terminal": terminal,
+        "error": error,
+        "just_connected": query.get("connected") == "1" and view.status == "connected",
+        "oauth_href": f"/connect/{slug}" + (f"?request={terminal['id']}" if terminal else ""),
+    }
+    return web.render(request, "integration.html", context, status=status)
+
+
+@router.get("/integrations/{slug}")
+async def integration_page(
+    request: Request, slug: str, viewer: SignedIn, db: DB, state: State
+) -> Response:
+    request_id = request.query_params.get("request", "")
+    return await _detail(request, db, state, viewer, slug, request_id=request_id)
+
+
+@router.post("/integrations/{slug}/token")
+async def connect_with_token(
+    request: Request, slug: str, viewer: SignedIn, form: CheckedForm, db: DB, state: State
+) -> Response:
+    flow = _flow(db, state)
+    flow.integration(slug)  # 404 for an unknown slug, before anything else
+    request_id = web.field(form, "request")[:64]
+    try:
+        await flow.connect_token(state.http(), viewer.user_id, slug, web.field(form, "token"))
+    except (BadRequest, UpstreamError) as exc:
+        await db.rollback()
+        return await _detail(
+            request,
+            db,
+            state,
+            viewer,
+            slug,
+            request_id=request_id,
+            error=web.sentence(exc.message),
+            status=exc.status,
+        )
+    on_commit(db, lambda: state.connection_changed(viewer.user_id, slug))
+    query = {"connected": "1"} | ({"request": request_id} if request_id else {})
+    return web.redirect(f"/integrations/{slug}", **query)
+
+
+@router.post("/integrations/{slug}/disconnect")
+async def disconnect(
+    slug: str, viewer: SignedIn, form: CheckedForm, db: DB, state: State
+) -> Response:
+    flow = _flow(db, state)
+    integration = flow.integration(slug)
+    try:
+        await flow.connections.disconnect(viewer.user_id, slug)
+    except NotFound:
+        raise NotFound(f"{integration.name} is not connected.") from None
+    on_commit(db, lambda: state.connection_changed(viewer.user_id, slug))
+    return web.redirect(f"/integrations/{slug}", notice="disconnected")

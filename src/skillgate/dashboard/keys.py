@@ -1,0 +1,181 @@
+"""API keys: list, create (the full key shown once), revoke after a confirmation.
+
+    GET  /keys                     the list, the plan's key limit, the create form
+    POST /keys                     create; the response page shows the full key, once
+    GET  /keys/{key_id}/revoke     "Revoke this key?"
+    POST /keys/{key_id}/revoke     revoke, back to the list
+
+The full key is only in the body of the POST's response: never stored, never in
+a URL, never shown again (the page is `Cache-Control: no-store`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from fastapi import APIRouter
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import Response
+
+from skillgate.api_keys.models import ApiKey
+from skillgate.api_keys.repository import ApiKeyRepository
+from skillgate.api_keys.service import ApiKeyService
+from skillgate.dashboard import web
+from skillgate.dashboard.route import DashboardRoute
+from skillgate.dashboard.viewer import CheckedForm, SignedIn, Viewer
+from skillgate.db.base import utcnow
+from skillgate.db.session import DB, on_commit
+from skillgate.errors import BadRequest, NotFound, SkillGateError
+from skillgate.http.state import AppState, State
+from skillgate.users.plans import max_active_keys
+
+router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
+
+EXPIRY_CHOICES: tuple[tuple[str, str], ...] = (
+    ("", "Never"),
+    ("7", "In 7 days"),
+    ("30", "In 30 days"),
+    ("90", "In 90 days"),
+    ("365", "In 1 year"),
+)
+ACCESS_CHOICES = (("", "No access"), ("read", "Read only"), ("full", "Full"))
+
+
+@dataclass(frozen=True)
+class KeyRow:
+    key: ApiKey
+    status: str  # active | revoked | expired
+
+    @property
+    def scopes_label(self) -> str:
+        scopes = list(self.key.scopes)
+        return "All integrations" if scopes == ["*"] else ", ".join(scopes)
+
+
+@dataclass(frozen=True)
+class KeyQuota:
+    plan: str
+    limit: int | None
+    active: int
+
+    @property
+    def reached(self) -> bool:
+        return self.limit is not None and self.active >= self.limit
+
+
+def _status(key: ApiKey, now: datetime) -> str:
+    if key.revoked_at is not None:
+        return "revoked"
+    return "active" if key.is_active(now) else "expired"
+
+
+def scopes_from_form(form: FormData, slugs: list[str]) -> list[str]:
+    """`*` for "all integrations", else `slug` / `slug:read` per chosen integration."""
+    if web.field(form, "access") != "some":
+        return ["*"]
+    chosen: list[str] = []
+    for slug in slugs:
+        level = web.field(form, f"scope_{slug}")
+        if level == "full":
+            chosen.append(slug)
+        elif level == "read":
+            chosen.append(f"{slug}:read")
+    if not chosen:
+        raise BadRequest("Scopes: choose at least one integration, or allow all of them.")
+    return chosen
+
+
+def expiry_from_form(form: FormData) -> datetime | None:
+    value = web.field(form, "expires_in_days")
+    if not value:
+        return None
+    if value not in {days for days, _ in EXPIRY_CHOICES}:
+        raise BadRequest("Expiry: choose one of the offered periods.")
+    return utcnow() + timedelta(days=int(value))
+
+
+async def _page_context(db: AsyncSession, state: AppState, viewer: Viewer) -> dict[str, Any]:
+    now = utcnow()
+    keys = await ApiKeyService(db, state.pepper).list(viewer.user_id)
+    rows = [KeyRow(k, _status(k, now)) for k in keys]
+    quota = KeyQuota(
+        viewer.plan, max_active_keys(viewer.plan), sum(r.status == "active" for r in rows)
+    )
+    integrations = sorted(state.catalog.integrations.values(), key=lambda i: i.name.lower())
+    return {
+        "viewer": viewer,
+        "nav": "keys",
+        "rows": rows,
+        "quota": quota,
+        "limits": state.limits_for(viewer.plan),
+        "integrations": integrations,
+        "expiry_choices": EXPIRY_CHOICES,
+        "access_choices": ACCESS_CHOICES,
+        "form": {"name": "", "access": "all", "expires_in_days": "", "scopes": {}},
+    }
+
+
+@router.get("/keys")
+async def keys_page(request: Request, viewer: SignedIn, db: DB, state: State) -> Response:
+    return web.render(request, "keys.html", await _page_context(db, state, viewer))
+
+
+@router.post("/keys")
+async def create_key(
+    request: Request, viewer: SignedIn, form: CheckedForm, db: DB, state: State
+) -> Response:
+    slugs = state.catalog.slugs
+    try:
+        scopes = scopes_from_form(form, slugs)
+        expires_at = expiry_from_form(form)
+        key, full_key = await ApiKeyService(db, state.pepper).create(
+            viewer.user_id, web.field(form, "name"), scopes, slugs, expires_at
+        )
+    except SkillGateError as exc:
+        if exc.status >= 500:
+            raise
+        await db.rollback()
+        context = await _page_context(db, state, viewer)
+        context["error"] = web.sentence(exc.message)
+        context["form"] = {
+            "name": web.field(form, "name"),
+            "access": web.field(form, "access") or "all",
+            "expires_in_days": web.field(form, "expires_in_days"),
+            "scopes": {s: web.field(form, f"scope_{s}") for s in slugs},
+        }
+        return web.render(request, "keys.html", context, status=exc.status)
+    row = KeyRow(key, "active")
+    return web.render(
+        request,
+        "key_created.html",
+        {"viewer": viewer, "nav": "keys", "row": row, "full_key": full_key},
+        status=201,
+    )
+
+
+async def _own_key(db: AsyncSession, viewer: Viewer, key_id: str) -> ApiKey:
+    key = await ApiKeyRepository(db).get_for_user(key_id[:64], viewer.user_id)
+    if key is None:
+        raise NotFound("This API key does not exist, or is not yours.")
+    return key
+
+
+@router.get("/keys/{key_id}/revoke")
+async def revoke_confirm(request: Request, key_id: str, viewer: SignedIn, db: DB) -> Response:
+    key = await _own_key(db, viewer, key_id)
+    row = KeyRow(key, _status(key, utcnow()))
+    return web.render(request, "key_revoke.html", {"viewer": viewer, "nav": "keys", "row": row})
+
+
+@router.post("/keys/{key_id}/revoke")
+async def revoke(
+    key_id: str, viewer: SignedIn, form: CheckedForm, db: DB, state: State
+) -> Response:
+    key = await _own_key(db, viewer, key_id)
+    await ApiKeyService(db, state.pepper).revoke(viewer.user_id, key.id)
+    on_commit(db, lambda: state.verifier.forget_key(key.id))
+    return web.redirect("/keys", notice="key_revoked")

@@ -1,0 +1,98 @@
+"""The dashboard's route class: whatever goes wrong, the browser gets an HTML page.
+
+The JSON API's handlers render `{"error","message"}`; a person in a browser gets
+the same message on a page, with the same status code, and never a stack trace.
+A page that needs a signed-in user and has none redirects to the sign-in page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import structlog
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from skillgate.auth.sessions import COOKIE_NAME
+from skillgate.dashboard import web
+from skillgate.dashboard.viewer import NeedsSignIn, Viewer, current_viewer
+from skillgate.errors import SkillGateError
+from skillgate.http.handlers import describe_validation
+from skillgate.http.state import get_state
+
+log = structlog.get_logger("skillgate.dashboard")
+
+TITLES = {
+    400: "That did not work",
+    401: "Please sign in",
+    403: "Not allowed",
+    404: "Not found",
+    405: "Not allowed",
+    409: "Already exists",
+    413: "Too large",
+    429: "Too many attempts",
+    502: "The service did not answer",
+    503: "Temporarily unavailable",
+    504: "The service did not answer in time",
+}
+
+
+async def _viewer(request: Request) -> Viewer | None:
+    """Who is signed in, for the error page's header (its own read-only transaction)."""
+    try:
+        async with get_state(request).sessionmaker() as db:
+            return await current_viewer(request, db)
+    except Exception:  # the database may be why we are here
+        return None
+
+
+async def error_page(
+    request: Request, status: int, message: str, headers: dict[str, str] | None = None
+) -> Response:
+    title = TITLES.get(status, "Something went wrong")
+    return web.render(
+        request,
+        "error.html",
+        {"title": title, "message": message, "status": status, "viewer": await _viewer(request)},
+        status=status,
+        headers=headers,
+    )
+
+
+def _to_sign_in(request: Request, exc: NeedsSignIn) -> Response:
+    query = {"next": exc.next_path} if exc.next_path and exc.next_path != "/" else {}
+    response = web.redirect("/login", **query)
+    if request.cookies.get(COOKIE_NAME):
+        web.delete_cookie(request, response, COOKIE_NAME)  # expired or ended elsewhere
+    return response
+
+
+class DashboardRoute(APIRoute):
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def html_errors(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except NeedsSignIn as exc:
+                return _to_sign_in(request, exc)
+            except SkillGateError as exc:
+                return await error_page(request, exc.status, exc.message, exc.headers)
+            except RequestValidationError as exc:
+                return await error_page(request, 400, describe_validation(list(exc.errors())))
+            except HTTPException as exc:
+                return await error_page(request, exc.status_code, str(exc.detail))
+            except Exception:
+                request_id = request.scope.get("state", {}).get("request_id", "-")
+                log.exception("dashboard error", request_id=request_id, path=request.url.path)
+                return await error_page(
+                    request,
+                    500,
+                    f"Unexpected server error; quote request id {request_id} when reporting it.",
+                )
+
+        return html_errors

@@ -1,0 +1,11 @@
+"""All dashboard pages, as one router for `create_app` (via `skillgate.dashboard.install`)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from skillgate.dashboard import account, activity, device, integrations, keys
+
+router = APIRouter(include_in_schema=False)
+for module in (account, keys, integrations, device, activity):
+    router.include_router(module.router)

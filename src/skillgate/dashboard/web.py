@@ -1,0 +1,177 @@
+"""Rendering and the HTTP details every dashboard page shares.
+
+Every page is sent with `Cache-Control: no-store` (pages are personal, and the
+key-creation page holds a secret), a strict Content-Security-Policy (scripts
+and styles from this origin only, no framing) and `Referrer-Policy: same-origin`
+(a `?user_code=` or `?request=` never leaves the site in a Referer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from skillgate.http.state import get_state
+from skillgate.users.plans import PlanLimits
+
+TEMPLATES_DIR = Path(__file__).parent / "templates"
+
+SECURITY_HEADERS = {
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'"
+    ),
+    "Referrer-Policy": "same-origin",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+}
+
+# Short notices shown after a redirect, chosen by a code in the query string so
+# no text from a URL is ever echoed as a notice.
+NOTICES = {
+    "welcome": "Your account is ready. Create an API key to get started.",
+    "signed_out": "You are signed out.",
+    "key_revoked": "The API key was revoked. Anything using it now gets 401.",
+    "disconnected": "Disconnected. Agents can no longer call it for you.",
+    "connected": "Connected. Agents with a key in scope can call it now.",
+}
+
+
+def _when(value: datetime | None) -> str:
+    if value is None:
+        return "—"
+    return value.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _build_env() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES_DIR),
+        autoescape=select_autoescape(["html"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["when"] = _when
+    return env
+
+
+ENV = _build_env()
+
+
+def render(
+    request: Request,
+    template: str,
+    context: Mapping[str, Any] | None = None,
+    *,
+    status: int = 200,
+    headers: Mapping[str, str] | None = None,
+) -> HTMLResponse:
+    """The page, with the layout's defaults (no viewer, no notice, no error) filled in."""
+    values: dict[str, Any] = {
+        "viewer": None,
+        "limits": None,
+        "nav": "",
+        "notice": NOTICES.get(request.query_params.get("notice", "")),
+        "error": None,
+        "app_url": get_state(request).settings.resolved_app_url,
+    }
+    values.update(context or {})
+    if values["limits"] is not None:
+        values["plan_summary"] = plan_summary(values["limits"])
+    html = ENV.get_template(template).render(values)
+    response = HTMLResponse(html, status_code=status)
+    response.headers.update(SECURITY_HEADERS)
+    if headers:
+        response.headers.update(headers)
+    return response
+
+
+def redirect(path: str, **query: str) -> RedirectResponse:
+    """A 303 to a path of this site (the browser follows it with a GET)."""
+    target = path + ("?" + urlencode(query) if query else "")
+    response = RedirectResponse(target, status_code=303)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def secure_cookies(request: Request) -> bool:
+    """`Secure` when this request came over https, or the dashboard's address is https."""
+    app_url = get_state(request).settings.resolved_app_url
+    return request.url.scheme == "https" or app_url.startswith("https://")
+
+
+def set_cookie(
+    request: Request, response: Response, name: str, value: str, max_age: int | None
+) -> None:
+    response.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=secure_cookies(request),
+    )
+
+
+def delete_cookie(request: Request, response: Response, name: str) -> None:
+    response.delete_cookie(
+        name, path="/", httponly=True, samesite="lax", secure=secure_cookies(request)
+    )
+
+
+def client_ip(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def safe_next(value: str | None) -> str | None:
+    """`value` when it is a path on this site (`/device?user_code=...`); None otherwise.
+
+    Refuses absolute URLs, scheme-relative `//host`, backslashes (`/\\host`, which
+    browsers treat as `//host`) and control characters: no open redirect.
+    """
+    if not value or len(value) > 2000 or not value.startswith("/"):
+        return None
+    if value.startswith("//") or "\\" in value or any(ord(c) < 0x21 for c in value):
+        return None
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc:
+        return None
+    return value
+
+
+def field(form: FormData, name: str) -> str:
+    """A text field of a submitted form ("" when absent or a file); services check lengths."""
+    value = form.get(name)
+    return value if isinstance(value, str) else ""
+
+
+def sentence(message: str) -> str:
+    """A service message as a sentence: `password: use ...` -> `Password: use ...`."""
+    return message[:1].upper() + message[1:]
+
+
+def plan_summary(limits: PlanLimits) -> str:
+    """`1 active API key · 30 calls a minute · 10,000 calls a day` (None: no limit)."""
+
+    def count(value: int | None, one: str, many: str) -> str:
+        if value is None:
+            return f"unlimited {many}"
+        return f"{value:,} {one if value == 1 else many}"
+
+    return " · ".join(
+        (
+            count(limits.max_active_keys, "active API key", "active API keys"),
+            count(limits.requests_per_minute, "call a minute", "calls a minute"),
+            count(limits.requests_per_day, "call a day", "calls a day"),
+        )
+    )
