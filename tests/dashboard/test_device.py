@@ -136,3 +136,25 @@ async def test_plan_limit_on_the_device_key_is_explained(harness: Harness, signe
     assert "The free plan allows 1 active API key" in r.text
     assert "Approve this sign-in?" in r.text  # still on the confirm screen
     assert await _status(harness) == "pending"
+
+
+async def test_deny_tells_the_polling_client(harness: Harness, signed_in: Web) -> None:
+    record = await _start(harness)
+    page = await signed_in.get(f"/device?user_code={record['user_code']}")
+    assert page.status_code == 200
+    done = await signed_in.post(
+        "/device/deny", {"user_code": record["user_code"]}, csrf_from="/device"
+    )
+    assert done.status_code == 200
+    assert "Sign-in denied" in done.text
+    assert await _status(harness) == "denied"
+    r = await harness.client.post("/auth/device/token", json={"device_code": record["device_code"]})
+    assert r.status_code == 400
+    assert r.json()["error"] == "access_denied"
+    assert r.json()["status"] == "denied"
+    # A denied code cannot be approved afterwards.
+    again = await signed_in.post(
+        "/device/approve", {"user_code": record["user_code"]}, csrf_from="/device"
+    )
+    assert INVALID in again.text
+    assert await _status(harness) == "denied"

@@ -129,5 +129,23 @@ async def device_approve(
         return _entry(
             request, viewer, code, error=exc.message, status=exc.status, headers=exc.headers
         )
-    context = {"viewer": viewer, "nav": "device", "with_key": create_key}
+    context = {"viewer": viewer, "nav": "device", "with_key": create_key, "denied": False}
+
+    return web.render(request, "device_done.html", context)
+
+
+@router.post("/device/deny")
+async def device_deny(
+    request: Request, viewer: SignedIn, form: CheckedForm, db: DB, state: State
+) -> Response:
+    code = web.field(form, "user_code")[:MAX_CODE_INPUT]
+    try:
+        await DeviceService(db, state).deny(viewer.user_id, code, web.client_ip(request))
+    except (BadRequest, RateLimited) as exc:
+        await db.rollback()
+        return _entry(
+            request, viewer, code, error=exc.message, status=exc.status, headers=exc.headers
+        )
+    context = {"viewer": viewer, "nav": "device", "with_key": False, "denied": True}
+
     return web.render(request, "device_done.html", context)

@@ -11,8 +11,10 @@ from skillgate.db.base import Base, UTCDateTime, new_id, utcnow
 class DeviceCode(Base):
     """One device authorization. Both codes are stored as SHA-256 digests only.
 
-    status: pending -> authorized (a signed-in user approved) -> consumed (the
-    first `complete` poll); expiry is derived from `expires_at`. `api_key_sealed`
+    status: pending -> denied (final), or pending -> authorized (a signed-in user
+    approved) -> consumed (the first `complete` poll); expiry is derived from
+    `expires_at`. `api_key_sealed`
+
     holds, encrypted and only until that poll, a key created for the device.
     """
 

@@ -97,6 +97,11 @@ class DeviceService:
         now = utcnow()
         if row.status == "consumed":
             raise DeviceError("already_used", "This device code was already used; start again.")
+        if row.status == "denied":
+            raise DeviceError(
+                "access_denied", "The sign-in was denied in the browser.", status="denied"
+            )
+
         if row.expires_at <= now:
             raise DeviceError(
                 "expired_token", "The device code expired; start again.", status="expired"
@@ -194,6 +199,13 @@ class DeviceService:
             row.api_key_sealed = self.state.vault.seal({"key": full_key}, _binding(row))
         await self.db.flush()
 
+    async def deny(self, user_id: str, user_code: str, ip: str) -> None:
+        """Refuse the code: the polling client is told `access_denied` and stops."""
+        row = await self.lookup(user_id, user_code, ip)
+        row.status = "denied"
+        await self.db.flush()
+
     async def _purge(self) -> None:
+
         cutoff = utcnow() - timedelta(seconds=codes.PURGE_AFTER_EXPIRY_SECONDS)
         await self.db.execute(delete(DeviceCode).where(DeviceCode.expires_at < cutoff))
