@@ -6,6 +6,7 @@ import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 _CLK = 100  # clock ticks per second (os.sysconf("SC_CLK_TCK") on Linux)
@@ -74,3 +75,9 @@ def run(
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     cpu_us = (after - before) / _CLK * 1e6 / max(total, 1)
     return Result(name, rps, p50, p99, cpu_us, int(bad.group(1)) if bad else 0)
+
+
+def median(name: str, url: str, *, repeats: int, **kwargs: Any) -> Result:
+    """Run `repeats` times; the run with the median requests/s (PERFORMANCE.md's method)."""
+    runs = sorted((run(name, url, **kwargs) for _ in range(repeats)), key=lambda r: r.rps)
+    return runs[len(runs) // 2]

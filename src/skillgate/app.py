@@ -141,13 +141,15 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     )
     app.state.sg = state
     handlers.install(app)
-    app.include_router(auth_router)
-    app.include_router(device_router)
-    app.include_router(api_keys_router)
-    app.include_router(me_router)
+    # Routes are matched in order: the hot read paths first (executions skip routing).
     app.include_router(discovery_router)
+    app.include_router(me_router)
     app.include_router(connections_router)
     app.include_router(executions_router)
+    app.include_router(api_keys_router)
+    app.include_router(auth_router)
+    app.include_router(device_router)
+
     install_dashboard(app)  # HTML pages under {app_url} and /static
 
     health = orjson.dumps({"status": "ok"})

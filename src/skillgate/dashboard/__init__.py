@@ -5,7 +5,8 @@ approval and the activity log. Jinja2 templates, one CSS file, no JavaScript nee
     csrf.py       pre-session (signed double-submit) and session CSRF tokens
     viewer.py     who is signed in; the signed-in and CSRF-checked-form dependencies
     route.py      the route class that turns every error into an HTML page
-    throttle.py   sign-in and sign-up throttling on the shared rate-limit counters
+    (sign-in and sign-up throttling: skillgate.auth.throttle, shared with POST /auth/login)
+
     account.py    /, /signup, /login, /logout
     keys.py       /keys
     integrations.py  /integrations, /integrations/{slug}
