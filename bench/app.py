@@ -21,4 +21,3 @@ def app_factory() -> FastAPI:
     # the dashboard's pages would pay for matching them all and flatter every ratio.
     app.router.routes.insert(0, app.router.routes.pop())
     return app
-
