@@ -95,12 +95,6 @@ async def database_url(
     await engine.dispose()
 
 
-def migrate_url(url: str) -> str:
-    from skillgate.db.engine import normalize_url
-
-    return normalize_url(url)
-
-
 @pytest.fixture(scope="session")
 def test_catalog() -> Catalog:
     return load_catalog([FIXTURES / "catalog"], shipped=False)

@@ -91,6 +91,10 @@ class Settings(BaseSettings):
     def secrets_file(self) -> Path:
         return self.data_dir / SECRETS_FILE
 
+    def upstream_base_url(self, slug: str, catalog_base_url: str) -> str:
+        """The integration's host: `SKILLGATE_<SLUG>_BASE_URL`, else the catalog's."""
+        return (self.integration_env(slug, "BASE_URL") or catalog_base_url).rstrip("/")
+
     def integration_env(self, slug: str, suffix: str) -> str | None:
         """`SKILLGATE_<SLUG>_<SUFFIX>`, e.g. the GitHub client id."""
         value = os.environ.get(f"SKILLGATE_{slug.upper()}_{suffix}")

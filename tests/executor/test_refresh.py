@@ -27,8 +27,6 @@ async def connect_oauth(harness: Harness, provider: Provider, *, expired: bool) 
         expires_at=time.time() - 10 if expired else time.time() + 3600,
     )
     async with harness.state.sessionmaker() as s:
-        users = await s.execute(select(Connection.user_id))
-        del users
         from skillgate.users.models import User
 
         user = (await s.execute(select(User))).scalars().first()

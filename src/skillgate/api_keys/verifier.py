@@ -90,6 +90,3 @@ class KeyVerifier:
 
     def forget_key(self, key_id: str) -> None:
         self._cache.forget_where(lambda i: i is not None and i.key_id == key_id)
-
-    def forget_user(self, user_id: str) -> None:
-        self._cache.forget_where(lambda i: i is not None and i.user_id == user_id)

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 from skillgate.auth import throttle
 from skillgate.db.session import DB
 from skillgate.errors import Unauthorized
+from skillgate.http.client import client_ip
 from skillgate.http.state import State
 from skillgate.users.service import UserService
 
@@ -27,8 +28,9 @@ class LoginResponse(BaseModel):
 
 @router.post("/login", response_model=LoginResponse)
 async def login(body: LoginRequest, request: Request, db: DB, state: State) -> LoginResponse:
-    ip = request.client.host if request.client else "unknown"
-    await throttle.sign_in_attempt(state.limiter.counter, body.email, ip)  # 429 past the limits
+    # 429 past the limits, before any password is checked
+    await throttle.sign_in_attempt(state.limiter.counter, body.email, client_ip(request))
+
     user = await UserService(db).authenticate(body.email, body.password)
 
     if user is None:

@@ -41,7 +41,8 @@ async def verify_token(
     token = token.strip()
     if not token or len(token) > 4096 or any(c in token for c in "\r\n\x00"):
         raise BadRequest("token: paste the token exactly (one line, at most 4096 characters).")
-    base_url = settings.integration_env(integration.slug, "BASE_URL") or integration.base_url
+    base_url = settings.upstream_base_url(integration.slug, integration.base_url)
+
     headers = {"User-Agent": USER_AGENT, **integration.default_headers}
     headers[auth.header] = auth.format.replace("{token}", token)
     body = None
@@ -49,7 +50,7 @@ async def verify_token(
         body = orjson.dumps({"query": integration.verify.graphql})
         headers["Content-Type"] = "application/json"
     request = UpstreamRequest(
-        integration.verify.method, base_url.rstrip("/") + integration.verify.path, headers, body
+        integration.verify.method, base_url + integration.verify.path, headers, body
     )
     response = await send(
         http,

@@ -23,6 +23,7 @@ from skillgate.dashboard.route import DashboardRoute
 from skillgate.dashboard.viewer import CheckedForm, current_viewer, session_store
 from skillgate.db.session import DB
 from skillgate.errors import BadRequest, Conflict, RateLimited
+from skillgate.http.client import client_ip
 from skillgate.http.state import State, get_state
 from skillgate.users.passwords import MIN_LENGTH
 from skillgate.users.service import UserService
@@ -92,7 +93,7 @@ async def login_submit(request: Request, db: DB, state: State) -> Response:
     next_path = web.safe_next(web.field(form, "next")) or ""
     values = {"email": email, "next": next_path}
     try:
-        await throttle.sign_in_attempt(state.limiter.counter, email, web.client_ip(request))
+        await throttle.sign_in_attempt(state.limiter.counter, email, client_ip(request))
     except RateLimited as exc:
         return _form_page(
             request, "login.html", values, error=exc.message, status=429, headers=exc.headers
@@ -127,7 +128,7 @@ async def signup_submit(request: Request, db: DB, state: State) -> Response:
             request, "signup.html", values, error="The two passwords differ.", status=400
         )
     try:
-        await throttle.sign_up_attempt(state.limiter.counter, web.client_ip(request))
+        await throttle.sign_up_attempt(state.limiter.counter, client_ip(request))
         user = await UserService(db).create(
             email, password, display_name=values["display_name"] or None
         )

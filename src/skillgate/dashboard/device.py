@@ -28,6 +28,7 @@ from skillgate.db.session import DB
 from skillgate.device.models import DeviceCode
 from skillgate.device.service import DeviceService
 from skillgate.errors import BadRequest, PlanLimitReached, RateLimited
+from skillgate.http.client import client_ip
 from skillgate.http.state import AppState, State
 from skillgate.users.plans import max_active_keys
 
@@ -93,7 +94,7 @@ async def device_lookup(
 ) -> Response:
     code = web.field(form, "user_code")[:MAX_CODE_INPUT]
     try:
-        device = await DeviceService(db, state).lookup(viewer.user_id, code, web.client_ip(request))
+        device = await DeviceService(db, state).lookup(viewer.user_id, code, client_ip(request))
     except (BadRequest, RateLimited) as exc:
         return _entry(
             request, viewer, code, error=exc.message, status=exc.status, headers=exc.headers
@@ -109,7 +110,7 @@ async def device_approve(
     create_key = web.field(form, "create_key") == "1"
     key_name = web.field(form, "key_name").strip()[:200] or None
     service = DeviceService(db, state)
-    ip = web.client_ip(request)
+    ip = client_ip(request)
     try:
         await service.authorize(
             viewer.user_id,
@@ -140,7 +141,7 @@ async def device_deny(
 ) -> Response:
     code = web.field(form, "user_code")[:MAX_CODE_INPUT]
     try:
-        await DeviceService(db, state).deny(viewer.user_id, code, web.client_ip(request))
+        await DeviceService(db, state).deny(viewer.user_id, code, client_ip(request))
     except (BadRequest, RateLimited) as exc:
         await db.rollback()
         return _entry(

@@ -129,10 +129,6 @@ def delete_cookie(request: Request, response: Response, name: str) -> None:
     )
 
 
-def client_ip(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
 def safe_next(value: str | None) -> str | None:
     """`value` when it is a path on this site (`/device?user_code=...`); None otherwise.
 

@@ -19,6 +19,7 @@ from skillgate.auth.deps import TokenOrSession
 from skillgate.db.session import DB
 from skillgate.device.service import DeviceService
 from skillgate.errors import BadRequest, SkillGateError
+from skillgate.http.client import client_ip
 from skillgate.http.state import State
 
 router = APIRouter(prefix="/auth/device", tags=["device"])
@@ -48,10 +49,6 @@ def _no_store() -> Iterator[None]:
 
 def _json(data: dict[str, Any]) -> JSONResponse:
     return JSONResponse(data, headers=NO_STORE)
-
-
-def client_ip(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
 
 
 @router.post("/code")

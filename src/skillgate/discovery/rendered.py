@@ -15,7 +15,7 @@ import orjson
 
 from skillgate.api_keys.scopes import Access, access_for
 from skillgate.catalog.loader import Catalog
-from skillgate.catalog.models import Integration
+from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.bundle import bundle
 from skillgate.discovery.documents import categories, endpoint_doc, visible_endpoints
 from skillgate.errors import NotFound, ScopeNotAllowed
@@ -31,7 +31,8 @@ class RenderedIntegration:
     listing: dict[tuple[str, Access], bytes]
     detail: dict[tuple[str, Access], bytes]
     endpoint_docs: dict[str, bytes]
-    read_only_names: frozenset[str]
+    endpoints: dict[str, Endpoint]
+
     bundles: dict[Access, bytes]
 
 
@@ -69,7 +70,7 @@ def _render(integration: Integration) -> RenderedIntegration:
         endpoint_docs={
             e.name: orjson.dumps(endpoint_doc(integration, e)) for e in integration.endpoints
         },
-        read_only_names=frozenset(e.name for e in integration.endpoints if not e.mutates),
+        endpoints={e.name: e for e in integration.endpoints},
         bundles=bundles,
     )
 
@@ -134,18 +135,27 @@ class RenderedCatalog:
             )
         return rendered, access
 
-    def endpoint_doc(self, slug: str, name: str, scopes: tuple[str, ...]) -> bytes:
+    def endpoint(
+        self, slug: str, name: str, scopes: tuple[str, ...]
+    ) -> tuple[RenderedIntegration, Endpoint]:
+        """The endpoint a key may use: 404 unknown (closest name), 403 out of scope or
+        read-only on an endpoint that changes data. Discovery and execution both ask here."""
         rendered, access = self.integration(slug, scopes)
-        doc = rendered.endpoint_docs.get(name)
-        if doc is None:
-            hint = closest(name, list(rendered.endpoint_docs))
+        endpoint = rendered.endpoints.get(name)
+        if endpoint is None:
+            hint = closest(name, list(rendered.endpoints))
+
             raise NotFound(
                 f"Unknown endpoint {_echo(name)!r} for {slug!r}"
                 + (f"; did you mean {hint!r}?" if hint else ".")
                 + f" Run `svc skills {slug}` to list its endpoints."
             )
-        if access == "read" and name not in rendered.read_only_names:
+        if access == "read" and endpoint.mutates:
             raise ScopeNotAllowed(
                 f"This API key is read-only for {slug!r} and {name!r} changes data."
             )
-        return doc
+        return rendered, endpoint
+
+    def endpoint_doc(self, slug: str, name: str, scopes: tuple[str, ...]) -> bytes:
+        rendered, endpoint = self.endpoint(slug, name, scopes)
+        return rendered.endpoint_docs[endpoint.name]

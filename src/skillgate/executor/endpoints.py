@@ -16,6 +16,7 @@ from starlette.types import Message, Receive, Scope, Send
 from skillgate.auth.deps import api_key_principal
 from skillgate.errors import PayloadTooLarge, SkillGateError
 from skillgate.executor.service import Executor
+from skillgate.http.middleware import header
 from skillgate.http.state import AppState
 
 _JSON = (b"content-type", b"application/json")
@@ -55,18 +56,16 @@ async def _respond(send: Send, status: int, body: bytes, headers: dict[str, str]
     await send({"type": "http.response.body", "body": body})
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope["headers"]:
-        if key == name:
-            return bytes(value).decode("latin-1")
-    return None
+def _authorization(scope: Scope) -> str | None:
+    raw = header(scope, b"authorization")
+    return raw.decode("latin-1") if raw is not None else None
 
 
 async def execute_asgi(
     state: AppState, target: tuple[str, str], scope: Scope, receive: Receive, send: Send
 ) -> None:
     try:
-        principal = await api_key_principal(state.verifier, _header(scope, b"authorization"))
+        principal = await api_key_principal(state.verifier, _authorization(scope))
         body = await _read_body(receive, state.settings.max_request_bytes)
         outcome = await Executor(state).run(principal, target[0], target[1], body)
     except SkillGateError as exc:

@@ -13,17 +13,13 @@ from typing import Any
 
 import orjson
 
-from skillgate.api_keys.scopes import access_for
 from skillgate.auth.deps import Principal
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.service import ActiveConnection
-from skillgate.discovery.rendered import closest
 from skillgate.errors import (
     BadRequest,
     IntegrationNotConnected,
-    NotFound,
-    ScopeNotAllowed,
     SkillGateError,
 )
 from skillgate.executor import params as params_mod
@@ -38,24 +34,6 @@ class Outcome:
     body: bytes
     upstream_status: int
     headers: dict[str, str]
-
-
-def _lookup(state: AppState, slug: str, name: str) -> tuple[Integration, Endpoint]:
-    integration = state.catalog.get(slug)
-    if integration is None:
-        hint = closest(slug, state.catalog.slugs)
-        raise NotFound(
-            f"Unknown integration {slug[:64]!r}" + (f"; did you mean {hint!r}?" if hint else ".")
-        )
-    endpoint = state.catalog.endpoint(slug, name)
-    if endpoint is None:
-        hint = closest(name, [e.name for e in integration.endpoints])
-        raise NotFound(
-            f"Unknown endpoint {name[:64]!r} for {slug!r}"
-            + (f"; did you mean {hint!r}?" if hint else ".")
-            + f" Run `svc skills {slug}`."
-        )
-    return integration, endpoint
 
 
 def _params(body: bytes) -> Any:
@@ -93,14 +71,8 @@ class Executor:
         upstream_status: int | None = None
         error_code: str | None = None
         try:
-            integration, endpoint = _lookup(state, slug, name)
-            access = access_for(principal.scopes, slug)
-            if access is None:
-                raise ScopeNotAllowed(f"This API key's scopes do not include {slug!r}.")
-            if access == "read" and endpoint.mutates:
-                raise ScopeNotAllowed(
-                    f"This API key is read-only for {slug!r}; {name!r} changes data."
-                )
+            rendered, endpoint = state.rendered.endpoint(slug, name, principal.scopes)
+            integration = rendered.integration
             limits = state.limits_for(principal.plan)
             key_id = principal.key.key_id if principal.key else principal.user_id
             verdict = await state.limiter.enforce(
@@ -173,9 +145,8 @@ class Executor:
         creds: Credentials,
     ) -> UpstreamResponse:
         settings = self.state.settings
-        base_url = (
-            settings.integration_env(integration.slug, "BASE_URL") or integration.base_url
-        ).rstrip("/")
+        base_url = settings.upstream_base_url(integration.slug, integration.base_url)
+
         req = request_mod.build(
             endpoint,
             base_url,

@@ -48,7 +48,9 @@ class BodyTooLarge(PayloadTooLarge, StarletteHTTPException):  # type: ignore[mis
         StarletteHTTPException.__init__(self, status_code=413, detail=self.message)
 
 
-def _header(scope: Scope, name: bytes) -> bytes | None:
+def header(scope: Scope, name: bytes) -> bytes | None:
+    """A request header's raw value from the ASGI scope (names are lower-case there)."""
+
     for key, value in scope["headers"]:
         if key == name:
             return bytes(value)
@@ -65,7 +67,7 @@ class RequestContextMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        incoming = (_header(scope, b"x-request-id") or b"").decode("latin-1")
+        incoming = (header(scope, b"x-request-id") or b"").decode("latin-1")
         request_id = incoming if _REQUEST_ID_RE.match(incoming) else new_request_id()
         scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()
@@ -87,7 +89,7 @@ class RequestContextMiddleware:
                     send_with_id, NotFound(f"No such path: {scope['method']} {scope['path'][:80]}.")
                 )
                 return
-            declared = _header(scope, b"content-length")
+            declared = header(scope, b"content-length")
             if declared is not None and declared.isdigit() and int(declared) > self.max_body:
                 await self._drain(receive)
                 too_large = PayloadTooLarge(f"The request body exceeds {self.max_body} bytes.")
