@@ -21,11 +21,12 @@ class Result:
     cpu_us_per_req: float
     non_2xx: int
 
-    def row(self, baseline: Result | None = None) -> str:
-        ratio = f"{self.rps / baseline.rps:.2f}" if baseline else "1.00"
+    def row(self, *baselines: Result) -> str:
+        """A markdown table row; one ratio column per baseline."""
+        ratios = " | ".join(f"{self.rps / b.rps:.2f}" for b in baselines) or "1.00"
         return (
             f"| {self.name} | {self.rps:,.0f} | {self.p50_ms:.2f} | {self.p99_ms:.2f} "
-            f"| {self.cpu_us_per_req:.0f} | {ratio} |"
+            f"| {self.cpu_us_per_req:.0f} | {ratios} |"
         )
 
 

@@ -33,18 +33,18 @@ from skillgate.connections.vault import Vault
 from skillgate.dashboard import install as install_dashboard
 from skillgate.db.engine import create_engine, create_sessionmaker
 from skillgate.device.endpoints import router as device_router
-from skillgate.discovery.endpoints import router as discovery_router
+from skillgate.discovery.endpoints import ROUTES as DISCOVERY_ROUTES
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.executions.endpoints import router as executions_router
 from skillgate.executions.writer import ExecutionWriter
-from skillgate.executor.endpoints import describe as describe_execute
-from skillgate.executor.endpoints import execute_asgi, execute_target
+from skillgate.executor.endpoints import ROUTES as EXECUTE_ROUTES
 from skillgate.executor.ratelimit import MemoryCounter, RateLimiter, RedisCounter
 from skillgate.executor.upstream import new_session
 from skillgate.http import handlers
+from skillgate.http.fastpath import MATCH_KEY, FastPath, FastRouter
 from skillgate.http.middleware import RequestContextMiddleware
 from skillgate.http.state import AppState
-from skillgate.me.endpoints import router as me_router
+from skillgate.me.endpoints import ROUTES as ME_ROUTES
 from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from skillgate.metrics import Metrics
 from skillgate.settings import Settings, finalize, get_settings
@@ -52,20 +52,30 @@ from skillgate.users.plans import build_limits
 
 
 class GatewayApp(FastAPI):
-    """FastAPI, except that executions skip its middleware and routing (see executor.endpoints)."""
+    """FastAPI, except that the hot API routes skip its middleware and routing
+    (see http.fastpath)."""
 
+    fast_router: FastRouter | None = None
     fast_path: ASGIApp | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.fast_path is not None and execute_target(scope) is not None:
-            await self.fast_path(scope, receive, send)
-            return
+        if self.fast_router is not None and self.fast_path is not None:
+            match = self.fast_router.match(scope)
+            if match is not None:
+                scope[MATCH_KEY] = match
+                await self.fast_path(scope, receive, send)
+                return
         await super().__call__(scope, receive, send)
 
     def openapi(self) -> dict[str, Any]:
-        schema = super().openapi()
-        schema.setdefault("paths", {})["/v1/{integration}/{endpoint}"] = describe_execute()
-        return schema
+        if self.openapi_schema is None:
+            schema = super().openapi()  # built once and kept in self.openapi_schema
+            if self.fast_router is not None:
+                schema.setdefault("paths", {}).update(self.fast_router.openapi_paths())
+                schemes = schema.setdefault("components", {}).setdefault("securitySchemes", {})
+                schemes["bearer"] = {"type": "http", "scheme": "bearer", "description": "sk_..."}
+        assert self.openapi_schema is not None
+        return self.openapi_schema
 
 
 def create_app(settings: Settings | None = None, catalog: Catalog | None = None) -> FastAPI:
@@ -141,9 +151,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     )
     app.state.sg = state
     handlers.install(app)
-    # Routes are matched in order: the hot read paths first (executions skip routing).
-    app.include_router(discovery_router)
-    app.include_router(me_router)
+    # The hot API routes are raw ASGI (http.fastpath); FastAPI serves the rest.
     app.include_router(connections_router)
     app.include_router(executions_router)
     app.include_router(api_keys_router)
@@ -166,10 +174,9 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         RequestContextMiddleware, max_body=settings.max_request_bytes, metrics=state.metrics
     )
 
+    app.fast_router = FastRouter([*DISCOVERY_ROUTES, *ME_ROUTES, *EXECUTE_ROUTES])
     app.fast_path = RequestContextMiddleware(
-        lambda scope, receive, send: execute_asgi(
-            state, execute_target(scope) or ("", ""), scope, receive, send
-        ),
+        FastPath(state, app.fast_router),
         max_body=settings.max_request_bytes,
         metrics=state.metrics,
     )

@@ -202,11 +202,10 @@ async def test_redirects_are_not_followed(harness: Harness, provider: Provider) 
     assert len(provider.api_requests()) == 1
 
 
-async def test_upstream_down_is_502(
-    harness: Harness, provider: Provider, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_upstream_down_is_502(harness: Harness, provider: Provider) -> None:
     full = await _ready(harness)
-    monkeypatch.setenv("SKILLGATE_SAMPLE_BASE_URL", "http://127.0.0.1:9")  # nothing listens
+    harness.state.base_urls["sample"] = "http://127.0.0.1:9"  # nothing listens
+
     r = await harness.run(full, "sample", "get_user", username="x")
     assert r.status_code == 502
     assert r.json()["error"] == "upstream_unavailable"

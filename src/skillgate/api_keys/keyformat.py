@@ -13,29 +13,22 @@ import re
 import secrets
 import zlib
 
+from skillgate.kit import base62
+
 PREFIX = "sk_"
 RANDOM_LENGTH = 30
 CHECKSUM_LENGTH = 6
 KEY_LENGTH = len(PREFIX) + RANDOM_LENGTH + CHECKSUM_LENGTH
 DISPLAY_PREFIX_LENGTH = 8
-_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _KEY_RE = re.compile(rf"^{PREFIX}[0-9A-Za-z]{{{RANDOM_LENGTH + CHECKSUM_LENGTH}}}$")
 
 
-def _base62(number: int, width: int) -> str:
-    chars = []
-    for _ in range(width):
-        number, rem = divmod(number, 62)
-        chars.append(_ALPHABET[rem])
-    return "".join(reversed(chars))
-
-
 def _checksum(body: str) -> str:
-    return _base62(zlib.crc32(body.encode()), CHECKSUM_LENGTH)
+    return base62.encode(zlib.crc32(body.encode()), CHECKSUM_LENGTH)
 
 
 def generate() -> str:
-    body = PREFIX + "".join(secrets.choice(_ALPHABET) for _ in range(RANDOM_LENGTH))
+    body = PREFIX + "".join(secrets.choice(base62.ALPHABET) for _ in range(RANDOM_LENGTH))
     return body + _checksum(body)
 
 
@@ -56,4 +49,4 @@ def derive_pepper(secret_key: str) -> bytes:
 
 
 def digest(key: str, pepper: bytes) -> str:
-    return hmac.new(pepper, key.encode(), hashlib.sha256).hexdigest()
+    return hmac.digest(pepper, key.encode(), "sha256").hex()

@@ -55,10 +55,13 @@ class KeyVerifier:
         return keyformat.digest(key, self._pepper)
 
     async def verify(self, key: str) -> KeyIdentity:
-        if not keyformat.is_well_formed(key):
-            raise Unauthorized(_INVALID)
         digest = self.digest(key)
-        identity = await self._cache.get(digest, lambda: self._load(digest))
+        identity = self._cache.peek(digest)  # a key verified in the last TTL: no more checks
+        if identity is None:
+            if not keyformat.is_well_formed(key):  # before any lookup
+                raise Unauthorized(_INVALID)
+            identity = await self._cache.get(digest, lambda: self._load(digest))
+
         if identity is None:
             raise Unauthorized(_INVALID)
         if identity.revoked:

@@ -1,7 +1,8 @@
 """The authentication dependency. Each route states what it accepts.
 
-    ApiKeyAuth         Bearer API key only (every /v1 route; hot routes call
-                       `require_api_key(request)` as their first line instead)
+    ApiKeyAuth         Bearer API key only (the /v1 routes FastAPI serves; the hot
+                       raw-ASGI routes call `api_key_principal`, see http.fastpath)
+
     KeyTokenOrSession  Bearer API key, Bearer access token or dashboard session (/api-keys)
     TokenOrSession     Bearer access token or dashboard session (/auth/device/authorize)
 
@@ -92,16 +93,9 @@ async def authenticate(request: Request, db: DB | None, accept: frozenset[Via]) 
     raise Unauthorized()
 
 
-_API_KEY_ONLY: frozenset[Via] = frozenset({"api_key"})
-
-
-async def require_api_key(request: Request) -> Principal:
-    """Bearer API key only. Hot routes call this directly (no dependency solving)."""
-    return await authenticate(request, None, _API_KEY_ONLY)
-
-
 async def api_key_principal(verifier: KeyVerifier, authorization: str | None) -> Principal:
-    """Bearer API key only, from the raw header (the raw ASGI execute route)."""
+    """Bearer API key only, from the raw header (the raw ASGI routes)."""
+
     token = bearer_token(authorization)
     if token is None or not token.startswith("sk_"):
         raise Unauthorized()

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
-_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+from skillgate.kit import base62
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -33,12 +33,10 @@ def new_id(prefix: str, length: int = 20) -> str:
     One OS-random draw converted to base62 (20 `secrets.choice` calls cost
     ~100 us, a noticeable share of a proxied request).
     """
-    number = secrets.randbits(128)
-    chars = []
-    for _ in range(length):
-        number, rem = divmod(number, 62)
-        chars.append(_ALPHABET[rem])
-    return prefix + "_" + "".join(chars)
+    return prefix + "_" + base62.encode(secrets.randbits(128), length)
+
+
+_last_stamp: tuple[int, str] = (-1, "")
 
 
 def new_sortable_id(prefix: str) -> str:
@@ -47,23 +45,16 @@ def new_sortable_id(prefix: str) -> str:
     Ids made later sort later, so rows inserted at a high rate (the execution
     log) append to the end of the primary-key index instead of landing on
     random pages. Unique, not secret: the tail comes from a seeded PRNG.
-
+    Made once per execution: the clock part is reused within a millisecond.
     """
+    global _last_stamp
     stamp = int(time.time() * 1000)
-    number = _fast_random.getrandbits(72)
-    chars = []
-    for _ in range(12):
-        number, rem = divmod(number, 62)
-        chars.append(_ALPHABET[rem])
-    head = []
-    for _ in range(8):
-        stamp, rem = divmod(stamp, 62)
-        head.append(_ALPHABET[rem])
-    return prefix + "_" + "".join(reversed(head)) + "".join(chars)
+    if stamp != _last_stamp[0]:
+        _last_stamp = (stamp, base62.encode(stamp, 8))
+    return prefix + "_" + _last_stamp[1] + base62.encode(_fast_random.getrandbits(72), 12)
 
 
 def utcnow() -> datetime:
-
     return datetime.now(UTC)
 
 

@@ -1,54 +1,58 @@
-"""Discovery routes: Bearer API key; responses are pre-rendered bytes.
-
-Hot paths: each handler takes only the Request and authenticates on its first
-line (`require_api_key`), which skips FastAPI's dependency solving.
-"""
+"""Discovery routes (raw ASGI, see http.fastpath): Bearer API key; responses are
+pre-rendered bytes (discovery.rendered)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from starlette.types import Receive
 
-from skillgate.auth.deps import require_api_key
-from skillgate.http.state import get_state
-
-router = APIRouter(prefix="/v1", tags=["discovery"])
-JSON = "application/json"
+from skillgate.auth.deps import Principal
+from skillgate.http.fastpath import FastRoute, Reply
+from skillgate.http.state import AppState
 
 
-@router.get("/skills")
-async def list_integrations(request: Request) -> Response:
-    principal = await require_api_key(request)
-    state = get_state(request)
+async def list_integrations(
+    state: AppState, principal: Principal, _: tuple[str, ...], __: Receive
+) -> Reply:
     connected = await state.statuses.connected(principal.user_id)
-    return Response(state.rendered.listing(principal.scopes, connected), media_type=JSON)
+    return 200, state.rendered.listing(principal.scopes, connected), None
 
 
-@router.get("/skills/{integration}")
-async def get_integration(request: Request) -> Response:
-    principal = await require_api_key(request)
-    state = get_state(request)
-    slug = request.path_params["integration"]
+async def get_integration(
+    state: AppState, principal: Principal, params: tuple[str, ...], _: Receive
+) -> Reply:
+    slug = params[0]
     rendered, access = state.rendered.integration(slug, principal.scopes)
     connected = await state.statuses.connected(principal.user_id)
     status = "connected" if slug in connected else "not_connected"
-    return Response(rendered.detail[(status, access)], media_type=JSON)
+    return 200, rendered.detail[(status, access)], None
 
 
-@router.get("/skills/{integration}/{endpoint}")
-async def get_endpoint(request: Request) -> Response:
-    principal = await require_api_key(request)
-    params = request.path_params
-    doc = get_state(request).rendered.endpoint_doc(
-        params["integration"], params["endpoint"], principal.scopes
-    )
-    return Response(doc, media_type=JSON)
+async def get_endpoint(
+    state: AppState, principal: Principal, params: tuple[str, ...], _: Receive
+) -> Reply:
+    return 200, state.rendered.endpoint_doc(params[0], params[1], principal.scopes), None
 
 
-@router.get("/{integration}/download")
-async def download(request: Request) -> Response:
-    principal = await require_api_key(request)
-    state = get_state(request)
-    rendered, access = state.rendered.integration(
-        request.path_params["integration"], principal.scopes
-    )
-    return Response(rendered.bundles[access], media_type=JSON)
+async def download(
+    state: AppState, principal: Principal, params: tuple[str, ...], _: Receive
+) -> Reply:
+    rendered, access = state.rendered.integration(params[0], principal.scopes)
+    return 200, rendered.bundles[access], None
+
+
+ROUTES = (
+    FastRoute("GET", "/v1/skills", list_integrations, "List integrations", "discovery"),
+    FastRoute(
+        "GET", "/v1/skills/{integration}", get_integration, "An integration's endpoints",
+        "discovery",
+    ),
+    FastRoute(
+        "GET", "/v1/skills/{integration}/{endpoint}", get_endpoint,
+        "An endpoint's documentation", "discovery",
+    ),
+    # /v1/connections/{integration} has the same shape: a wrong method falls through.
+    FastRoute(
+        "GET", "/v1/{integration}/download", download, "The integration's skill bundle",
+        "discovery", owns=False,
+    ),
+)  # fmt: skip

@@ -11,15 +11,19 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import SplitResult, quote, urlencode, urlsplit
 
-from skillgate.catalog.models import Endpoint, Parameter
+import orjson
+
+from skillgate.catalog.models import BodyEncoding, Endpoint, Parameter
 from skillgate.errors import BadRequest
 
 USER_AGENT = "skillgate/0.1"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+_UNRESERVED = re.compile(r"[A-Za-z0-9._~-]+")  # what `quote` leaves as it is
 
 
 @dataclass
@@ -44,8 +48,17 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _json(value: Any) -> bytes:
+    try:
+        return orjson.dumps(value)
+    except orjson.JSONEncodeError:  # integers beyond 64 bits
+        return json.dumps(value, ensure_ascii=False).encode()
+
+
 def _segment(param: Parameter, value: Any) -> str:
     text = _text(value)
+    if _UNRESERVED.fullmatch(text) and text != "." and text != "..":
+        return text  # the common case: nothing to refuse, nothing to encode
     if _CONTROL.search(text) or "\\" in text:
         raise BadRequest(f"{param.name}: control characters and backslashes are not allowed.")
     parts = text.split("/") if param.multi_segment else [text]
@@ -69,6 +82,41 @@ def _place(target: dict[str, Any], dotted: str, value: Any) -> None:
     node[keys[-1]] = value
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """What `build` needs of an endpoint, worked out once per endpoint."""
+
+    pieces: tuple[str | Parameter, ...]  # the path template: literals and path parameters
+    others: tuple[Parameter, ...]  # query, header and body parameters, in catalog order
+    encoding: BodyEncoding | None
+
+
+_PLANS: dict[int, tuple[Endpoint, _Plan]] = {}
+
+
+def _plan(endpoint: Endpoint) -> _Plan:
+    found = _PLANS.get(id(endpoint))
+    if found is not None and found[0] is endpoint:
+        return found[1]
+    by_wire = {p.wire_name: p for p in endpoint.parameters if p.location == "path"}
+    split = _PLACEHOLDER.split(endpoint.path)  # literal, name, literal, name, ..., literal
+    pieces = tuple(by_wire[x] if i % 2 else x for i, x in enumerate(split) if i % 2 or x)
+    plan = _Plan(
+        pieces,
+        tuple(p for p in endpoint.parameters if p.location != "path"),
+        endpoint.body_encoding,
+    )
+    if len(_PLANS) >= 10_000:  # catalogs are loaded once; this only bounds test runs
+        _PLANS.clear()
+    _PLANS[id(endpoint)] = (endpoint, plan)  # holding the endpoint keeps its id unique
+    return plan
+
+
+@lru_cache(maxsize=256)
+def _split_base(base_url: str) -> SplitResult:
+    return urlsplit(base_url)
+
+
 def build(
     endpoint: Endpoint,
     base_url: str,
@@ -76,20 +124,13 @@ def build(
     default_headers: dict[str, str],
     auth_header: tuple[str, str] | None,
 ) -> UpstreamRequest:
-    by_wire = {p.wire_name: p for p in endpoint.parameters if p.location == "path"}
-    path_values = {
-        p.wire_name: values[p.name]
-        for p in endpoint.parameters
-        if p.location == "path" and p.name in values
-    }
-
-    def fill(match: re.Match[str]) -> str:
-        wire = match.group(1)
-        return _segment(by_wire[wire], path_values[wire])
-
-    path = _PLACEHOLDER.sub(fill, endpoint.path)
+    plan = _plan(endpoint)
+    path = "".join(
+        piece if isinstance(piece, str) else _segment(piece, values[piece.name])
+        for piece in plan.pieces
+    )
     url = base_url + path
-    base = urlsplit(base_url)
+    base = _split_base(base_url)
     final = urlsplit(url)
     if (final.scheme, final.netloc) != (base.scheme, base.netloc) or not final.path.startswith(
         base.path
@@ -100,8 +141,8 @@ def build(
     headers = {"User-Agent": USER_AGENT, **default_headers}
     headers.update(endpoint.headers)
     body_values: dict[str, Any] = {}
-    for p in endpoint.parameters:
-        if p.name not in values or p.location == "path":
+    for p in plan.others:
+        if p.name not in values:
             continue
         value = values[p.name]
         if p.location == "query":
@@ -116,15 +157,15 @@ def build(
             _place(body_values, p.wire_name, value)
 
     body: bytes | None = None
-    encoding = endpoint.body_encoding
+    encoding = plan.encoding
     if encoding == "graphql":
-        body = json.dumps({"query": endpoint.graphql, "variables": body_values}).encode()
+        body = _json({"query": endpoint.graphql, "variables": body_values})
         headers["Content-Type"] = "application/json"
     elif encoding == "form":
         body = urlencode({k: _text(v) for k, v in body_values.items()}).encode()
         headers["Content-Type"] = "application/x-www-form-urlencoded"
     elif encoding == "json" and (body_values or endpoint.method in ("POST", "PUT", "PATCH")):
-        body = json.dumps(body_values, ensure_ascii=False).encode()
+        body = _json(body_values)
         headers["Content-Type"] = "application/json"
     if auth_header is not None:
         headers[auth_header[0]] = auth_header[1]

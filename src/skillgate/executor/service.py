@@ -70,8 +70,10 @@ class Executor:
         started = time.perf_counter()
         upstream_status: int | None = None
         error_code: str | None = None
+        known: Endpoint | None = None  # metrics label only names from the catalog
         try:
             rendered, endpoint = state.rendered.endpoint(slug, name, principal.scopes)
+            known = endpoint
             integration = rendered.integration
             limits = state.limits_for(principal.plan)
             key_id = principal.key.key_id if principal.key else principal.user_id
@@ -90,7 +92,10 @@ class Executor:
             error_code = exc.code
             raise
         finally:
-            if state.catalog.endpoint(slug, name) is not None:  # bounded labels only
+            if known is None:  # refused before the lookup answered (unknown name, scope)
+                known = state.catalog.endpoint(slug, name)
+
+            if known is not None:  # bounded labels only
                 failed = error_code is not None or (upstream_status or 0) >= 400
                 state.metrics.execution(
                     slug,
@@ -98,7 +103,8 @@ class Executor:
                     (error_code or "upstream_error") if failed else "success",
                     time.perf_counter() - started,
                 )
-            if state.catalog.get(slug) is not None:  # don't log probes of unknown names
+            if known is not None or state.catalog.get(slug) is not None:
+                # an unknown integration is a probe, not an execution: not logged
                 state.executions.record(
                     user_id=principal.user_id,
                     key_id=principal.key.key_id if principal.key else None,
@@ -118,14 +124,14 @@ class Executor:
     ) -> UpstreamResponse:
         state = self.state
         conn = await state.credentials.get(principal.user_id, integration.slug)
-        reconnect = f"{state.settings.resolved_app_url}/integrations/{integration.slug}"
         if conn is None or conn.status != "connected":
             verb = "reconnect" if conn is not None else "connect"
             raise IntegrationNotConnected(
                 f"{integration.name} is not connected for this account; {verb} it at the "
                 "action_url, then retry.",
-                action_url=reconnect,
+                action_url=f"{state.settings.resolved_app_url}/integrations/{integration.slug}",
             )
+
         creds = conn.credentials
         can_refresh = conn.auth_type == "oauth2" and creds.refresh_token is not None
         if can_refresh and creds.expires_soon():
@@ -145,7 +151,7 @@ class Executor:
         creds: Credentials,
     ) -> UpstreamResponse:
         settings = self.state.settings
-        base_url = settings.upstream_base_url(integration.slug, integration.base_url)
+        base_url = self.state.base_url(integration.slug, integration.base_url)
 
         req = request_mod.build(
             endpoint,

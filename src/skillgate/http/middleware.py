@@ -8,6 +8,7 @@ as a stack trace.
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import re
 import time
@@ -62,13 +63,26 @@ class RequestContextMiddleware:
         self.app = app
         self.max_body = max_body
         self.metrics = metrics
+        # Bound once (built after logging is configured): the module's lazy proxy
+        # re-binds on every call, and the access log is skipped below INFO.
+        self.log = log.bind()
+        self.access_log = self.log.is_enabled_for(logging.INFO)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        incoming = (header(scope, b"x-request-id") or b"").decode("latin-1")
-        request_id = incoming if _REQUEST_ID_RE.match(incoming) else new_request_id()
+        incoming, declared = b"", None
+        for key, value in scope["headers"]:  # one pass for both
+            if key == b"x-request-id":
+                incoming = value
+            elif key == b"content-length":
+                declared = value
+        request_id = (
+            incoming.decode("latin-1")
+            if incoming and _REQUEST_ID_RE.match(incoming.decode("latin-1"))
+            else new_request_id()
+        )
         scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()
         status = 0
@@ -89,13 +103,16 @@ class RequestContextMiddleware:
                     send_with_id, NotFound(f"No such path: {scope['method']} {scope['path'][:80]}.")
                 )
                 return
-            declared = header(scope, b"content-length")
-            if declared is not None and declared.isdigit() and int(declared) > self.max_body:
-                await self._drain(receive)
-                too_large = PayloadTooLarge(f"The request body exceeds {self.max_body} bytes.")
-                await send_with_id_error(send_with_id, too_large)
-                return
-            await self.app(scope, self._limited(receive), send_with_id)
+            if declared is not None and declared.isdigit():
+                if int(declared) > self.max_body:
+                    await self._drain(receive)
+                    too_large = PayloadTooLarge(f"The request body exceeds {self.max_body} bytes.")
+                    await send_with_id_error(send_with_id, too_large)
+                    return
+                # The server delivers no more than the declared length: nothing to count.
+                await self.app(scope, receive, send_with_id)
+            else:  # no (valid) length: chunked, or none; count what arrives
+                await self.app(scope, self._limited(receive), send_with_id)
         except Exception as exc:
             if status == 0:
                 error = (
@@ -113,20 +130,23 @@ class RequestContextMiddleware:
         finally:
             if self.metrics is not None:
                 self.metrics.request(status or 500)
-            log.info(
-                "request",
-                method=scope["method"],
-                path=scope["path"],
-                status=status,
-                duration_ms=round((time.perf_counter() - started) * 1000, 2),
-                request_id=request_id,
-            )
+            if self.access_log:
+                self.log.info(
+                    "request",
+                    method=scope["method"],
+                    path=scope["path"],
+                    status=status,
+                    duration_ms=round((time.perf_counter() - started) * 1000, 2),
+                    request_id=request_id,
+                )
 
     @staticmethod
     def _hostile_path(scope: Scope) -> bool:
         """Encoded separators, NUL, backslashes or dot segments: never a route of ours."""
         raw = scope.get("raw_path") or b""
         path: str = scope["path"]
+        if b"%" not in raw and "\\" not in path and "\x00" not in path and "/." not in path:
+            return False  # the usual path: none of what is looked for below can be there
         return (
             bool(_HOSTILE_RAW.search(raw))
             or "\\" in path

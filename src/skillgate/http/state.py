@@ -52,12 +52,22 @@ class AppState:
     http_session: aiohttp.ClientSession | None = None
     redis: Any = None
     extras: dict[str, Any] = field(default_factory=dict)
+    # Each integration's upstream base URL, read from the environment once (see
+    # Settings.upstream_base_url): every execution asks.
+    base_urls: dict[str, str] = field(default_factory=dict)
 
     def http(self) -> aiohttp.ClientSession:
         assert self.http_session is not None, "the app's lifespan has not started"
         return self.http_session
 
+    def base_url(self, slug: str, catalog_base_url: str) -> str:
+        found = self.base_urls.get(slug)
+        if found is None:
+            found = self.base_urls[slug] = self.settings.upstream_base_url(slug, catalog_base_url)
+        return found
+
     def limits_for(self, plan: str) -> PlanLimits:
+
         return self.limits.get(plan, self.limits["free"])
 
     def connection_changed(self, user_id: str, integration: str) -> None:

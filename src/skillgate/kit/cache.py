@@ -52,7 +52,15 @@ class TTLCache(Generic[K, V]):
             self._entries[key] = (value, now)
         return value
 
+    def peek(self, key: K) -> V | None:
+        """The fresh cached value, or None; never loads."""
+        entry = self._entries.get(key)
+        if entry is not None and time.monotonic() - entry[1] < self.ttl:
+            return entry[0]
+        return None
+
     def forget(self, key: K) -> None:
+
         self._generation += 1
         self._entries.pop(key, None)
         self._inflight.pop(key, None)

@@ -1,5 +1,5 @@
-"""GET /v1/me: the caller's profile, plan limits and the key in use. No database query:
-everything comes from the verified (cached) key."""
+"""GET /v1/me (raw ASGI, see http.fastpath): the caller's profile, plan limits and the
+key in use. No database query: everything comes from the verified (cached) key."""
 
 from __future__ import annotations
 
@@ -7,21 +7,18 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Request, Response
+from starlette.types import Receive
 
-from skillgate.auth.deps import require_api_key
-from skillgate.http.state import get_state
-
-router = APIRouter(prefix="/v1", tags=["profile"])
+from skillgate.auth.deps import Principal
+from skillgate.http.fastpath import FastRoute, Reply
+from skillgate.http.state import AppState
 
 
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat().replace("+00:00", "Z") if value else None
 
 
-@router.get("/me")
-async def me(request: Request) -> Response:
-    principal = await require_api_key(request)
+async def me(state: AppState, principal: Principal, _: tuple[str, ...], __: Receive) -> Reply:
     key = principal.key
     assert key is not None
     body: dict[str, Any] = {
@@ -29,7 +26,7 @@ async def me(request: Request) -> Response:
         "email": principal.email,
         "display_name": principal.display_name,
         "plan": principal.plan,
-        "limits": get_state(request).limits_for(principal.plan).as_dict(),
+        "limits": state.limits_for(principal.plan).as_dict(),
         "api_key": {
             "id": key.key_id,
             "name": key.name,
@@ -38,4 +35,7 @@ async def me(request: Request) -> Response:
             "expires_at": _iso(key.expires_at),
         },
     }
-    return Response(orjson.dumps(body), media_type="application/json")
+    return 200, orjson.dumps(body), None
+
+
+ROUTES = (FastRoute("GET", "/v1/me", me, "The caller's profile, plan and key", "profile"),)
