@@ -79,6 +79,8 @@ def _serve(
         "--http",
         "httptools",
         "--no-access-log",
+        "--no-server-header",  # as `skillgate serve` runs (the floor gets the same)
+
         "--log-level",
         "warning",
     ]
