@@ -31,11 +31,12 @@ from skillgate.connections.refresh import Refresher
 from skillgate.connections.status import StatusCache
 from skillgate.connections.vault import Vault
 from skillgate.dashboard import install as install_dashboard
-from skillgate.db.engine import create_engine, create_sessionmaker
+from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
 from skillgate.device.endpoints import router as device_router
 from skillgate.discovery.endpoints import ROUTES as DISCOVERY_ROUTES
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.executions.endpoints import router as executions_router
+from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor.endpoints import ROUTES as EXECUTE_ROUTES
 from skillgate.executor.ratelimit import MemoryCounter, RateLimiter, RedisCounter
@@ -86,6 +87,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
 
     engine = create_engine(settings.resolved_database_url)
+    db_file = sqlite_file(settings.resolved_database_url)
     sessionmaker = create_sessionmaker(engine)
     usage = UsageRecorder(sessionmaker)
     vault = Vault(settings.encryption_keys or "")
@@ -113,7 +115,9 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
             on_change=lambda user_id, slug: state.connection_changed(user_id, slug),
         ),
         limiter=RateLimiter(RedisCounter(redis_client) if redis_client else MemoryCounter()),
-        executions=ExecutionWriter(sessionmaker),
+        executions=ExecutionWriter(
+            SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker)
+        ),
         limits=build_limits(settings),
         metrics=Metrics(),
         redis=redis_client,

@@ -159,13 +159,19 @@ async def test_pending_rows_are_flushed_at_shutdown(
     assert count == 7
 
 
-async def test_fast_sqlite_insert_reads_back_like_the_orm_writes(harness: Harness) -> None:
-    """The writer's driver-level insert on SQLite stores what SQLAlchemy would."""
-    from datetime import UTC, datetime
+async def test_log_rows_read_back_like_the_orm_writes(harness: Harness) -> None:
+    """The writer's batch insert (on SQLite its own connection and thread, one JSON
+    parameter per batch) stores what SQLAlchemy would: types, NULLs, times."""
+    from datetime import UTC, datetime, timedelta, timezone
 
     from sqlalchemy import select
 
     from skillgate.executions.models import Execution
+    from skillgate.executions.sinks import SessionSink, SqliteSink
+
+    sink = harness.state.executions._sink
+    sqlite = harness.state.settings.is_sqlite
+    assert isinstance(sink, SqliteSink if sqlite else SessionSink)
 
     user = await harness.user()
     at = datetime(2026, 11, 21, 5, 6, 7, 890123, tzinfo=UTC)
@@ -180,16 +186,55 @@ async def test_fast_sqlite_insert_reads_back_like_the_orm_writes(harness: Harnes
         duration_ms=12.6,
         at=at,
     )
+    later = datetime(2026, 11, 21, 7, 0, 0, tzinfo=timezone(timedelta(hours=2)))  # 05:00 UTC
+    writer.record(
+        user_id=user.id,
+        key_id=None,
+        integration="sample",
+        endpoint="nope\u00e9",
+        upstream_status=None,
+        error="not_found",
+        duration_ms=0.2,
+        at=later,
+    )
     await writer.flush()
     async with harness.state.sessionmaker() as s:
-        row = (await s.execute(select(Execution))).scalar_one()
-    assert (row.user_id, row.key_id, row.upstream_status, row.duration_ms) == (
-        user.id,
-        "key_x",
-        201,
-        13,
-    )
-    assert row.created_at == at
+        rows = (await s.execute(select(Execution).order_by(Execution.created_at))).scalars().all()
+    got = [
+        (r.user_id, r.key_id, r.endpoint, r.upstream_status, r.error, r.duration_ms, r.created_at)
+        for r in rows
+    ]
+    assert got == [
+        (user.id, None, "nope\u00e9", None, "not_found", 0, later),
+        (user.id, "key_x", "get_user", 201, None, 13, at),
+    ]
+
+
+async def test_log_rows_wait_while_the_database_refuses_them(harness: Harness) -> None:
+    from sqlalchemy import func, select, text
+
+    from skillgate.executions.models import Execution
+
+    user = await harness.user()
+    writer = harness.state.executions
+    await writer.close()  # no periodic flush during the test
+    for _ in range(3):
+        writer.record(
+            user_id=user.id, key_id=None, integration="sample", endpoint="get_user",
+            upstream_status=200, error=None, duration_ms=1,
+        )  # fmt: skip
+    async with harness.state.engine.begin() as conn:
+        await conn.execute(text("ALTER TABLE executions RENAME TO executions_away"))
+    try:
+        await writer.flush()  # fails: the rows stay pending
+        assert writer.written == 0
+    finally:
+        async with harness.state.engine.begin() as conn:
+            await conn.execute(text("ALTER TABLE executions_away RENAME TO executions"))
+    await writer.flush()
+    assert writer.written == 3
+    async with harness.state.sessionmaker() as s:
+        assert (await s.execute(select(func.count()).select_from(Execution))).scalar_one() == 3
 
 
 async def test_metrics_count_requests_and_executions(harness: Harness, provider: Provider) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -29,7 +29,8 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def _sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+def sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry | None) -> None:
+
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
@@ -38,7 +39,16 @@ def _sqlite_pragmas(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -
     cur.close()
 
 
+def sqlite_file(url: str) -> str | None:
+    """The database file of a SQLite URL; None for other backends and in-memory SQLite."""
+    parsed = make_url(normalize_url(url))
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return parsed.database
+
+
 def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
+
     url = normalize_url(url)
     kwargs: dict[str, Any] = {"echo": echo}
     if url.startswith("sqlite"):
@@ -47,7 +57,7 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
         kwargs.update(pool_size=10, max_overflow=10, pool_pre_ping=True, pool_recycle=1800)
     engine = create_async_engine(url, **kwargs)
     if url.startswith("sqlite"):
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(engine.sync_engine, "connect", sqlite_pragmas)
     return engine
 
 
