@@ -39,7 +39,10 @@ class UpstreamRequest:
 
 
 def _text(value: Any) -> str:
+    if type(value) is str:  # the usual case first
+        return value
     if isinstance(value, bool):
+
         return "true" if value else "false"
     if isinstance(value, float):
         return repr(value)
