@@ -80,7 +80,6 @@ def _serve(
         "httptools",
         "--no-access-log",
         "--no-server-header",  # as `skillgate serve` runs (the floor gets the same)
-
         "--log-level",
         "warning",
     ]

@@ -42,8 +42,8 @@ def _text(value: Any) -> str:
     if type(value) is str:  # the usual case first
         return value
     if isinstance(value, bool):
-
         return "true" if value else "false"
+
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, dict | list):
