@@ -51,6 +51,8 @@ from skillgate.metrics import Metrics
 from skillgate.settings import Settings, finalize, get_settings
 from skillgate.users.plans import build_limits
 
+GC_GEN0_THRESHOLD = 20_000
+
 
 class GatewayApp(FastAPI):
     """FastAPI, except that the hot API routes skip its middleware and routing
@@ -132,11 +134,20 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         # it on every full collection, which stalled requests for tens of ms.
         gc.collect()
         gc.freeze()
+        # A request's objects are freed by reference counting; the cycle collector
+        # only finds work in rare paths. At the default threshold (700) it ran ~3,000
+        # times in 45,000 proxied calls, ~8 us of CPU per call; at 20,000 it did not
+        # run at all in that test (bench/results/report.md, docs/decisions.md).
+        thresholds = gc.get_threshold()
+        gc.set_threshold(GC_GEN0_THRESHOLD, 10, 10)
+
         usage.start()
 
         try:
             yield
         finally:
+            gc.set_threshold(*thresholds)
+
             await usage.close()
 
             await state.executions.close()
