@@ -7,9 +7,7 @@ Shows what ran, never parameter values or tokens (the log does not hold them).
 
 from __future__ import annotations
 
-import base64
 from dataclasses import dataclass
-from datetime import datetime
 from urllib.parse import urlencode
 
 from fastapi import APIRouter
@@ -23,7 +21,7 @@ from skillgate.dashboard.viewer import SignedIn
 from skillgate.db.session import DB
 from skillgate.errors import BadRequest
 from skillgate.executions.models import Execution
-from skillgate.executions.repository import ExecutionRepository
+from skillgate.executions.repository import ExecutionRepository, decode_cursor
 from skillgate.http.state import State
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
@@ -50,18 +48,6 @@ class ActivityRow:
         return f"HTTP {e.upstream_status}" if e.upstream_status is not None else "—"
 
 
-def encode_cursor(e: Execution) -> str:
-    return base64.urlsafe_b64encode(f"{e.created_at.isoformat()}|{e.id}".encode()).decode()
-
-
-def decode_cursor(value: str) -> tuple[datetime, str]:
-    try:
-        at, ident = base64.urlsafe_b64decode(value.encode()).decode().split("|", 1)
-        return datetime.fromisoformat(at), ident
-    except (ValueError, UnicodeDecodeError):
-        raise BadRequest("This page link is not valid; start from the newest entries.") from None
-
-
 @router.get("/activity")
 async def activity_page(request: Request, viewer: SignedIn, db: DB, state: State) -> Response:
     query = request.query_params
@@ -72,23 +58,22 @@ async def activity_page(request: Request, viewer: SignedIn, db: DB, state: State
     outcome = outcome if outcome in ("success", "error") else ""
     cursor = query.get("cursor", "")[:200]
     await state.executions.flush()  # this instance's buffered rows first
-    rows = await ExecutionRepository(db).page(
+    before = decode_cursor(cursor) if cursor else None
+    if cursor and before is None:
+        raise BadRequest("This page link is not valid; start from the newest entries.")
+    rows, next_cursor = await ExecutionRepository(db).page(
         viewer.user_id,
-        limit=PAGE_SIZE + 1,
-        before=decode_cursor(cursor) if cursor else None,
+        limit=PAGE_SIZE,
+        before=before,
         integration=integration or None,
         outcome=outcome or None,
     )
-    more = len(rows) > PAGE_SIZE
-    rows = rows[:PAGE_SIZE]
     keys = {
         k.id: f"{k.name} ({k.key_prefix}…)"
         for k in await ApiKeyService(db, state.pepper).list(viewer.user_id)
     }
     filters = {k: v for k, v in (("integration", integration), ("outcome", outcome)) if v}
-    older = None
-    if more and rows:
-        older = "/activity?" + urlencode({**filters, "cursor": encode_cursor(rows[-1])})
+    older = "/activity?" + urlencode({**filters, "cursor": next_cursor}) if next_cursor else None
     newest = ("/activity?" + urlencode(filters)) if cursor else None
     names = {i.slug: i.name for i in state.catalog.integrations.values()}
     context = {

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
@@ -12,22 +10,10 @@ from skillgate.auth.deps import ApiKeyAuth
 from skillgate.db.session import DB
 from skillgate.errors import BadRequest
 from skillgate.executions.models import Execution
-from skillgate.executions.repository import ExecutionRepository
+from skillgate.executions.repository import ExecutionRepository, decode_cursor
 from skillgate.http.state import State
 
 router = APIRouter(prefix="/v1", tags=["executions"])
-
-
-def _cursor(e: Execution) -> str:
-    return base64.urlsafe_b64encode(f"{e.created_at.isoformat()}|{e.id}".encode()).decode()
-
-
-def _parse_cursor(value: str) -> tuple[datetime, str]:
-    try:
-        at, ident = base64.urlsafe_b64decode(value.encode()).decode().split("|", 1)
-        return datetime.fromisoformat(at), ident
-    except (ValueError, UnicodeDecodeError):
-        raise BadRequest("cursor: not a cursor returned by this endpoint.") from None
 
 
 def execution_doc(e: Execution) -> dict[str, Any]:
@@ -55,16 +41,10 @@ async def list_executions(
 ) -> dict[str, Any]:
     # Read your own writes: rows this instance still holds go in first.
     await state.executions.flush()
-    rows = await ExecutionRepository(db).page(
-        principal.user_id,
-        limit=limit + 1,
-        before=_parse_cursor(cursor) if cursor else None,
-        integration=integration,
-        outcome=outcome,
+    before = decode_cursor(cursor) if cursor else None
+    if cursor and before is None:
+        raise BadRequest("cursor: not a cursor returned by this endpoint.")
+    rows, next_cursor = await ExecutionRepository(db).page(
+        principal.user_id, limit=limit, before=before, integration=integration, outcome=outcome
     )
-    more = len(rows) > limit
-    rows = rows[:limit]
-    return {
-        "executions": [execution_doc(e) for e in rows],
-        "next_cursor": _cursor(rows[-1]) if more and rows else None,
-    }
+    return {"executions": [execution_doc(e) for e in rows], "next_cursor": next_cursor}

@@ -1,5 +1,9 @@
+"""The execution log's queries: one user's rows, newest first, keyset-paginated by
+(created_at, id) with an opaque cursor (the API and the dashboard's Activity page)."""
+
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -7,6 +11,19 @@ from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.executions.models import Execution
+
+
+def encode_cursor(e: Execution) -> str:
+    return base64.urlsafe_b64encode(f"{e.created_at.isoformat()}|{e.id}".encode()).decode()
+
+
+def decode_cursor(value: str) -> tuple[datetime, str] | None:
+    """The (created_at, id) a cursor stands for; None when it is not one of ours."""
+    try:
+        at, ident = base64.urlsafe_b64decode(value.encode()).decode().split("|", 1)
+        return datetime.fromisoformat(at), ident
+    except (ValueError, UnicodeDecodeError):
+        return None
 
 
 class ExecutionRepository:
@@ -21,8 +38,9 @@ class ExecutionRepository:
         before: tuple[datetime, str] | None = None,
         integration: str | None = None,
         outcome: str | None = None,
-    ) -> Sequence[Execution]:
-        """The user's executions, newest first, keyset-paginated by (created_at, id)."""
+    ) -> tuple[Sequence[Execution], str | None]:
+        """Up to `limit` of the user's executions, newest first, after `before`; and the
+        cursor of the next page, None on the last."""
         stmt = select(Execution).where(Execution.user_id == user_id)
         if before is not None:
             at, ident = before
@@ -42,6 +60,8 @@ class ExecutionRepository:
             )
         elif outcome == "error":
             stmt = stmt.where(or_(Execution.error.is_not(None), Execution.upstream_status >= 400))
-        stmt = stmt.order_by(Execution.created_at.desc(), Execution.id.desc()).limit(limit)
-        result = await self.session.execute(stmt)
-        return result.scalars().all()
+        stmt = stmt.order_by(Execution.created_at.desc(), Execution.id.desc()).limit(limit + 1)
+        rows = (await self.session.execute(stmt)).scalars().all()
+        if len(rows) > limit:
+            return rows[:limit], encode_cursor(rows[limit - 1])
+        return rows, None
