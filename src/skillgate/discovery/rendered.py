@@ -86,6 +86,16 @@ def closest(name: str, candidates: list[str]) -> str | None:
     return match[0] if match else None
 
 
+def _unknown(what: str, name: str, candidates: list[str], advice: str, where: str = "") -> NotFound:
+    """404 naming what was asked for (shortened) and the closest existing name."""
+    hint = closest(name, candidates)
+    return NotFound(
+        f"Unknown {what} {_echo(name)!r}{where}"
+        + (f"; did you mean {hint!r}?" if hint else ".")
+        + f" {advice}"
+    )
+
+
 @dataclass
 class RenderedCatalog:
     catalog: Catalog
@@ -122,11 +132,8 @@ class RenderedCatalog:
         """The integration and the key's access to it; 404 unknown, 403 out of scope."""
         rendered = self.by_slug.get(slug)
         if rendered is None:
-            hint = closest(slug, list(self.by_slug))
-            raise NotFound(
-                f"Unknown integration {_echo(slug)!r}"
-                + (f"; did you mean {hint!r}?" if hint else ".")
-                + " Run `svc skills` to list integrations."
+            raise _unknown(
+                "integration", slug, list(self.by_slug), "Run `svc skills` to list integrations."
             )
         access = access_for(scopes, slug)
         if access is None:
@@ -143,12 +150,12 @@ class RenderedCatalog:
         rendered, access = self.integration(slug, scopes)
         endpoint = rendered.endpoints.get(name)
         if endpoint is None:
-            hint = closest(name, list(rendered.endpoints))
-
-            raise NotFound(
-                f"Unknown endpoint {_echo(name)!r} for {slug!r}"
-                + (f"; did you mean {hint!r}?" if hint else ".")
-                + f" Run `svc skills {slug}` to list its endpoints."
+            raise _unknown(
+                "endpoint",
+                name,
+                list(rendered.endpoints),
+                f"Run `svc skills {slug}` to list its endpoints.",
+                where=f" for {slug!r}",
             )
         if access == "read" and endpoint.mutates:
             raise ScopeNotAllowed(
