@@ -114,3 +114,21 @@ async def test_openapi_describes_the_fast_routes(harness: Harness) -> None:
     assert [p["name"] for p in doc["parameters"]] == ["integration", "endpoint"]
     assert "/v1/{integration}/download" in paths
     assert "/v1/connections/{integration}" in paths
+
+
+async def test_oversized_execution_bodies_are_413(harness: Harness) -> None:
+    """The request middleware bounds the raw routes' bodies: declared, and streamed."""
+    await harness.user()
+    full, _ = await harness.key()
+    limit = harness.state.settings.max_request_bytes
+    headers = {**bearer(full), "content-type": "application/json"}
+
+    async def chunks():  # type: ignore[no-untyped-def]
+        for _ in range(4):
+            yield b"x" * (limit // 2)
+
+    for content in (b"x" * (limit + 1), chunks()):
+        r = await harness.client.post("/v1/sample/get_user", content=content, headers=headers)
+        assert r.status_code == 413
+        assert r.json()["error"] == "payload_too_large"
+        assert r.headers["x-request-id"]

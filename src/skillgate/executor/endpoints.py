@@ -13,7 +13,7 @@ from skillgate.http.state import AppState
 async def execute(
     state: AppState, principal: Principal, params: tuple[str, ...], receive: Receive
 ) -> Reply:
-    body = await read_body(receive, state.settings.max_request_bytes)
+    body = await read_body(receive)
     outcome = await Executor(state).run(principal, params[0], params[1], body)
     return 200, outcome.body, outcome.headers
 

@@ -22,7 +22,7 @@ from typing import Any
 from starlette.types import Message, Receive, Scope, Send
 
 from skillgate.auth.deps import Principal, api_key_principal
-from skillgate.errors import MethodNotAllowed, PayloadTooLarge, SkillGateError
+from skillgate.errors import MethodNotAllowed, SkillGateError
 from skillgate.http.middleware import header
 from skillgate.http.state import AppState
 
@@ -128,18 +128,15 @@ class FastRouter:
         return paths
 
 
-async def read_body(receive: Receive, limit: int) -> bytes:
+async def read_body(receive: Receive) -> bytes:
+    """The whole body. Its size is bounded by `RequestContextMiddleware`, which these
+    routes run inside (413 on the declared length, or while a chunked body arrives)."""
     chunks: list[bytes] = []
-    size = 0
     while True:
         message: Message = await receive()
         if message["type"] == "http.disconnect":
             break
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            raise PayloadTooLarge(f"The request body exceeds {limit} bytes.")
-        chunks.append(chunk)
+        chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             break
     return b"".join(chunks)

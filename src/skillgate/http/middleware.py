@@ -78,11 +78,8 @@ class RequestContextMiddleware:
                 incoming = value
             elif key == b"content-length":
                 declared = value
-        request_id = (
-            incoming.decode("latin-1")
-            if incoming and _REQUEST_ID_RE.match(incoming.decode("latin-1"))
-            else new_request_id()
-        )
+        sent = incoming.decode("latin-1")
+        request_id = sent if _REQUEST_ID_RE.match(sent) else new_request_id()
         scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()
         status = 0
