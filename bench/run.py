@@ -144,53 +144,23 @@ def section_discovery(workdir: Path, lines: list[str], summary: dict[str, object
         pids = _pids(proc)
         # Warm up (first requests fill caches and JIT nothing, but open the DB pool).
         wrk.run("warm", base + "/v1/skills", pids=pids, headers=auth, seconds=2)
+        targets = [  # (row name, path, authenticated)
+            ("constant FastAPI route (baseline A)", "/bench/constant", False),
+            ("constant raw ASGI route (baseline B)", "/bench/constant-raw", False),
+            *((f"GET {path}", path, True) for path in (
+                "/v1/me", "/v1/skills", "/v1/skills/github", "/v1/skills/github/create_issue",
+            )),
+        ]  # fmt: skip
         runs = [
             wrk.median(
-                "constant FastAPI route (baseline A)",
-                base + "/bench/constant",
+                name,
+                base + path,
                 pids=pids,
+                headers=auth if authenticated else None,
                 seconds=SECONDS,
                 repeats=REPEATS,
-            ),
-            wrk.median(
-                "constant raw ASGI route (baseline B)",
-                base + "/bench/constant-raw",
-                pids=pids,
-                seconds=SECONDS,
-                repeats=REPEATS,
-            ),
-            wrk.median(
-                "GET /v1/me",
-                base + "/v1/me",
-                pids=pids,
-                headers=auth,
-                seconds=SECONDS,
-                repeats=REPEATS,
-            ),
-            wrk.median(
-                "GET /v1/skills",
-                base + "/v1/skills",
-                pids=pids,
-                headers=auth,
-                seconds=SECONDS,
-                repeats=REPEATS,
-            ),
-            wrk.median(
-                "GET /v1/skills/github",
-                base + "/v1/skills/github",
-                pids=pids,
-                headers=auth,
-                seconds=SECONDS,
-                repeats=REPEATS,
-            ),
-            wrk.median(
-                "GET /v1/skills/github/create_issue",
-                base + "/v1/skills/github/create_issue",
-                pids=pids,
-                headers=auth,
-                seconds=SECONDS,
-                repeats=REPEATS,
-            ),
+            )
+            for name, path, authenticated in targets
         ]
     finally:
         proc.terminate()
