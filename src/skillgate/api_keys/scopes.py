@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from skillgate.errors import BadRequest
+from skillgate.errors import BadRequest, ScopeNotAllowed
+
+if TYPE_CHECKING:
+    from skillgate.auth.deps import Principal
 
 Access = Literal["full", "read"]
 MAX_SCOPES = 100
@@ -46,3 +49,53 @@ def access_for(scopes: Iterable[str], slug: str) -> Access | None:
         if scope == f"{slug}:read":
             best = "read"
     return best
+
+
+def covers(parent: Iterable[str], child: Iterable[str]) -> bool:
+    """Whether a key with scopes `parent` may do everything a key with `child` may do."""
+    held = tuple(parent)
+    if "*" in held:
+        return True
+    for scope in child:
+        if scope == "*":
+            return False
+        slug, _, suffix = scope.partition(":")
+        have = access_for(held, slug)
+        if have is None or (have == "read" and suffix != "read"):
+            return False
+    return True
+
+
+# What every key-authenticated route checks, in one place (docs/api.md, "Scopes on every
+# route"). Sessions and access tokens act as the whole account (`Principal.scopes` is `*`).
+
+_KEY_MANAGER = "Managing API keys needs a key with scope * or a dashboard sign-in."
+_READ_ONLY = "This API key is read-only for {slug!r}: read-only keys cannot change anything."
+_OUT_OF_SCOPE = "This API key's scopes do not include {slug!r}; use a key with that scope."
+
+
+def require_key_manager(principal: Principal) -> None:
+    """`/api-keys`: an API key needs scope `*`; tokens and sessions pass."""
+    if principal.via == "api_key" and "*" not in principal.scopes:
+        raise ScopeNotAllowed(_KEY_MANAGER)
+
+
+def require_access(principal: Principal, slug: str, need: Access) -> None:
+    """403 unless the principal has `need` access (full, or at least read) to `slug`."""
+    have = access_for(principal.scopes, slug)
+    if have is None:
+        raise ScopeNotAllowed(_OUT_OF_SCOPE.format(slug=slug[:64]))
+    if need == "full" and have == "read":
+        raise ScopeNotAllowed(_READ_ONLY.format(slug=slug[:64]))
+
+
+def can_see(principal: Principal, slug: str) -> bool:
+    """Whether the principal has any access (full or read) to `slug`."""
+    return access_for(principal.scopes, slug) is not None
+
+
+def visible_slugs(principal: Principal) -> frozenset[str] | None:
+    """The integrations the principal can see; None when it sees them all (`*`)."""
+    if "*" in principal.scopes:
+        return None
+    return frozenset(scope.partition(":")[0] for scope in principal.scopes)

@@ -11,7 +11,7 @@ from skillgate.api_keys import keyformat, scopes
 from skillgate.api_keys.models import ApiKey
 from skillgate.api_keys.repository import ApiKeyRepository
 from skillgate.db.base import utcnow
-from skillgate.errors import BadRequest, NotFound, PlanLimitReached
+from skillgate.errors import BadRequest, NotFound, PlanLimitReached, ScopeNotAllowed
 from skillgate.users.plans import max_active_keys
 from skillgate.users.repository import UserRepository
 
@@ -41,10 +41,18 @@ class ApiKeyService:
         scope_list: list[str] | None,
         known_slugs: Collection[str],
         expires_at: datetime | None = None,
+        parent_scopes: Sequence[str] | None = None,
     ) -> tuple[ApiKey, str]:
-        """The new key and its full value, which is never available again."""
+        """The new key and its full value, which is never available again.
+        `parent_scopes`: the scopes of the API key making the call (None for a session or
+        an access token); the new key may not be broader."""
         name = check_name(name)
         normalized = scopes.normalize(scope_list, known_slugs)
+        if parent_scopes is not None and not scopes.covers(parent_scopes, normalized):
+            raise ScopeNotAllowed(
+                f"scopes: {normalized} is broader than this API key's own scopes "
+                f"{list(parent_scopes)}; a key cannot create a broader key."
+            )
         now = utcnow()
         if expires_at is not None:
             if expires_at.tzinfo is None:

@@ -18,11 +18,12 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from skillgate.api_keys.scopes import can_see, require_access
 from skillgate.auth.deps import ApiKeyAuth, KeyTokenOrSession, authenticate
 from skillgate.connections.connect import REQUEST_TTL, ConnectFlow, request_status
 from skillgate.connections.models import Connection
 from skillgate.db.session import DB, on_commit
-from skillgate.errors import BadRequest, Unauthorized
+from skillgate.errors import BadRequest, NotFound, Unauthorized
 from skillgate.http.state import AppState, State
 
 router = APIRouter(tags=["connections"])
@@ -63,6 +64,7 @@ def _changed(db: DB, state: AppState, user_id: str, slug: str) -> None:
 async def start_connect(
     body: ConnectBody, principal: ApiKeyAuth, db: DB, state: State
 ) -> dict[str, Any]:
+    require_access(principal, body.integration, "full")
     flow = _flow(db, state)
     req = await flow.create_request(principal.user_id, body.integration)
     return {
@@ -78,6 +80,8 @@ async def connect_status(
     request_id: str, principal: ApiKeyAuth, db: DB, state: State
 ) -> dict[str, Any]:
     req = await _flow(db, state).get_request(principal.user_id, request_id)
+    if not can_see(principal, req.integration):  # as if it did not exist
+        raise NotFound("Connect request not found.")
     doc: dict[str, Any] = {
         "id": req.id,
         "integration": req.integration,
@@ -91,13 +95,14 @@ async def connect_status(
 @router.get("/v1/connections")
 async def list_connections(principal: ApiKeyAuth, db: DB, state: State) -> dict[str, Any]:
     rows = await _flow(db, state).connections.list(principal.user_id)
-    return {"connections": [connection_doc(c) for c in rows]}
+    return {"connections": [connection_doc(c) for c in rows if can_see(principal, c.integration)]}
 
 
 @router.put("/v1/connections/{integration}")
 async def put_token(
     integration: str, body: TokenBody, principal: KeyTokenOrSession, db: DB, state: State
 ) -> dict[str, Any]:
+    require_access(principal, integration, "full")
     connection = await _flow(db, state).connect_token(
         state.http(), principal.user_id, integration, body.token
     )
@@ -109,6 +114,7 @@ async def put_token(
 async def disconnect(
     integration: str, principal: KeyTokenOrSession, db: DB, state: State
 ) -> Response:
+    require_access(principal, integration, "full")
     await _flow(db, state).connections.disconnect(principal.user_id, integration)
     _changed(db, state, principal.user_id, integration)
     return Response(status_code=204)

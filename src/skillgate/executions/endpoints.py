@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 
+from skillgate.api_keys.scopes import require_access, visible_slugs
 from skillgate.auth.deps import ApiKeyAuth
 from skillgate.db.session import DB
 from skillgate.errors import BadRequest
@@ -39,12 +40,19 @@ async def list_executions(
     integration: Annotated[str | None, Query(max_length=40)] = None,
     outcome: Annotated[Literal["success", "error"] | None, Query()] = None,
 ) -> dict[str, Any]:
+    if integration:
+        require_access(principal, integration, "read")
     # Read your own writes: rows this instance still holds go in first.
     await state.executions.flush()
     before = decode_cursor(cursor) if cursor else None
     if cursor and before is None:
         raise BadRequest("cursor: not a cursor returned by this endpoint.")
     rows, next_cursor = await ExecutionRepository(db).page(
-        principal.user_id, limit=limit, before=before, integration=integration, outcome=outcome
+        principal.user_id,
+        limit=limit,
+        before=before,
+        integration=integration,
+        outcome=outcome,
+        within=visible_slugs(principal),
     )
     return {"executions": [execution_doc(e) for e in rows], "next_cursor": next_cursor}

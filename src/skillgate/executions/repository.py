@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from sqlalchemy import and_, or_, select
@@ -38,10 +38,14 @@ class ExecutionRepository:
         before: tuple[datetime, str] | None = None,
         integration: str | None = None,
         outcome: str | None = None,
+        within: Collection[str] | None = None,
     ) -> tuple[Sequence[Execution], str | None]:
         """Up to `limit` of the user's executions, newest first, after `before`; and the
-        cursor of the next page, None on the last."""
+        cursor of the next page, None on the last. `within`: only these integrations (an
+        API key's scopes), None for all."""
         stmt = select(Execution).where(Execution.user_id == user_id)
+        if within is not None:
+            stmt = stmt.where(Execution.integration.in_(sorted(within)))
         if before is not None:
             at, ident = before
             stmt = stmt.where(
