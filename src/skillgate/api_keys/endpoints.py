@@ -9,9 +9,11 @@ from skillgate.api_keys.scopes import require_key_manager
 from skillgate.api_keys.service import ApiKeyService
 from skillgate.auth.deps import KeyTokenOrSession
 from skillgate.db.session import DB, on_commit
+from skillgate.http.body import JSONRoute
 from skillgate.http.state import State
+from skillgate.kit.text import Text
 
-router = APIRouter(prefix="/api-keys", tags=["api-keys"])
+router = APIRouter(prefix="/api-keys", tags=["api-keys"], route_class=JSONRoute)
 
 
 @router.get("", response_model=list[ApiKeyOut])
@@ -38,7 +40,7 @@ async def create_key(
 
 
 @router.delete("/{key_id}", status_code=204, response_class=Response)
-async def revoke_key(key_id: str, principal: KeyTokenOrSession, db: DB, state: State) -> Response:
+async def revoke_key(key_id: Text, principal: KeyTokenOrSession, db: DB, state: State) -> Response:
     require_key_manager(principal)
     key = await ApiKeyService(db, state.pepper).revoke(principal.user_id, key_id)
     # Forget the cached key only once the revocation is durable.

@@ -5,13 +5,14 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from skillgate.api_keys.models import ApiKey
+from skillgate.kit.text import Text
 
 
 class CreateKeyRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(max_length=10_000)
-    scopes: list[str] | None = Field(default=None, max_length=1000)
+    name: Text = Field(max_length=10_000)
+    scopes: list[Text] | None = Field(default=None, max_length=1000)
     expires_at: datetime | None = None
 
 

@@ -8,16 +8,18 @@ from pydantic import BaseModel, Field
 from skillgate.auth import throttle
 from skillgate.db.session import DB
 from skillgate.errors import Unauthorized
+from skillgate.http.body import JSONRoute
 from skillgate.http.client import client_ip
 from skillgate.http.state import State
+from skillgate.kit.text import Secret, Text
 from skillgate.users.service import UserService
 
-router = APIRouter(prefix="/auth", tags=["auth"])
+router = APIRouter(prefix="/auth", tags=["auth"], route_class=JSONRoute)
 
 
 class LoginRequest(BaseModel):
-    email: str = Field(max_length=320)
-    password: str = Field(max_length=1024)
+    email: Text = Field(max_length=320)
+    password: Secret = Field(max_length=1024)
 
 
 class LoginResponse(BaseModel):

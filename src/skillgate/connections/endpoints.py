@@ -24,19 +24,21 @@ from skillgate.connections.connect import REQUEST_TTL, ConnectFlow, request_stat
 from skillgate.connections.models import Connection
 from skillgate.db.session import DB, on_commit
 from skillgate.errors import BadRequest, NotFound, Unauthorized
+from skillgate.http.body import JSONRoute
 from skillgate.http.state import AppState, State
+from skillgate.kit.text import Text
 
-router = APIRouter(tags=["connections"])
+router = APIRouter(tags=["connections"], route_class=JSONRoute)
 
 
 class ConnectBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    integration: str = Field(max_length=100)
+    integration: Text = Field(max_length=100)
 
 
 class TokenBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    token: str = Field(max_length=10_000)
+    token: Text = Field(max_length=10_000)
 
 
 def connection_doc(c: Connection) -> dict[str, Any]:
@@ -77,7 +79,7 @@ async def start_connect(
 
 @router.get("/v1/connect/{request_id}")
 async def connect_status(
-    request_id: str, principal: ApiKeyAuth, db: DB, state: State
+    request_id: Text, principal: ApiKeyAuth, db: DB, state: State
 ) -> dict[str, Any]:
     req = await _flow(db, state).get_request(principal.user_id, request_id)
     if not can_see(principal, req.integration):  # as if it did not exist
@@ -100,7 +102,7 @@ async def list_connections(principal: ApiKeyAuth, db: DB, state: State) -> dict[
 
 @router.put("/v1/connections/{integration}")
 async def put_token(
-    integration: str, body: TokenBody, principal: KeyTokenOrSession, db: DB, state: State
+    integration: Text, body: TokenBody, principal: KeyTokenOrSession, db: DB, state: State
 ) -> dict[str, Any]:
     require_access(principal, integration, "full")
     connection = await _flow(db, state).connect_token(
@@ -112,7 +114,7 @@ async def put_token(
 
 @router.delete("/v1/connections/{integration}", status_code=204, response_class=Response)
 async def disconnect(
-    integration: str, principal: KeyTokenOrSession, db: DB, state: State
+    integration: Text, principal: KeyTokenOrSession, db: DB, state: State
 ) -> Response:
     require_access(principal, integration, "full")
     await _flow(db, state).connections.disconnect(principal.user_id, integration)

@@ -98,7 +98,7 @@ async def login_submit(request: Request, db: DB, state: State) -> Response:
         return _form_page(
             request, "login.html", values, error=exc.message, status=429, headers=exc.headers
         )
-    user = await UserService(db).authenticate(email, web.field(form, "password"))
+    user = await UserService(db).authenticate(email, web.field(form, "password", secret=True))
     if user is None:
         return _form_page(request, "login.html", values, error=SIGN_IN_FAILED, status=400)
     return await _start_session(request, db, user.id, _target(next_path))
@@ -122,8 +122,8 @@ async def signup_submit(request: Request, db: DB, state: State) -> Response:
         "display_name": web.field(form, "display_name").strip(),
         "next": web.safe_next(web.field(form, "next")) or "",
     }
-    password = web.field(form, "password")
-    if password != web.field(form, "password_confirm"):
+    password = web.field(form, "password", secret=True)
+    if password != web.field(form, "password_confirm", secret=True):
         return _form_page(
             request, "signup.html", values, error="The two passwords differ.", status=400
         )

@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from skillgate.http.state import get_state
+from skillgate.kit import text
 from skillgate.users.plans import PlanLimits
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
@@ -145,10 +146,11 @@ def safe_next(value: str | None) -> str | None:
     return value
 
 
-def field(form: FormData, name: str) -> str:
-    """A text field of a submitted form ("" when absent or a file); services check lengths."""
+def field(form: FormData, name: str, *, secret: bool = False) -> str:
+    """A text field of a submitted form ("" when absent or a file); services check lengths.
+    400 naming the field when it holds a control character (a `secret`: NUL)."""
     value = form.get(name)
-    return value if isinstance(value, str) else ""
+    return text.check(name, value, secret=secret) if isinstance(value, str) else ""
 
 
 def sentence(message: str) -> str:

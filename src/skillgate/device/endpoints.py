@@ -13,27 +13,31 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from skillgate.auth.deps import TokenOrSession
 from skillgate.db.session import DB
 from skillgate.device.service import DeviceService
 from skillgate.errors import BadRequest, SkillGateError
+from skillgate.http.body import JSONRoute, loads
 from skillgate.http.client import client_ip
+from skillgate.http.handlers import describe_validation
 from skillgate.http.state import State
+from skillgate.kit.text import Text
 
-router = APIRouter(prefix="/auth/device", tags=["device"])
+router = APIRouter(prefix="/auth/device", tags=["device"], route_class=JSONRoute)
+_CODE_BODY = 'Send no body, or {"client_name": "<up to 100 characters>"}.'
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 
 class CodeBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    client_name: str | None = Field(default=None, max_length=100)
+    client_name: Text | None = Field(default=None, max_length=100)
 
 
 class AuthorizeBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    user_code: str = Field(max_length=64)
+    user_code: Text = Field(max_length=64)
     create_api_key: bool = False
 
 
@@ -58,11 +62,14 @@ async def device_code(request: Request, db: DB, state: State) -> Response:
         name = None
         if body.strip():
             try:
-                name = CodeBody.model_validate_json(body).client_name
+                name = CodeBody.model_validate(loads(body)).client_name
+            except ValidationError as exc:
+                errors = list(exc.errors())
+                if not all(e.get("loc") for e in errors):
+                    raise BadRequest(_CODE_BODY) from None
+                raise BadRequest(describe_validation(errors)) from None
             except ValueError:
-                raise BadRequest(
-                    'Send no body, or {"client_name": "<up to 100 characters>"}.'
-                ) from None
+                raise BadRequest(_CODE_BODY) from None
         return _json(await DeviceService(db, state).start(name))
 
 

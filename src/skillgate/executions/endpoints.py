@@ -12,9 +12,11 @@ from skillgate.db.session import DB
 from skillgate.errors import BadRequest
 from skillgate.executions.models import Execution
 from skillgate.executions.repository import ExecutionRepository, decode_cursor
+from skillgate.http.body import JSONRoute
 from skillgate.http.state import State
+from skillgate.kit.text import Text
 
-router = APIRouter(prefix="/v1", tags=["executions"])
+router = APIRouter(prefix="/v1", tags=["executions"], route_class=JSONRoute)
 
 
 def execution_doc(e: Execution) -> dict[str, Any]:
@@ -36,8 +38,8 @@ async def list_executions(
     db: DB,
     state: State,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
-    cursor: Annotated[str | None, Query(max_length=200)] = None,
-    integration: Annotated[str | None, Query(max_length=40)] = None,
+    cursor: Annotated[Text | None, Query(max_length=200)] = None,
+    integration: Annotated[Text | None, Query(max_length=40)] = None,
     outcome: Annotated[Literal["success", "error"] | None, Query()] = None,
 ) -> dict[str, Any]:
     if integration:

@@ -11,6 +11,7 @@ from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.executions.models import Execution
+from skillgate.kit.text import has_control
 
 
 def encode_cursor(e: Execution) -> str:
@@ -21,6 +22,8 @@ def decode_cursor(value: str) -> tuple[datetime, str] | None:
     """The (created_at, id) a cursor stands for; None when it is not one of ours."""
     try:
         at, ident = base64.urlsafe_b64decode(value.encode()).decode().split("|", 1)
+        if has_control(ident):
+            return None
         return datetime.fromisoformat(at), ident
     except (ValueError, UnicodeDecodeError):
         return None

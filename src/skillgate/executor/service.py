@@ -26,6 +26,7 @@ from skillgate.executor import params as params_mod
 from skillgate.executor import request as request_mod
 from skillgate.executor.envelope import envelope
 from skillgate.executor.upstream import UpstreamResponse, send
+from skillgate.http import body as body_reader
 from skillgate.http.state import AppState
 
 
@@ -40,7 +41,7 @@ def _params(body: bytes) -> Any:
     if not body.strip():
         return {}
     try:
-        data = orjson.loads(body)
+        data = body_reader.loads(body)
     except orjson.JSONDecodeError:
         raise BadRequest("The request body is not valid JSON.") from None
     if not isinstance(data, dict):

@@ -64,7 +64,9 @@ async def _validation(_: Request, exc: Exception) -> Response:
 async def _http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     error: SkillGateError
-    if exc.status_code == 404:
+    if isinstance(exc.__cause__, SkillGateError):  # FastAPI wraps what the body reader raised
+        error = exc.__cause__
+    elif exc.status_code == 404:
         error = NotFound(f"No such path: {request.method} {request.url.path}.")
     elif exc.status_code == 405:
         allow = (exc.headers or {}).get("allow") or (exc.headers or {}).get("Allow")
