@@ -104,3 +104,17 @@ async def test_dashboard_forms_refuse_controls_naming_the_field(harness: Harness
     assert "name: must not contain control characters" in r.text
     r = await web.create_key("laptop")
     assert r.status_code == 201
+
+
+async def test_browser_query_parameters_refuse_controls(harness: Harness, provider: object) -> None:
+    await harness.user()
+    web = Web(harness.client)
+    assert (await web.login("ada@example.com")).status_code == 303
+    for path, field in (
+        ("/integrations/sample?request=creq_%00", "request"),
+        ("/connect/oauthy?request=creq_%00", "request"),
+        ("/connect/oauthy/callback?state=s&code=c&error=%00", "error"),
+    ):
+        r = await web.get(path)
+        assert r.status_code == 400, (path, r.status_code)
+        assert f"{field}: must not contain control characters" in r.text, path

@@ -7,12 +7,13 @@ import time
 import click
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from skillgate.cli.checked import CheckedGroup
 from skillgate.cli.context import run_db
 from skillgate.cli.output import emit
 from skillgate.settings import Settings
 
 
-@click.group()
+@click.group(cls=CheckedGroup)
 def connections() -> None:
     """Users' connections to integrations."""
 

@@ -12,13 +12,14 @@ from datetime import datetime
 import click
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from skillgate.cli.checked import CheckedGroup
 from skillgate.cli.context import load_settings, run_db
 from skillgate.cli.output import emit, fail
 from skillgate.settings import Settings
 from skillgate.users.plans import PLANS
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=CheckedGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="skillgate", prog_name="skillgate")
 def cli() -> None:
     """Skill Gateway server and operator commands."""

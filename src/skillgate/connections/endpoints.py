@@ -26,6 +26,7 @@ from skillgate.db.session import DB, on_commit
 from skillgate.errors import BadRequest, NotFound, Unauthorized
 from skillgate.http.body import JSONRoute
 from skillgate.http.state import AppState, State
+from skillgate.kit import text
 from skillgate.kit.text import Text
 
 router = APIRouter(tags=["connections"], route_class=JSONRoute)
@@ -142,7 +143,7 @@ async def browser_connect(integration: str, request: Request, db: DB, state: Sta
     if user_id is None:
         return _to_login(state, request)
     flow = _flow(db, state)
-    request_id = request.query_params.get("request")
+    request_id = text.check("request", request.query_params.get("request") or "") or None
     provider = await flow.begin_oauth(user_id, integration, request_id)
     if provider is None:  # a token integration: the dashboard's form
         suffix = f"?request={quote(request_id)}" if request_id else ""
@@ -156,8 +157,9 @@ async def browser_callback(integration: str, request: Request, db: DB, state: St
     if user_id is None:
         return _to_login(state, request)
     flow = _flow(db, state)
+    params = {k: text.check(k[:40], v) for k, v in request.query_params.items()}
     try:
-        await flow.complete_oauth(state.http(), user_id, integration, dict(request.query_params))
+        await flow.complete_oauth(state.http(), user_id, integration, params)
     except BadRequest as exc:
         # Keep the request's `failed` status (committed), and tell the user on the dashboard.
         target = flow.dashboard_url(integration) + "?" + urlencode({"error": exc.message})

@@ -32,6 +32,7 @@ from skillgate.dashboard.viewer import CheckedForm, SignedIn, Viewer
 from skillgate.db.session import DB, on_commit
 from skillgate.errors import BadRequest, NotFound, UpstreamError
 from skillgate.http.state import AppState, State
+from skillgate.kit import text
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
@@ -133,7 +134,7 @@ async def _detail(
 async def integration_page(
     request: Request, slug: str, viewer: SignedIn, db: DB, state: State
 ) -> Response:
-    request_id = request.query_params.get("request", "")
+    request_id = text.check("request", request.query_params.get("request", ""))
     return await _detail(request, db, state, viewer, slug, request_id=request_id)
 
 
