@@ -19,6 +19,25 @@ async def test_wrong_method_is_405_with_allow(harness: Harness) -> None:
     assert "GET" in r.headers["allow"]
 
 
+async def test_405_allow_lists_every_method_the_path_takes(harness: Harness) -> None:
+    for method, path, allow in [
+        ("DELETE", "/api-keys", "GET, POST"),
+        ("PATCH", "/api-keys", "GET, POST"),
+        ("GET", "/api-keys/key_123", "DELETE"),
+        ("PATCH", "/v1/connections/sample", "PUT, DELETE"),
+        ("GET", "/v1/connections/sample", "PUT, DELETE"),
+        ("POST", "/v1/connections", "GET"),
+        ("GET", "/auth/login", "POST"),
+        ("DELETE", "/v1/me", "GET"),  # a raw route
+    ]:
+        r = await harness.client.request(method, path)
+        assert (r.status_code, r.headers.get("allow")) == (405, allow), (method, path)
+        assert r.json() == {
+            "error": "method_not_allowed",
+            "message": f"{method} is not allowed on {path}; use {allow}.",
+        }
+
+
 async def test_malformed_json_and_wrong_shapes_are_400(harness: Harness) -> None:
     await harness.user()
     token = await harness.token()

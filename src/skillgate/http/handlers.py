@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import Match
 
 from skillgate.errors import (
     BadRequest,
@@ -51,6 +52,22 @@ def describe_validation(errors: list[Any]) -> str:
     return "; ".join(parts) + "."
 
 
+_METHOD_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method the app's routes take on this path (Starlette's 405 names only the
+    first route whose path matched): `GET, POST` for /api-keys. Asks each route whether
+    it would take the request with each method (405s are rare; this is not a hot path)."""
+    routes = request.app.router.routes
+    found = []
+    for method in _METHOD_ORDER:
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] is Match.FULL for route in routes):
+            found.append(method)
+    return ", ".join(found)
+
+
 async def _skillgate(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, SkillGateError)
     return error_response(exc)
@@ -69,7 +86,7 @@ async def _http(request: Request, exc: Exception) -> Response:
     elif exc.status_code == 404:
         error = NotFound(f"No such path: {request.method} {request.url.path}.")
     elif exc.status_code == 405:
-        allow = (exc.headers or {}).get("allow") or (exc.headers or {}).get("Allow")
+        allow = allowed_methods(request) or (exc.headers or {}).get("Allow", "")
         error = MethodNotAllowed(
             f"{request.method} is not allowed on {request.url.path}"
             + (f"; use {allow}." if allow else "."),
