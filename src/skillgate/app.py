@@ -44,6 +44,7 @@ from skillgate.executor.upstream import new_session
 from skillgate.http import handlers
 from skillgate.http.fastpath import MATCH_KEY, FastPath, FastRouter
 from skillgate.http.middleware import RequestContextMiddleware
+from skillgate.http.openapi import describe_errors
 from skillgate.http.state import AppState
 from skillgate.me.endpoints import ROUTES as ME_ROUTES
 from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -77,6 +78,7 @@ class GatewayApp(FastAPI):
                 schema.setdefault("paths", {}).update(self.fast_router.openapi_paths())
                 schemes = schema.setdefault("components", {}).setdefault("securitySchemes", {})
                 schemes["bearer"] = {"type": "http", "scheme": "bearer", "description": "sk_..."}
+            describe_errors(schema)
         assert self.openapi_schema is not None
         return self.openapi_schema
 

@@ -72,9 +72,11 @@ class FastRoute:
                 {"name": n, "in": "path", "required": True, "schema": {"type": "string"}}
                 for n in self.names
             ],
-            "responses": {
-                "200": {"description": "JSON", "content": {"application/json": {}}},
-                "default": {"description": '{"error", "message"} (docs/api.md)'},
+            "responses": {  # errors: http.openapi adds 4XX/5XX to every operation
+                "200": {
+                    "description": "JSON (docs/api.md)",
+                    "content": {"application/json": {"schema": {"type": "object"}}},
+                },
             },
         }
         if self.request_body is not None:

@@ -1,0 +1,41 @@
+"""What /openapi.json says about errors: every 4xx and 5xx answer is the contract body
+`{"error","message"[,"action_url"]}` (FastAPI's default 422 is never sent: a bad
+input is a 400, see `http.handlers`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR_SCHEMA: dict[str, Any] = {
+    "title": "Error",
+    "description": "Every error the gateway produces (docs/api.md, Errors). Some carry "
+    "more fields, e.g. the device flow's `status` and `interval`.",
+    "type": "object",
+    "required": ["error", "message"],
+    "properties": {
+        "error": {"type": "string", "examples": ["bad_request"]},
+        "message": {"type": "string"},
+        "action_url": {"type": "string"},
+    },
+}
+_ERROR_REF = {"$ref": "#/components/schemas/Error"}
+_FASTAPI_ONLY = ("HTTPValidationError", "ValidationError")
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": _ERROR_REF}}}
+
+
+def describe_errors(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with the Error component and 4XX/5XX responses on every operation."""
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    for name in _FASTAPI_ONLY:
+        components.pop(name, None)
+    components["Error"] = ERROR_SCHEMA
+    for path_item in schema.get("paths", {}).values():
+        for operation in path_item.values():
+            responses = operation.setdefault("responses", {})
+            responses.pop("422", None)
+            responses["4XX"] = _error("The request cannot be served as sent; `message` says why.")
+            responses["5XX"] = _error("A server or upstream failure; `message` says what to do.")
+    return schema
