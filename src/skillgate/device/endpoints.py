@@ -55,7 +55,16 @@ def _json(data: dict[str, Any]) -> JSONResponse:
     return JSONResponse(data, headers=NO_STORE)
 
 
-@router.post("/code")
+def _body(properties: dict[str, Any], required: bool) -> dict[str, Any]:
+    """The JSON body a route reads itself, for /openapi.json."""
+    schema = {"type": "object", "properties": properties}
+    content = {"application/json": {"schema": schema}}
+    return {"requestBody": {"required": required, "content": content}}
+
+
+@router.post(
+    "/code", openapi_extra=_body({"client_name": {"type": "string", "maxLength": 100}}, False)
+)
 async def device_code(request: Request, db: DB, state: State) -> Response:
     with _no_store():
         body = await request.body()
@@ -73,7 +82,7 @@ async def device_code(request: Request, db: DB, state: State) -> Response:
         return _json(await DeviceService(db, state).start(name))
 
 
-@router.post("/token")
+@router.post("/token", openapi_extra=_body({"device_code": {"type": "string"}}, True))
 async def device_token(request: Request, db: DB, state: State) -> Response:
     with _no_store():
         try:
