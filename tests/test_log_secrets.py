@@ -69,10 +69,8 @@ def test_database_errors_leave_no_secret_in_the_log(
             SKILLGATE_KEY_CACHE_TTL="0",  # every call reads the key from the database
             SKILLGATE_LOG_LEVEL="DEBUG",
         )
-        made = run_cli(
-            "skillgate", "users", "create", "--email", "s@example.com", "--password", PASSWORD, "--plan", "pro",
-            cwd=tmp_path, env=env,
-        )  # fmt: skip
+        create = ["users", "create", "--email", "s@example.com", "--password", PASSWORD]
+        made = run_cli("skillgate", *create, "--plan", "pro", cwd=tmp_path, env=env)
         assert made.returncode == 0, made.stderr
         with serve(tmp_path, env=env) as server, httpx.Client(base_url=server.url) as client:
             login = {"email": "s@example.com", "password": PASSWORD}
@@ -149,7 +147,8 @@ def test_redact_scrubs_each_shape_of_secret() -> None:
     out = redact(line)
     for secret in (key, digest, argon, jwt, "opaque-credential-1", "secret-value", "c2FsdHNhbHQ"):
         assert secret not in out
-    assert "Key (key_hash)=([redacted])" in out and "Bearer [redacted]" in out
+    assert "Key (key_hash)=([redacted])" in out
+    assert "Bearer [redacted]" in out
     assert redact("GET /v1/me 200 in 1.2 ms, request 0123456789abcdef") == (
         "GET /v1/me 200 in 1.2 ms, request 0123456789abcdef"
     )
