@@ -40,6 +40,7 @@ class TcpProxy:
         self.stop()
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(timeout=5)
+        self.loop.close()
 
     def start(self) -> None:
         self._hung = False
