@@ -73,10 +73,13 @@ class BodyTimedOut(RequestTimeout, StarletteHTTPException):  # type: ignore[misc
     as `BodyTooLarge`."""
 
     def __init__(self, seconds: float) -> None:
-        RequestTimeout.__init__(
-            self, f"The request body did not arrive within {seconds:g} s; send it again."
+        message = f"The request body did not arrive within {seconds:g} s; send it again."
+        RequestTimeout.__init__(self, message)
+        # Last: its `headers` are the ones rendered (RequestTimeout's chain ends in
+        # HTTPException.__init__ too, which resets them).
+        StarletteHTTPException.__init__(
+            self, status_code=408, detail=message, headers={"Connection": "close"}
         )
-        StarletteHTTPException.__init__(self, status_code=408, detail=self.message)
 
 
 class RequestContextMiddleware:
