@@ -67,6 +67,7 @@ def test_database_errors_leave_no_secret_in_the_log(
             SKILLGATE_CATALOG_PATH=str(FIXTURES / "catalog"),
             SKILLGATE_SAMPLE_BASE_URL=provider.url,
             SKILLGATE_KEY_CACHE_TTL="0",  # every call reads the key from the database
+            SKILLGATE_AUTO_MIGRATE="false",  # own_database migrated it
             SKILLGATE_LOG_LEVEL="DEBUG",
         )
         create = ["users", "create", "--email", "s@example.com", "--password", PASSWORD]

@@ -4,7 +4,7 @@ traceback; the service recovers by itself (issue 11, items 6 and 7).
 
 PostgreSQL and Redis are reached through a TCP proxy the test stops, starts, drops
 and hangs (tests/tcpproxy.py). `SKILLGATE_TEST_OUTAGE_SECONDS` sets how long the
-database stays away (default 3; the report's figure uses 10).
+database stays away (default 2; the report's figure uses 10).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from tests.conftest import PG_URL, REDIS_URL, Harness, bearer, make_settings
 from tests.process import clean_env, run_cli, serve
 from tests.tcpproxy import TcpProxy, tcp_proxy
 
-OUTAGE_SECONDS = float(os.environ.get("SKILLGATE_TEST_OUTAGE_SECONDS", "3"))
+OUTAGE_SECONDS = float(os.environ.get("SKILLGATE_TEST_OUTAGE_SECONDS", "2"))
 
 
 def _routes(key: str) -> list[tuple[str, str, dict[str, str]]]:
@@ -94,6 +94,7 @@ def test_postgres_outage_is_503_with_a_quiet_log_then_recovers(tmp_path: Path) -
         env = clean_env(
             SKILLGATE_DATABASE_URL=proxied.render_as_string(hide_password=False),
             SKILLGATE_KEY_CACHE_TTL="0",
+            SKILLGATE_AUTO_MIGRATE="false",  # own_database migrated it
         )
         user = ["users", "create", "--email", "o@example.com", "--password", "password123"]
         assert run_cli("skillgate", *user, "--plan", "pro", cwd=tmp_path, env=env).returncode == 0

@@ -14,7 +14,7 @@ import pytest
 
 from tests.process import Server, clean_env, serve
 
-TIMEOUT = 1.0
+TIMEOUT = 0.5
 
 
 @pytest.fixture(scope="module")
