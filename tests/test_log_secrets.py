@@ -9,6 +9,8 @@ the errors (500 with tracebacks, or 503) must leave no secret in the log.
 
 from __future__ import annotations
 
+import io
+import logging
 import re
 import secrets
 from pathlib import Path
@@ -16,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from skillgate import logging as sg_logging
 from skillgate.auth.sessions import COOKIE_NAME
 from skillgate.kit.redact import redact
 from tests.backing import own_database, run_sql
@@ -153,3 +156,30 @@ def test_redact_scrubs_each_shape_of_secret() -> None:
     assert redact("GET /v1/me 200 in 1.2 ms, request 0123456789abcdef") == (
         "GET /v1/me 200 in 1.2 ms, request 0123456789abcdef"
     )
+
+
+def test_standard_library_records_are_scrubbed_at_every_handler() -> None:
+    """uvicorn, SQLAlchemy and asyncpg log through the standard library, with their own
+    handlers: the filter reaches those handlers, message, arguments and traceback."""
+    key = "sk_" + "Qx7" * 12
+    digest = "f00d" * 16
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(name)s %(message)s"))
+    logger = logging.getLogger("uvicorn.error")
+    logger.addHandler(handler)
+    try:
+        sg_logging.scrub_handlers()
+        try:
+            raise RuntimeError(f"[parameters: ('{digest}',)] Authorization: Bearer {key}")
+        except RuntimeError:
+            logger.exception("Exception in ASGI application for %s", key)
+        logger.warning("DETAIL:  Key (key_hash)=(%s) already exists.", digest)
+    finally:
+        logger.removeHandler(handler)
+    written = stream.getvalue()
+    assert "Exception in ASGI application" in written
+    assert "Traceback" in written
+    assert "Key (key_hash)=([redacted])" in written
+    assert key not in written
+    assert digest not in written

@@ -31,12 +31,14 @@ class RedactingFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if getattr(record, "_skillgate_redacted", False):
             return True
-        # The arguments are scrubbed one by one, not merged into the message:
-        # some formatters (uvicorn's access log) read them.
-        if isinstance(record.msg, str):
-            record.msg = redact(record.msg)
-        if record.args:
+        if record.name == "uvicorn.access":  # its formatter reads the arguments
             record.args = redact_value(record.args)
+        else:  # merged first: a pattern may span the message and an argument
+            try:
+                message = record.getMessage()
+            except Exception:  # a bad format string: keep what is there, scrubbed
+                message = f"{record.msg} {record.args}"
+            record.msg, record.args = redact(message), None
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
