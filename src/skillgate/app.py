@@ -13,7 +13,6 @@ from typing import Any
 
 import orjson
 from fastapi import FastAPI
-from redis.asyncio import from_url as redis_from_url
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -46,6 +45,7 @@ from skillgate.http.fastpath import MATCH_KEY, FastPath, FastRouter
 from skillgate.http.middleware import RequestContextMiddleware
 from skillgate.http.openapi import describe_errors
 from skillgate.http.state import AppState
+from skillgate.kit.redis import new_redis
 from skillgate.me.endpoints import ROUTES as ME_ROUTES
 from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from skillgate.metrics import Metrics
@@ -95,7 +95,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     sessionmaker = create_sessionmaker(engine)
     usage = UsageRecorder(sessionmaker)
     vault = Vault(settings.encryption_keys or "")
-    redis_client = redis_from_url(settings.redis_url) if settings.redis_url else None
+    redis_client = new_redis(settings.redis_url, settings.redis_timeout)
     state: AppState  # bound below; the refresher's callables read it at call time
     state = AppState(
         settings=settings,
@@ -188,7 +188,10 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         return Response(state.metrics.render(), media_type=METRICS_CONTENT_TYPE)
 
     app.add_middleware(
-        RequestContextMiddleware, max_body=settings.max_request_bytes, metrics=state.metrics
+        RequestContextMiddleware,
+        max_body=settings.max_request_bytes,
+        metrics=state.metrics,
+        body_timeout=settings.body_timeout,
     )
 
     app.fast_router = FastRouter([*DISCOVERY_ROUTES, *ME_ROUTES, *EXECUTE_ROUTES])
@@ -196,6 +199,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         FastPath(state, app.fast_router),
         max_body=settings.max_request_bytes,
         metrics=state.metrics,
+        body_timeout=settings.body_timeout,
     )
     return app
 

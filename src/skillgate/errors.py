@@ -11,12 +11,13 @@
     │   └── CsrfFailed                 403 csrf_failed
     ├── NotFound                       404 not_found
     ├── MethodNotAllowed               405 method_not_allowed
+    ├── RequestTimeout                 408 request_timeout (Connection: close)
     ├── Conflict                       409 conflict
     ├── PayloadTooLarge                413 payload_too_large
     ├── UnsupportedMediaType           415 unsupported_media_type
     ├── RateLimited                    429 rate_limited (Retry-After)
     ├── InternalError                  500 internal_error
-    ├── ServiceUnavailable             503 service_unavailable
+    ├── ServiceUnavailable             503 service_unavailable (Retry-After)
     └── UpstreamError                  502/504
         ├── UpstreamUnavailable        502 upstream_unavailable
         ├── UpstreamResponseTooLarge   502 upstream_response_too_large
@@ -115,6 +116,16 @@ class MethodNotAllowed(SkillGateError):
     default_message = "This method is not allowed on this path."
 
 
+class RequestTimeout(SkillGateError):
+    status, code = 408, "request_timeout"
+    default_message = "The request body did not arrive in time; send it again."
+
+    def __init__(self, message: str | None = None, **kw: Any) -> None:
+        headers = dict(kw.pop("headers", None) or {})
+        headers["Connection"] = "close"  # the rest of the body may still be on its way
+        super().__init__(message, headers=headers, **kw)
+
+
 class Conflict(SkillGateError):
     status, code = 409, "conflict"
     default_message = "The request conflicts with the current state."
@@ -148,6 +159,12 @@ class InternalError(SkillGateError):
 class ServiceUnavailable(SkillGateError):
     status, code = 503, "service_unavailable"
     default_message = "A backing service is unavailable; retry shortly."
+    retry_after = 5
+
+    def __init__(self, message: str | None = None, **kw: Any) -> None:
+        headers = dict(kw.pop("headers", None) or {})
+        headers.setdefault("Retry-After", str(self.retry_after))
+        super().__init__(message, headers=headers, **kw)
 
 
 class UpstreamError(SkillGateError):

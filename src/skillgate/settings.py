@@ -45,6 +45,14 @@ class Settings(BaseSettings):
     auto_migrate: bool = True
 
     max_request_bytes: int = Field(default=1_048_576, ge=1024)
+    # Seconds a client may take to send a request's head (line and headers), and
+    # to send each part of its body; then the connection is closed (head) or
+    # answered 408 `request_timeout` (body).
+    header_timeout: float = Field(default=10.0, gt=0, le=300)
+    body_timeout: float = Field(default=30.0, gt=0, le=3600)
+    # Seconds to connect to Redis and for each Redis reply; a hung Redis costs a
+    # request this long (twice at most: a dead pooled connection is retried once).
+    redis_timeout: float = Field(default=0.5, gt=0, le=30)
     access_token_ttl: int = Field(default=900, ge=60, le=86_400)
     session_idle_ttl: int = Field(default=7 * 86_400, ge=300)
     session_absolute_ttl: int = Field(default=30 * 86_400, ge=3600)

@@ -36,6 +36,7 @@ def serve(host: str, port: int, workers: int) -> None:
     from skillgate.catalog.loader import CatalogError, extra_paths_from_env, load_catalog
     from skillgate.connections.vault import Vault
     from skillgate.db import migrate
+    from skillgate.http.protocol import TimedHttpToolsProtocol
     from skillgate.settings import ConfigError
 
     settings = load_settings()
@@ -61,7 +62,7 @@ def serve(host: str, port: int, workers: int) -> None:
         port=port,
         workers=workers,
         loop="uvloop",
-        http="httptools",
+        http=TimedHttpToolsProtocol,  # httptools with a deadline for the request head
         access_log=False,
         proxy_headers=True,
         server_header=False,

@@ -23,6 +23,7 @@ from skillgate.dashboard.viewer import NeedsSignIn, Viewer, current_viewer
 from skillgate.errors import SkillGateError
 from skillgate.http.handlers import describe_validation
 from skillgate.http.state import get_state
+from skillgate.kit import outage
 
 log = structlog.get_logger("skillgate.dashboard")
 
@@ -51,13 +52,20 @@ async def _viewer(request: Request) -> Viewer | None:
 
 
 async def error_page(
-    request: Request, status: int, message: str, headers: dict[str, str] | None = None
+    request: Request,
+    status: int,
+    message: str,
+    headers: dict[str, str] | None = None,
+    *,
+    viewer: bool = True,
 ) -> Response:
+    """The error page; `viewer=False` when the database is why we are here (no lookup)."""
     title = TITLES.get(status, "Something went wrong")
+    who = await _viewer(request) if viewer else None
     return web.render(
         request,
         "error.html",
-        {"title": title, "message": message, "status": status, "viewer": await _viewer(request)},
+        {"title": title, "message": message, "status": status, "viewer": who},
         status=status,
         headers=headers,
     )
@@ -86,8 +94,13 @@ class DashboardRoute(APIRoute):
                 return await error_page(request, 400, describe_validation(list(exc.errors())))
             except HTTPException as exc:
                 return await error_page(request, exc.status_code, str(exc.detail))
-            except Exception:
+            except Exception as exc:
                 request_id = request.scope.get("state", {}).get("request_id", "-")
+                unavailable = outage.report(exc, request_id)
+                if unavailable is not None:
+                    return await error_page(
+                        request, 503, unavailable.message, unavailable.headers, viewer=False
+                    )
                 log.exception("dashboard error", request_id=request_id, path=request.url.path)
                 return await error_page(
                     request,

@@ -50,7 +50,9 @@ def sqlite_file(url: str) -> str | None:
 def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
 
     url = normalize_url(url)
-    kwargs: dict[str, Any] = {"echo": echo}
+    # Parameters are key hashes, password hashes, sealed credentials: an error's
+    # text (and so a logged traceback) must never carry them.
+    kwargs: dict[str, Any] = {"echo": echo, "hide_parameters": True}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
     else:

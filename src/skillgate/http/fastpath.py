@@ -25,6 +25,7 @@ from skillgate.auth.deps import Principal, api_key_principal
 from skillgate.errors import MethodNotAllowed, SkillGateError
 from skillgate.http.middleware import header
 from skillgate.http.state import AppState
+from skillgate.kit import outage
 
 Reply = tuple[int, bytes, Mapping[str, str] | None]
 Handler = Callable[[AppState, Principal, tuple[str, ...], Receive], Awaitable[Reply]]
@@ -177,5 +178,11 @@ class FastPath:
             )
         except SkillGateError as exc:
             await _respond(send, exc.status, exc.render(), exc.headers)
+            return
+        except Exception as exc:
+            unavailable = outage.report(exc, scope.get("state", {}).get("request_id", "-"))
+            if unavailable is None:
+                raise  # the request middleware logs it and answers 500
+            await _respond(send, unavailable.status, unavailable.render(), unavailable.headers)
             return
         await _respond(send, status, body, headers)

@@ -19,6 +19,7 @@ from skillgate.errors import (
     SkillGateError,
     UnsupportedMediaType,
 )
+from skillgate.kit import outage
 
 log = structlog.get_logger("skillgate.http")
 
@@ -107,6 +108,9 @@ async def _http(request: Request, exc: Exception) -> Response:
 
 async def _unexpected(request: Request, exc: Exception) -> Response:
     request_id = request.scope.get("state", {}).get("request_id", "-")
+    unavailable = outage.report(exc, request_id)
+    if unavailable is not None:
+        return error_response(unavailable)
     log.error("unhandled error", request_id=request_id, exc_info=exc)
     return error_response(
         InternalError(f"Unexpected server error; quote request id {request_id} when reporting it.")
