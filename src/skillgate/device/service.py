@@ -158,9 +158,13 @@ class DeviceService:
     # --- the browser side (a signed-in user) ------------------------------------
 
     async def lookup(self, user_id: str, user_code: str, ip: str) -> DeviceCode:
+        """Reserve a guess on the user's and the address's counters first (atomic: no
+        more than MAX_WRONG_CODES guesses are evaluated, however many arrive at once),
+        evaluate, and give the reservation back when the code was right."""
         keys = [f"sg:device:wrong:user:{user_id}", f"sg:device:wrong:ip:{ip}"]
         counter = self.state.limiter.counter
-        if max(await counter.count(keys)) >= MAX_WRONG_CODES:
+        if max(await counter.hit([(k, WRONG_CODE_WINDOW) for k in keys])) > MAX_WRONG_CODES:
+            await counter.release(keys)  # refused unevaluated: the count stays at the limit
             raise RateLimited(
                 "Too many wrong codes; wait 15 minutes and try again.",
                 retry_after=WRONG_CODE_WINDOW,
@@ -173,8 +177,8 @@ class DeviceService:
             )
             row = result.scalar_one_or_none()
         if row is None or row.status != "pending" or row.expires_at <= utcnow():
-            await counter.hit([(k, WRONG_CODE_WINDOW) for k in keys])
-            raise BadRequest(_INVALID)
+            raise BadRequest(_INVALID)  # the reservation stays: a wrong guess counts
+        await counter.release(keys)
         assert normalized is not None
         row.user_code_display = codes.display(normalized)
         return row

@@ -1,0 +1,78 @@
+"""Abuse limits on the device flow: the wrong-code lockout holds under concurrency (memory
+counter and Redis), starting codes is throttled per client address, and pending codes
+have a global cap."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import func, insert, select, update
+
+from skillgate.app import create_app
+from skillgate.catalog.loader import Catalog
+from skillgate.device import codes
+from skillgate.device.models import DeviceCode
+from skillgate.device.service import MAX_WRONG_CODES
+from tests.conftest import PASSWORD, REDIS_URL, Harness, bearer, make_settings
+
+
+def _random_ip() -> str:
+    """A client address of its own: counters in a shared Redis outlive a test."""
+    return "10." + ".".join(str(secrets.randbelow(250) + 1) for _ in range(3))
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def counted(
+    request: pytest.FixtureRequest, database_url: str, tmp_path: Path, test_catalog: Catalog
+) -> AsyncIterator[Harness]:
+    """The in-process app with the memory counter or with Redis, seen from one address."""
+    overrides = {}
+    if request.param == "redis":
+        if not REDIS_URL:
+            pytest.skip("needs SKILLGATE_TEST_REDIS_URL")
+        overrides["redis_url"] = REDIS_URL
+    app: FastAPI = create_app(
+        make_settings(database_url, tmp_path, **overrides), catalog=test_catalog
+    )
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app, client=(_random_ip(), 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            yield Harness(app, client)
+
+
+async def _signed_in(harness: Harness) -> str:
+    email = f"u{secrets.token_hex(4)}@example.com"
+    await harness.user(email)
+    return await harness.token(email)
+
+
+async def _authorize(harness: Harness, token: str, user_code: object) -> int:
+    r = await harness.client.post(
+        "/auth/device/authorize", json={"user_code": user_code}, headers=bearer(token)
+    )
+    return r.status_code
+
+
+async def test_200_concurrent_wrong_codes_evaluate_exactly_the_limit(counted: Harness) -> None:
+    token = await _signed_in(counted)
+    statuses = await asyncio.gather(*(_authorize(counted, token, "ZZZZ-ZZZZ") for _ in range(200)))
+    assert statuses.count(400) == MAX_WRONG_CODES  # guesses evaluated
+    assert statuses.count(429) == 200 - MAX_WRONG_CODES
+
+
+async def test_a_right_code_within_the_limit_works_and_does_not_count(counted: Harness) -> None:
+    token = await _signed_in(counted)
+    for _ in range(MAX_WRONG_CODES - 1):
+        assert await _authorize(counted, token, "ZZZZ-ZZZZ") == 400
+    record = (await counted.client.post("/auth/device/code")).json()
+    assert await _authorize(counted, token, record["user_code"]) == 200
+    # The right code gave its reservation back: one more wrong guess is still evaluated.
+    assert await _authorize(counted, token, "ZZZZ-ZZZZ") == 400
+    assert await _authorize(counted, token, "ZZZZ-ZZZZ") == 429
