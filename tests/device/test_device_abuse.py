@@ -20,7 +20,7 @@ from skillgate.catalog.loader import Catalog
 from skillgate.device import codes
 from skillgate.device.models import DeviceCode
 from skillgate.device.service import MAX_WRONG_CODES
-from tests.conftest import PASSWORD, REDIS_URL, Harness, bearer, make_settings
+from tests.conftest import REDIS_URL, Harness, bearer, make_settings
 
 
 def _random_ip() -> str:
@@ -76,3 +76,59 @@ async def test_a_right_code_within_the_limit_works_and_does_not_count(counted: H
     # The right code gave its reservation back: one more wrong guess is still evaluated.
     assert await _authorize(counted, token, "ZZZZ-ZZZZ") == 400
     assert await _authorize(counted, token, "ZZZZ-ZZZZ") == 429
+
+
+def _from(harness: Harness, ip: str) -> httpx.AsyncClient:
+    transport = httpx.ASGITransport(app=harness.app, client=(ip, 40000))
+    return httpx.AsyncClient(transport=transport, base_url="http://testserver")
+
+
+async def test_starting_codes_is_throttled_per_client_address(counted: Harness) -> None:
+    ip = _random_ip()
+    async with _from(counted, ip) as one, _from(counted, _random_ip()) as other:
+        for _ in range(codes.STARTS_PER_ADDRESS):
+            r = await one.post("/auth/device/code")
+            assert r.status_code == 200, r.text
+        refused = await one.post("/auth/device/code")
+        assert refused.status_code == 429
+        assert refused.json()["error"] == "rate_limited"
+        assert 1 <= int(refused.headers["retry-after"]) <= codes.START_WINDOW_SECONDS
+        assert refused.headers["cache-control"] == "no-store"
+        assert (await other.post("/auth/device/code")).status_code == 200
+    async with counted.state.sessionmaker() as s:
+        stored = await s.scalar(select(func.count()).select_from(DeviceCode))
+    assert stored == codes.STARTS_PER_ADDRESS + 1  # the refused start wrote nothing
+
+
+async def _fill(harness: Harness, n: int, expires_at: datetime) -> None:
+    rows = [
+        {
+            "id": f"dev_fill{i:08d}",
+            "device_code_hash": codes.digest(f"d{i}"),
+            "user_code_hash": codes.digest(f"u{i}"),
+            "status": "pending",
+            "interval": 5,
+            "created_at": expires_at - timedelta(seconds=codes.LIFETIME_SECONDS),
+            "expires_at": expires_at,
+        }
+        for i in range(n)
+    ]
+    async with harness.state.sessionmaker() as s, s.begin():
+        await s.execute(insert(DeviceCode), rows)
+
+
+async def test_pending_codes_have_a_global_cap(harness: Harness) -> None:
+    soon = datetime.now(UTC) + timedelta(minutes=10)
+    await _fill(harness, codes.MAX_PENDING_CODES, soon)
+    full = await harness.client.post("/auth/device/code")
+    assert full.status_code == 503
+    assert full.json()["error"] == "service_unavailable"
+    assert full.headers["retry-after"] == str(codes.FULL_RETRY_AFTER_SECONDS)
+    # Codes that expired long ago are purged at the next start, and starts work again.
+    async with harness.state.sessionmaker() as s, s.begin():
+        await s.execute(
+            update(DeviceCode).values(expires_at=datetime.now(UTC) - timedelta(hours=2))
+        )
+    assert (await harness.client.post("/auth/device/code")).status_code == 200
+    async with harness.state.sessionmaker() as s:
+        assert await s.scalar(select(func.count()).select_from(DeviceCode)) == 1

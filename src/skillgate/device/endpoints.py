@@ -63,7 +63,7 @@ async def device_code(request: Request, db: DB, state: State) -> Response:
                 raise BadRequest(
                     'Send no body, or {"client_name": "<up to 100 characters>"}.'
                 ) from None
-        return _json(await DeviceService(db, state).start(name))
+        return _json(await DeviceService(db, state).start(name, client_ip(request)))
 
 
 @router.post("/token")
