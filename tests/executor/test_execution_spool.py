@@ -80,7 +80,8 @@ async def test_a_dead_writers_file_is_replayed_once_and_removed(
         dead.append(row)  # type: ignore[arg-type]
     assert dead.path is not None
     with dead.path.open("ab") as f:
-        f.write(b'["exe_torn", "usr')  # the last write of a process killed mid-line
+        f.write(b'["exe_short", 1]\n')  # not a row: skipped, counted as unreadable
+        f.write(b'["exe_torn", "usr')  # a last line cut short (a power loss)
     dead.close(remove=False)  # the process died: its lock is free, its file stays
     alive = Spool(spool_dir)
     alive.open()

@@ -27,7 +27,7 @@ from typing import Any
 import orjson
 import structlog
 
-from skillgate.executions.sinks import Row, Sink
+from skillgate.executions.sinks import COLUMNS, Row, Sink
 
 log = structlog.get_logger(__name__)
 PATTERN = "executions-*.jsonl"
@@ -67,15 +67,22 @@ class Spool:
 
     def append(self, row: Row) -> None:
         """One small write(2) of one line: in the kernel before the request is answered."""
+        line = orjson.dumps(row) + b"\n"
+        if self._failing:  # after a short write: start on a line of our own
+            line = b"\n" + line
         try:
-            os.write(self._fd, orjson.dumps(row) + b"\n")
+            written = os.write(self._fd, line)
         except OSError as exc:  # disk full, ...: the row is still queued
-            if not self._failing:
-                log.warning("execution log spool write failed", error=str(exc))
-            self._failing = True
-            return
-        self._failing = False
+            written, error = 0, str(exc)
+        else:
+            error = "short write"
         self._dirty = True
+        if written == len(line):
+            self._failing = False
+            return
+        if not self._failing:
+            log.warning("execution log spool write failed", error=error)
+        self._failing = True
 
     def truncate(self) -> None:
         """Every row in the file is in the database: start the file again."""
@@ -102,6 +109,8 @@ def _parse(data: bytes) -> tuple[list[Row], int]:
             continue
         try:
             values: list[Any] = orjson.loads(line)
+            if len(values) != len(COLUMNS):
+                raise ValueError(line)
             rows.append((*values[:-1], datetime.fromisoformat(values[-1])))
         except (ValueError, TypeError, IndexError):
             bad += 1

@@ -110,8 +110,8 @@ class ExecutionWriter:
             return await spool.replay(
                 self._spool.directory, self._sink, own=self._spool.path, batch=self._batch
             )
-        except Exception:  # an unreadable directory, ...: the next round retries
-            log.warning("execution log replay failed", exc_info=True)
+        except Exception as exc:  # an unreadable directory, ...: the next round retries
+            log.warning("execution log replay failed", error=type(exc).__name__)
             return 0
 
     async def _run(self) -> None:
