@@ -120,7 +120,8 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         ),
         limiter=RateLimiter(RedisCounter(redis_client) if redis_client else MemoryCounter()),
         executions=ExecutionWriter(
-            SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker)
+            SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker),
+            spool_dir=settings.data_dir / "spool",
         ),
         limits=build_limits(settings),
         metrics=Metrics(),

@@ -13,6 +13,10 @@ LIFETIME_SECONDS = 900
 INTERVAL_SECONDS = 5
 SLOW_DOWN_STEP = 5
 PURGE_AFTER_EXPIRY_SECONDS = 3600  # expired codes answer `expired_token` this long, then go
+STARTS_PER_ADDRESS = 30  # POST /auth/device/code per client address per window
+START_WINDOW_SECONDS = 600
+MAX_PENDING_CODES = 10_000  # unexpired pending codes; beyond this, starts answer 503
+FULL_RETRY_AFTER_SECONDS = 60
 
 _DEVICE_CODE_RE = re.compile(r"^[0-9a-fA-F]{40}$")
 

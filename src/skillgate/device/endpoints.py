@@ -79,7 +79,7 @@ async def device_code(request: Request, db: DB, state: State) -> Response:
                 raise BadRequest(describe_validation(errors)) from None
             except ValueError:
                 raise BadRequest(_CODE_BODY) from None
-        return _json(await DeviceService(db, state).start(name))
+        return _json(await DeviceService(db, state).start(name, client_ip(request)))
 
 
 @router.post("/token", openapi_extra=_body({"device_code": {"type": "string"}}, True))

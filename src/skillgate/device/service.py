@@ -1,16 +1,19 @@
 """The device flow's logic: start, poll (with pacing), look up and approve user codes.
 
 Wrong user codes are throttled per user and per IP (20 in 15 minutes); once
-throttled, even a correct code is refused until the window passes.
+throttled, even a correct code is refused until the window passes. Starting a
+flow is throttled per client address (30 in 10 minutes) and refused while the
+table holds too many pending codes.
 """
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from typing import Any
 
 import structlog
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -19,7 +22,13 @@ from skillgate.connections.vault import Binding
 from skillgate.db.base import utcnow
 from skillgate.device import codes
 from skillgate.device.models import DeviceCode
-from skillgate.errors import BadRequest, NotFound, RateLimited, SkillGateError
+from skillgate.errors import (
+    BadRequest,
+    NotFound,
+    RateLimited,
+    ServiceUnavailable,
+    SkillGateError,
+)
 from skillgate.http.state import AppState
 from skillgate.users.repository import UserRepository
 
@@ -50,9 +59,11 @@ class DeviceService:
 
     # --- the client side (no authentication) -----------------------------------
 
-    async def start(self, client_name: str | None) -> dict[str, Any]:
+    async def start(self, client_name: str | None, ip: str) -> dict[str, Any]:
+        await self._throttle_start(ip)
         await self._purge()
         now = utcnow()
+        await self._refuse_when_full(now)
         app_url = self.state.settings.resolved_app_url
         for _ in range(5):  # a user-code collision is astronomically rare; retry anyway
             device_code, user_code = codes.new_device_code(), codes.new_user_code()
@@ -79,6 +90,33 @@ class DeviceService:
                 "interval": codes.INTERVAL_SECONDS,
             }
         raise BadRequest("Could not allocate a device code; retry.")
+
+    async def _throttle_start(self, ip: str) -> None:
+        """A fixed window per client address, on the shared counter (Redis when set)."""
+        now = time.time()
+        window = codes.START_WINDOW_SECONDS
+        key = f"sg:device:start:{ip}:{int(now // window)}"
+        [count] = await self.state.limiter.counter.hit([(key, window)])
+        if count > codes.STARTS_PER_ADDRESS:
+            retry = int(window - now % window) or 1
+            raise RateLimited(
+                f"Too many sign-ins started from this address; retry in {retry} s.",
+                retry_after=retry,
+            )
+
+    async def _refuse_when_full(self, now: Any) -> None:
+        """Bound the table: expired codes are purged, unexpired pending ones are capped."""
+        pending = await self.db.scalar(
+            select(func.count())
+            .select_from(DeviceCode)
+            .where(DeviceCode.status == "pending", DeviceCode.expires_at > now)
+        )
+        if (pending or 0) >= codes.MAX_PENDING_CODES:
+            log.warning("device sign-ins refused: too many pending codes", pending=pending)
+            raise ServiceUnavailable(
+                "Too many sign-ins are pending; retry in a minute.",
+                headers={"Retry-After": str(codes.FULL_RETRY_AFTER_SECONDS)},
+            )
 
     async def poll(self, device_code: object) -> dict[str, Any]:
         if not codes.is_device_code(device_code):
@@ -158,9 +196,13 @@ class DeviceService:
     # --- the browser side (a signed-in user) ------------------------------------
 
     async def lookup(self, user_id: str, user_code: str, ip: str) -> DeviceCode:
+        """Reserve a guess on the user's and the address's counters first (atomic: no
+        more than MAX_WRONG_CODES guesses are evaluated, however many arrive at once),
+        evaluate, and give the reservation back when the code was right."""
         keys = [f"sg:device:wrong:user:{user_id}", f"sg:device:wrong:ip:{ip}"]
         counter = self.state.limiter.counter
-        if max(await counter.count(keys)) >= MAX_WRONG_CODES:
+        if max(await counter.hit([(k, WRONG_CODE_WINDOW) for k in keys])) > MAX_WRONG_CODES:
+            await counter.release(keys)  # refused unevaluated: the count stays at the limit
             raise RateLimited(
                 "Too many wrong codes; wait 15 minutes and try again.",
                 retry_after=WRONG_CODE_WINDOW,
@@ -173,8 +215,8 @@ class DeviceService:
             )
             row = result.scalar_one_or_none()
         if row is None or row.status != "pending" or row.expires_at <= utcnow():
-            await counter.hit([(k, WRONG_CODE_WINDOW) for k in keys])
-            raise BadRequest(_INVALID)
+            raise BadRequest(_INVALID)  # the reservation stays: a wrong guess counts
+        await counter.release(keys)
         assert normalized is not None
         row.user_code_display = codes.display(normalized)
         return row

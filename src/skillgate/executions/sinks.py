@@ -7,6 +7,9 @@
   async session each batch cost ~0.9 ms of event-loop CPU in fixed overhead
   alone (measured; see docs/execution.md, "The execution log").
 - `SessionSink`: an executemany through SQLAlchemy (PostgreSQL and asyncpg).
+
+Both ignore rows whose id is already stored (`INSERT OR IGNORE`, `ON CONFLICT
+DO NOTHING`): a spool replay (executions.spool) may send a row twice.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from datetime import UTC, datetime
 from typing import Protocol, cast
 
 import orjson
-from sqlalchemy import Table, insert
+from sqlalchemy import Insert, Table
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -41,7 +45,7 @@ _TABLE = cast(Table, Execution.__table__)
 # Built from the constant column list above, never from input (json_each and
 # json_extract: the JSON1 functions, in every SQLite build Python has shipped for years).
 _SQLITE_INSERT = (
-    f"INSERT INTO executions ({', '.join(COLUMNS)}) SELECT "  # noqa: S608
+    f"INSERT OR IGNORE INTO executions ({', '.join(COLUMNS)}) SELECT "  # noqa: S608
     + ", ".join(f"json_extract(value, '$[{i}]')" for i in range(len(COLUMNS)))
     + " FROM json_each(?)"
 )
@@ -103,6 +107,12 @@ class SqliteSink:
             thread.shutdown(wait=True)
 
 
+def _insert_ignoring_known_ids(dialect: str) -> Insert:
+    if dialect == "postgresql":
+        return postgresql.insert(_TABLE).on_conflict_do_nothing(index_elements=["id"])
+    return sqlite.insert(_TABLE).on_conflict_do_nothing(index_elements=["id"])
+
+
 class SessionSink:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self._sessionmaker = sessionmaker
@@ -110,7 +120,8 @@ class SessionSink:
     async def insert(self, rows: list[Row]) -> None:
         async with self._sessionmaker() as session, session.begin():
             await session.execute(
-                insert(_TABLE), [dict(zip(COLUMNS, r, strict=True)) for r in rows]
+                _insert_ignoring_known_ids(session.get_bind().dialect.name),
+                [dict(zip(COLUMNS, r, strict=True)) for r in rows],
             )
 
     async def close(self) -> None:

@@ -5,18 +5,26 @@
 seconds; `close()` drains what is left at shutdown. If the database is
 down, rows wait (up to `max_pending`, then the oldest are dropped with a
 warning) and are retried.
+
+With a `spool_dir`, each row is first appended to this process's write-ahead
+file (executions.spool), emptied whenever the queue has reached the database;
+at start and every `replay_every` seconds the writer inserts the rows of files
+left by dead processes. Inserts ignore ids already stored, so replay is safe.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import deque
 from datetime import datetime
+from pathlib import Path
 
 import structlog
 
 from skillgate.db.base import new_sortable_id, utcnow
+from skillgate.executions import spool
 from skillgate.executions.sinks import Row, Sink
 
 log = structlog.get_logger(__name__)
@@ -30,8 +38,13 @@ class ExecutionWriter:
         batch: int = 200,
         interval: float = 0.25,
         max_pending: int = 100_000,
+        spool_dir: Path | None = None,
+        replay_every: float = 60.0,
     ) -> None:
         self._sink = sink
+        self._spool = spool.Spool(spool_dir) if spool_dir is not None else None
+        self._replay_every = replay_every
+        self._replay_at = 0.0
         self._batch = batch
         self._interval = interval
         self._pending: deque[Row] = deque(maxlen=max_pending)
@@ -55,19 +68,20 @@ class ExecutionWriter:
     ) -> None:
         if len(self._pending) == self._pending.maxlen:
             log.warning("execution log backlog full; dropping the oldest row")
-        self._pending.append(
-            (
-                new_sortable_id("exe"),
-                user_id,
-                key_id,
-                integration,
-                endpoint,
-                upstream_status,
-                error,
-                round(duration_ms),
-                at or utcnow(),
-            )
+        row: Row = (
+            new_sortable_id("exe"),
+            user_id,
+            key_id,
+            integration,
+            endpoint,
+            upstream_status,
+            error,
+            round(duration_ms),
+            at or utcnow(),
         )
+        if self._spool is not None and self._spool.is_open:
+            self._spool.append(row)
+        self._pending.append(row)
         if len(self._pending) >= self._batch:
             self._wake.set()
 
@@ -81,17 +95,46 @@ class ExecutionWriter:
                 self._pending.extendleft(reversed(rows))
                 return
             self.written += len(rows)
+            if not self._pending:  # no await since the check: no row can arrive in between
+                if self._spool is not None and self._spool.is_open:
+                    self._spool.truncate()
+                return
             await asyncio.sleep(0)  # let requests run between batches (no long loop stalls)
 
+    async def replay(self) -> int:
+        """Insert the rows that dead processes left in their spool files."""
+        if self._spool is None:
+            return 0
+        self._replay_at = time.monotonic() + self._replay_every
+        try:
+            return await spool.replay(
+                self._spool.directory, self._sink, own=self._spool.path, batch=self._batch
+            )
+        except Exception as exc:  # an unreadable directory, ...: the next round retries
+            log.warning("execution log replay failed", error=type(exc).__name__)
+            return 0
+
     async def _run(self) -> None:
+        await self.replay()
         while not self._stopping:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self._interval)
             self._wake.clear()
             await self.flush()
+            if self._spool is not None and time.monotonic() >= self._replay_at:
+                await self.replay()
 
     def start(self) -> None:
         self._stopping = False
+        if self._spool is not None and not self._spool.is_open:
+            try:
+                self._spool.open()
+            except OSError as exc:
+                log.warning(
+                    "execution log spool unavailable: a crash can lose queued rows",
+                    directory=str(self._spool.directory),
+                    error=str(exc),
+                )
         self._task = asyncio.create_task(self._run(), name="execution-writer")
 
     async def close(self) -> None:
@@ -103,4 +146,6 @@ class ExecutionWriter:
             await self._task
             self._task = None
         await self.flush()
+        if self._spool is not None:  # kept (for the next start to replay) if rows remain
+            self._spool.close(remove=not self._pending)
         await self._sink.close()

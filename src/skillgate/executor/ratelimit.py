@@ -34,6 +34,9 @@ class Counter(Protocol):
     async def count(self, keys: list[str]) -> list[int]:
         """The current counts, without incrementing."""
 
+    async def release(self, keys: list[str]) -> None:
+        """Give back one hit on each key still in its window (never below 0)."""
+
 
 class MemoryCounter:
     def __init__(self) -> None:
@@ -62,6 +65,24 @@ class MemoryCounter:
             out.append(count if expires > now else 0)
         return out
 
+    async def release(self, keys: list[str]) -> None:
+        now = time.monotonic()
+        for key in keys:
+            count, expires = self._counts.get(key, (0, now))
+            if count > 0 and expires > now:
+                self._counts[key] = (count - 1, expires)
+
+
+# DECR only a key that still exists and is above 0: a key that expired meanwhile must
+# not come back as -1 without a TTL (a free guess that never expires).
+_RELEASE = """
+for _, key in ipairs(KEYS) do
+  local n = tonumber(redis.call('GET', key) or '0')
+  if n > 0 then redis.call('DECR', key) end
+end
+return 0
+"""
+
 
 class RedisCounter:
     def __init__(self, client: Any) -> None:
@@ -88,6 +109,14 @@ class RedisCounter:
                 "The rate-limit store (Redis) is unavailable; retry shortly."
             ) from exc
         return [int(v) if v is not None else 0 for v in values]
+
+    async def release(self, keys: list[str]) -> None:
+        try:
+            await self._redis.eval(_RELEASE, len(keys), *keys)
+        except Exception as exc:
+            raise ServiceUnavailable(
+                "The rate-limit store (Redis) is unavailable; retry shortly."
+            ) from exc
 
 
 class RateLimiter:
