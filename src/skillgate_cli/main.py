@@ -85,7 +85,13 @@ def run(argv: list[str]) -> int:
         click.echo(f"svc: {one_line(exc.message)}", err=True)
         return int(exc.code)
     except click.UsageError as exc:
-        click.echo(f"svc: {_usage_line(exc)}", err=True)
+        line = _usage_line(exc)
+        if exc.ctx is not None and exc.ctx.command.name == "run":
+            # `svc run` prints exactly one JSON document, even for a usage error.
+            from skillgate_cli.output import print_json
+
+            print_json({"error": "bad_request", "message": line})
+        click.echo(f"svc: {line}", err=True)
         return int(ExitCode.FAILURE)
     except click.ClickException as exc:
         click.echo(f"svc: {one_line(exc.format_message())}", err=True)

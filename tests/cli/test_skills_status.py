@@ -37,9 +37,7 @@ def test_skills_integration_and_endpoint(gateway: Gateway, tmp_path: Path) -> No
     assert {p["name"] for p in doc["parameters"]} >= {"owner", "repo", "title"}
 
 
-def test_skills_not_connected_prints_the_json_then_exit_1(
-    gateway: Gateway, tmp_path: Path
-) -> None:
+def test_skills_not_connected_prints_the_json_then_exit_1(gateway: Gateway, tmp_path: Path) -> None:
     """The spec: "not connected" is exit 1 for `skills`, on both forms; the docs still print."""
     for args in (("github",), ("github", "create_issue")):
         r = svc("skills", *args, cwd=tmp_path, base_url=gateway.url, key=gateway.key)

@@ -176,9 +176,7 @@ async def _execute(harness: Harness, full: str, path: str, body: object) -> http
     return await harness.client.post(path, json=body, headers=bearer(full))
 
 
-async def test_as_typed_delivers_string_text_exactly(
-    harness: Harness, provider: Provider
-) -> None:
+async def test_as_typed_delivers_string_text_exactly(harness: Harness, provider: Provider) -> None:
     full = await _ready(harness)
     provider.requests.clear()
     # What the CLI guessed (object, number, boolean) vs what the user typed.

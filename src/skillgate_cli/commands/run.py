@@ -88,8 +88,14 @@ def _declared_types(config: Config, integration: str, endpoint: str) -> Any:
 def _call(integration: str, endpoint: str, args: tuple[str, ...]) -> tuple[Any, CliError | None]:
     """(what to print, the failure to end with, if any)."""
     from skillgate_cli.client import from_config, gateway_error, segment
-    from skillgate_cli.params import ParamError, parse_params
+    from skillgate_cli.params import ParamError, parse_args
 
+    if integration.startswith("-"):
+        raise CliError(
+            f"{integration!r} is not an integration name: "
+            "svc run <integration> <endpoint> --param value",
+            error="bad_request",
+        )
     if endpoint.startswith("-") or not _NAME_RE.match(endpoint):
         raise CliError(
             f"{endpoint!r} is not an endpoint name: svc run <integration> <endpoint> --param value",
@@ -100,11 +106,14 @@ def _call(integration: str, endpoint: str, args: tuple[str, ...]) -> tuple[Any, 
     config = Config.load()
     client = from_config(config)
     try:
-        params = parse_params(args, _declared_types(config, integration, endpoint))
+        params, as_typed = parse_args(args, _declared_types(config, integration, endpoint))
     except ParamError as exc:
         raise CliError(f"{exc}: {hint}", error="bad_params") from None
     path = f"/v1/{segment(integration)}/{segment(endpoint)}"
-    resp = client.request("POST", path, {"params": params})
+    body: dict[str, Any] = {"params": params}
+    if as_typed:
+        body["as_typed"] = as_typed  # the gateway keeps these texts for string parameters
+    resp = client.request("POST", path, body)
     data = resp.json()
     if resp.status == 200 and isinstance(data, dict):
         return data, outcome(data, label, hint)
