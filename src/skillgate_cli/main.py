@@ -20,13 +20,13 @@ from skillgate_cli.errors import CliError, ExitCode, one_line
 
 # name -> (module, one-line help shown by `svc --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "login": ("login", "Sign in (browser or --key) and save the key to ./.env."),
+    "login": ("login", "Sign in (browser or --key) and save the key to the project's .env."),
     "skills": ("skills", "List integrations, an integration's endpoints, or one endpoint."),
     "status": ("status", "Who is signed in and which integrations are connected."),
     "run": ("run", "Call an endpoint: svc run <integration> <endpoint> --param value."),
     "pull": ("pull", "Save an integration's documentation where the agent looks."),
     "connect": ("connect", "Connect an integration in the browser and wait for it."),
-    "logout": ("logout", "Remove SVC_API_KEY from ./.env."),
+    "logout": ("logout", "Remove SVC_API_KEY from the project's .env."),
     "help": ("help", "Show help for svc or one command."),
 }
 

@@ -69,4 +69,4 @@ def test_svc_login_device_flow_with_a_key_for_the_device(tmp_path: Path) -> None
     key = re.search(r"SVC_API_KEY=(sk_[0-9A-Za-z]+)", env_text)
     assert key is not None
     assert oct(os.stat(project / ".env").st_mode & 0o777) == "0o600"
-    assert (project / ".svc" / "skills" / "svc" / "SKILL.md").exists()
+    assert (project / ".agents" / "skills" / "svc" / "SKILL.md").exists()

@@ -79,10 +79,10 @@ def _declared_types(config: Config, integration: str, endpoint: str) -> Any:
     from skillgate_cli import platforms, typecache
 
     try:
-        platform = platforms.resolve(config.cwd, config.platform)
+        platform = platforms.resolve(config.root, config.platform)
     except CliError:
-        platform = platforms.detect(config.cwd)
-    return typecache.load(config.cwd / platforms.skill_dir(platform), integration, endpoint)
+        platform = platforms.detect(config.root)
+    return typecache.load(config.root / platforms.skill_dir(platform), integration, endpoint)
 
 
 def _call(integration: str, endpoint: str, args: tuple[str, ...]) -> tuple[Any, CliError | None]:
