@@ -169,10 +169,14 @@ def test_run_contract_names_are_path_segments(fake: FakeGateway, tmp_path: Path)
 
 
 def test_run_contract_help_after_the_endpoint(fake: FakeGateway, tmp_path: Path) -> None:
+    """No documentation to be had (the fake has none): the generic help and why; never a call."""
     r = run(fake, tmp_path, "run", "github", "create_issue", "--help")
     assert r.returncode == 0
     assert "Usage: svc run" in r.stdout
-    assert fake.requests == []
+    assert "note: no documentation for github create_issue" in r.stderr
+    assert [(c.method, c.path) for c in fake.requests] == [
+        ("GET", "/v1/skills/github/create_issue")
+    ]
 
 
 def test_run_contract_declared_types_after_pull(

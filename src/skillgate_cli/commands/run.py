@@ -130,6 +130,26 @@ def _call(integration: str, endpoint: str, args: tuple[str, ...]) -> tuple[Any, 
     return {"error": failure.error, "message": failure.message}, failure
 
 
+def _endpoint_help(ctx: click.Context, integration: str, endpoint: str) -> int:
+    """The endpoint's own documentation; the generic help and the reason when unavailable."""
+    from skillgate_cli.client import expect_json, from_config, segment
+    from skillgate_cli.endpoint_help import render
+    from skillgate_cli.output import say
+
+    try:
+        client = from_config(Config.load())
+        path = f"/v1/skills/{segment(integration)}/{segment(endpoint)}"
+        doc = expect_json(client.request("GET", path), f"{integration} {endpoint}")
+        if not isinstance(doc, dict):
+            raise CliError("the gateway's documentation is not an object")
+    except CliError as exc:
+        click.echo(ctx.get_help())
+        say(f"note: no documentation for {integration} {endpoint}: {one_line(exc.message)}")
+        return 0
+    click.echo(render(integration, endpoint, doc))
+    return 0
+
+
 @click.command(
     "run",
     context_settings={
@@ -158,14 +178,14 @@ def command(ctx: click.Context, integration: str, endpoint: str, args: tuple[str
     '{"k": 1}'          merged in         --                ends the flags
 
     After `svc pull <integration>` values are parsed to the declared types
-    instead. Exit 0 on an upstream 2xx, 1 for upstream 3xx/4xx, bad flags, a
+    instead. `svc run <integration> <endpoint> --help` shows that endpoint's
+    parameters. Exit 0 on an upstream 2xx, 1 for upstream 3xx/4xx, bad flags, a
     missing connection or key, 2 for upstream 5xx, network errors and timeouts.
     """
     from skillgate_cli.output import print_json
 
     if args in (("--help",), ("-h",)):
-        click.echo(ctx.get_help())
-        return 0
+        return _endpoint_help(ctx, integration, endpoint)
     try:
         data, failure = _call(integration, endpoint, args)
     except CliError as exc:
