@@ -175,6 +175,17 @@ def test_invalid_key_writes_nothing(gateway: Gateway, tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("bad", ["sk_" + "B" * 36, "sk_bad key", "sk_kéy"])
+def test_a_bad_key_message_says_each_thing_once(gateway: Gateway, tmp_path: Path, bad: str) -> None:
+    """Refused or malformed, with SVC_API_KEY also set: one hint, no repeated advice."""
+    r = svc("login", "--key", bad, cwd=tmp_path, base_url=gateway.url, SVC_API_KEY=gateway.key)
+    line = only_error(r, 1)
+    assert line.count("SVC_API_KEY") <= 1, line
+    assert line.count("svc login") == 1, line
+    assert line.endswith("run `svc login --key <key>`")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_revoked_key_is_refused(gateway: Gateway, tmp_path: Path) -> None:
     key, key_id = gateway.new_key("revoked before login")
     gateway.revoke(key, key_id)

@@ -20,14 +20,25 @@ def validate(base_url: str, key: str, timeout: float) -> dict[str, Any]:
     """The /v1/me profile for `key`, or CliError (exit 1 refused, 2 unreachable)."""
     from skillgate_cli.client import Client, gateway_error
 
-    resp = Client(base_url, key, timeout).request("GET", "/v1/me")
+    again = "check it, or create a new key on the dashboard and run `svc login --key <key>`"
+    try:
+        client = Client(base_url, key, timeout)
+    except CliError as exc:  # its advice is about SVC_API_KEY; this key came from login
+        if exc.error != "bad_api_key":
+            raise
+        raise CliError(
+            f"this API key contains spaces, control or non-ASCII characters: {again}",
+            error="bad_api_key",
+        ) from None
+    resp = client.request("GET", "/v1/me")
     data = resp.json()
     if resp.status == 401:
+        # The gateway's own advice ("check SVC_API_KEY, ... run `svc login`") would repeat
+        # ours: keep only what is wrong with the key.
         _, message, _ = resp.error_fields()
+        reason = one_line(message).split(":", 1)[0].rstrip(".")
         raise CliError(
-            f"the gateway refused this API key ({one_line(message).rstrip('.')}): "
-            "check it, or create a new key on the dashboard and run `svc login --key <key>`",
-            error="unauthorized",
+            f"the gateway refused this API key ({reason}): {again}", error="unauthorized"
         )
     if resp.status != 200 or not isinstance(data, dict):
         if 200 <= resp.status < 300:
