@@ -1,7 +1,7 @@
 """`svc login [--key KEY] [--platform P]`: get a key, check it, save it, install the pointer.
 
 Order matters: the key is validated with GET /v1/me before anything is
-written, and `./.env` is checked for writability before the first write.
+written, and the project's `.env` is checked for writability before the first write.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def validate(base_url: str, key: str, timeout: float) -> dict[str, Any]:
 
 
 def _check_env_file(config: Config) -> None:
-    """Fail before the sign-in, not after it, when ./.env cannot be written."""
+    """Fail before the sign-in, not after it, when the project's .env cannot be written."""
     from skillgate_cli import envfile
 
     try:
