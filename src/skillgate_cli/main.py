@@ -20,13 +20,13 @@ from skillgate_cli.errors import CliError, ExitCode, one_line
 
 # name -> (module, one-line help shown by `svc --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "login": ("login", "Sign in (browser or --key) and save the key to ./.env."),
+    "login": ("login", "Sign in (browser or --key) and save the key to the project's .env."),
     "skills": ("skills", "List integrations, an integration's endpoints, or one endpoint."),
     "status": ("status", "Who is signed in and which integrations are connected."),
     "run": ("run", "Call an endpoint: svc run <integration> <endpoint> --param value."),
     "pull": ("pull", "Save an integration's documentation where the agent looks."),
     "connect": ("connect", "Connect an integration in the browser and wait for it."),
-    "logout": ("logout", "Remove SVC_API_KEY from ./.env."),
+    "logout": ("logout", "Remove SVC_API_KEY from the project's .env."),
     "help": ("help", "Show help for svc or one command."),
 }
 
@@ -85,7 +85,13 @@ def run(argv: list[str]) -> int:
         click.echo(f"svc: {one_line(exc.message)}", err=True)
         return int(exc.code)
     except click.UsageError as exc:
-        click.echo(f"svc: {_usage_line(exc)}", err=True)
+        line = _usage_line(exc)
+        if exc.ctx is not None and exc.ctx.command.name == "run":
+            # `svc run` prints exactly one JSON document, even for a usage error.
+            from skillgate_cli.output import print_json
+
+            print_json({"error": "bad_request", "message": line})
+        click.echo(f"svc: {line}", err=True)
         return int(ExitCode.FAILURE)
     except click.ClickException as exc:
         click.echo(f"svc: {one_line(exc.format_message())}", err=True)

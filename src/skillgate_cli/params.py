@@ -18,6 +18,11 @@ The spec's table, and what we add to it:
 `--issue-number` and `--issue_number` name the same parameter. When the
 endpoint's declared types are known (`types`), values are parsed to them
 instead of guessed. Standard library only: this runs on every agent call.
+
+Guessing loses text (`--zip 007` is fine, but `--v 1e3`, `--title true` and
+`--body '{"k": 1}'` change type), so `parse_args` also returns `as_typed`: the
+exact text of each flag given once with a value whose parsed value is not
+that same string. The gateway uses it for parameters it declares `string`.
 """
 
 from __future__ import annotations
@@ -127,12 +132,22 @@ def parse_params(
     args: list[str] | tuple[str, ...],
     types: dict[str, tuple[str, str | None]] | None = None,
 ) -> dict[str, Any]:
-    """Parse `svc run` arguments after `<integration> <endpoint>`.
+    """The `params` of `svc run` arguments after `<integration> <endpoint>`."""
+    return parse_args(args, types)[0]
+
+
+def parse_args(
+    args: list[str] | tuple[str, ...],
+    types: dict[str, tuple[str, str | None]] | None = None,
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """(params, as_typed) of `svc run` arguments after `<integration> <endpoint>`.
 
     `types` maps a parameter name to its (type, items type) when the endpoint's
-    documentation is known locally.
+    documentation is known locally. `as_typed` maps a flag given once with a value
+    to the text typed for it, when the value differs from that text.
     """
     params: dict[str, Any] = {}
+    texts: dict[str, str | None] = {}  # None: bare or repeated, no single text
     repeated: set[str] = set()
     positional: list[dict[str, Any]] = []
     i = 0
@@ -145,15 +160,7 @@ def parse_params(
             continue
         match = None if flags_done else _FLAG_RE.match(arg)
         if match is None:
-            if arg.startswith("--") and not flags_done:
-                raise ParamError(f"{arg!r} is not a valid flag name")
-            parsed = _parse_json(arg)
-            if not isinstance(parsed, dict):
-                raise ParamError(
-                    f"unexpected argument {arg!r}: pass parameters as --name value "
-                    "or one JSON object"
-                )
-            positional.append(parsed)
+            positional.append(_positional(arg, flags_done))
             continue
         name = match.group(1).replace("-", "_")
         declared = types.get(name) if types else None
@@ -172,8 +179,22 @@ def parse_params(
             value = typed_value(name, text, declared[0], declared[1])
         else:
             value = guess_value(text)
+        texts[name] = None if name in params else text
         _add(params, name, value, repeated)
     for obj in positional:
         for key, value in obj.items():
             params[key] = value
-    return params
+            texts[key] = None
+    as_typed = {k: t for k, t in texts.items() if t is not None and params[k] != t}
+    return params, as_typed
+
+
+def _positional(arg: str, flags_done: bool) -> dict[str, Any]:
+    if arg.startswith("--") and not flags_done:
+        raise ParamError(f"{arg!r} is not a valid flag name")
+    parsed = _parse_json(arg)
+    if not isinstance(parsed, dict):
+        raise ParamError(
+            f"unexpected argument {arg!r}: pass parameters as --name value or one JSON object"
+        )
+    return parsed

@@ -6,7 +6,7 @@ two columns are the name and the type (`string`, `number`, `boolean`,
 `object`, `array` or `array of <type>`). `pull` reads those tables once and
 writes what `run` needs as JSON beside the docs:
 
-    <skill dir>/svc-<slug>/.svc-types.json
+    <skill dir>/svc-<slug with - for _>/.svc-types.json
     {"slug": "github", "version": "f9cb42f8068f",
      "endpoints": {"create_issue": {"title": ["string", null], "labels": ["array", "string"]}}}
 
@@ -72,6 +72,22 @@ def types_from_markdown(text: str) -> Types | None:
     return types
 
 
+def _front_matter_version(text: str) -> str | None:
+    """`metadata.version` of a SKILL.md's front matter (Agent Skills format)."""
+    if not text.startswith("---\n"):
+        return None
+    front = text[4:].partition("\n---\n")[0]
+    in_metadata = False
+    for line in front.splitlines():
+        if not line.startswith((" ", "\t")):
+            in_metadata = line.rstrip() == "metadata:"
+            continue
+        match = re.match(r"^\s+version:\s*(\S+?)\s*$", line)
+        if in_metadata and match:
+            return match.group(1).strip("\"'")
+    return None
+
+
 def build(slug: str, files: list[dict[str, Any]]) -> dict[str, Any]:
     """The cache document for a download bundle's files."""
     endpoints: dict[str, dict[str, list[str | None]]] = {}
@@ -80,8 +96,7 @@ def build(slug: str, files: list[dict[str, Any]]) -> dict[str, Any]:
         path = PurePosixPath(str(f.get("file_path", "")))
         content = str(f.get("content", ""))
         if path.as_posix() == "SKILL.md":
-            match = re.search(r"^version:\s*(\S+)\s*$", content, re.MULTILINE)
-            version = match.group(1) if match else None
+            version = _front_matter_version(content)
         elif path.parts[:1] == ("endpoints",) and path.suffix == ".md":
             types = types_from_markdown(content)
             if types is not None:
@@ -93,8 +108,9 @@ def load(directory: Path, slug: str, endpoint: str) -> Types | None:
     """Declared types of one endpoint from a pulled directory; None when not cached."""
     if not _SLUG_RE.match(slug) or not _SLUG_RE.match(endpoint):
         return None
+    folder = "svc-" + slug.replace("_", "-")  # platforms.docs_folder, without the import
     try:
-        data = json.loads((directory / f"svc-{slug}" / CACHE_FILE).read_text(encoding="utf-8"))
+        data = json.loads((directory / folder / CACHE_FILE).read_text(encoding="utf-8"))
         params = data["endpoints"][endpoint]
         return {str(k): (str(v[0]), None if v[1] is None else str(v[1])) for k, v in params.items()}
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):

@@ -118,6 +118,9 @@ def _write(tmp_path: Path, text: str, name: str = "extra.yaml") -> Path:
         (VALID.replace("example: t1", "example: 12"), "example 12 is not a string"),
         (VALID.replace("example: t1", ""), "required parameter 'thing_id' needs an `example`"),
         (VALID.replace("slug: extra", "slug: skills"), "reserved"),
+        # `svc-ex--tra` / `svc-extra-` would not be valid Agent Skills names.
+        (VALID.replace("slug: extra", "slug: ex__tra"), "double or trailing underscore"),
+        (VALID.replace("slug: extra", "slug: extra_"), "double or trailing underscore"),
         (VALID.replace("slug: extra", "slug: github"), "slug already defined"),
     ],
 )

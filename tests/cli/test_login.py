@@ -3,18 +3,42 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
+from skillgate_cli import __version__
+from tests import skill_format
 from tests.cli.conftest import Gateway, error_line, mode, only_error, svc
 
 POINTERS = {
     "claude": ".claude/skills/svc/SKILL.md",
-    "cursor": ".cursor/rules/svc/SKILL.md",
-    "windsurf": ".windsurf/rules/svc/SKILL.md",
-    "generic": ".svc/skills/svc/SKILL.md",
+    "cursor": ".cursor/skills/svc/SKILL.md",
+    "windsurf": ".windsurf/skills/svc/SKILL.md",
+    "codex": ".agents/skills/svc/SKILL.md",
+    "gemini": ".agents/skills/svc/SKILL.md",
+    "copilot": ".agents/skills/svc/SKILL.md",
+    "generic": ".agents/skills/svc/SKILL.md",
 }
+# What marks each platform in the project root, in detection order.
+MARKERS = {
+    "claude": ".claude/",
+    "cursor": ".cursor/",
+    "windsurf": ".windsurf/",
+    "codex": ".codex/",
+    "gemini": ".gemini/",
+    "copilot": ".github/copilot-instructions.md",
+}
+
+
+def make_marker(root: Path, marker: str) -> None:
+    path = root / marker
+    if marker.endswith("/"):
+        path.mkdir(parents=True)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("Use svc.\n")
 
 
 def login(gateway: Gateway, cwd: Path, *args: str, key: str | None = None) -> dict[str, object]:
@@ -44,6 +68,9 @@ def test_pointer_is_a_skill_with_front_matter(gateway: Gateway, tmp_path: Path) 
     login(gateway, tmp_path)
     text = (tmp_path / POINTERS["generic"]).read_text()
     assert text.startswith("---\nname: svc\ndescription: >-\n")
+    assert skill_format.problems(text, "svc") == []  # name = its folder, Agent Skills rules
+    meta = skill_format.front_matter(text)["metadata"]
+    assert meta == {"generator": "svc", "version": __version__}
     front, body = text.split("\n---\n", 1)
     assert "Skill Gateway" in front
     for command in ("svc status", "svc skills", "svc run", "svc pull", "svc connect"):
@@ -51,25 +78,42 @@ def test_pointer_is_a_skill_with_front_matter(gateway: Gateway, tmp_path: Path) 
     assert gateway.url in body
 
 
-@pytest.mark.parametrize("platform", ["claude", "cursor", "windsurf"])
-def test_platform_detected_from_its_directory(
-    gateway: Gateway, tmp_path: Path, platform: str
-) -> None:
-    (tmp_path / f".{platform}").mkdir()
+@pytest.mark.parametrize("platform", list(MARKERS))
+def test_platform_detected_from_its_marker(gateway: Gateway, tmp_path: Path, platform: str) -> None:
+    make_marker(tmp_path, MARKERS[platform])
     data = login(gateway, tmp_path)
     assert data["platform"] == platform
+    assert data["pointer"] == POINTERS[platform]
     assert (tmp_path / POINTERS[platform]).is_file()
     assert f"SVC_PLATFORM={platform}\n" in (tmp_path / ".env").read_text()
-    others = [p for name, p in POINTERS.items() if name != platform]
+    others = {p for p in POINTERS.values() if p != POINTERS[platform]}
     assert not any((tmp_path / p).exists() for p in others)
 
 
-@pytest.mark.parametrize("platform", ["claude", "cursor", "windsurf", "generic"])
+def test_a_github_folder_alone_is_not_copilot(gateway: Gateway, tmp_path: Path) -> None:
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".codex").write_text("a file, not the folder")
+    assert login(gateway, tmp_path)["platform"] == "generic"
+
+
+@pytest.mark.parametrize("platform", list(POINTERS))
 def test_platform_flag_overrides_detection(gateway: Gateway, tmp_path: Path, platform: str) -> None:
     (tmp_path / ".cursor").mkdir()
     data = login(gateway, tmp_path, "--platform", platform)
     assert data["platform"] == platform
     assert (tmp_path / POINTERS[platform]).is_file()
+
+
+def test_svc_platform_accepts_every_name(gateway: Gateway, tmp_path: Path) -> None:
+    for platform in POINTERS:
+        r = svc(
+            "login", "--key", gateway.key, cwd=tmp_path, base_url=gateway.url,
+            SVC_PLATFORM=platform.upper(),
+        )  # fmt: skip
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["platform"] == platform
+    r = svc("login", "--key", gateway.key, cwd=tmp_path, base_url=gateway.url, SVC_PLATFORM="vim")
+    assert "copilot" in only_error(r, 1)
 
 
 def test_login_again_keeps_the_chosen_platform(gateway: Gateway, tmp_path: Path) -> None:
@@ -80,15 +124,65 @@ def test_login_again_keeps_the_chosen_platform(gateway: Gateway, tmp_path: Path)
     assert "SVC_PLATFORM=claude\n" in (tmp_path / ".env").read_text()
 
 
-def test_claude_wins_when_several_platforms_exist(gateway: Gateway, tmp_path: Path) -> None:
-    for name in (".windsurf", ".cursor", ".claude"):
-        (tmp_path / name).mkdir()
-    assert login(gateway, tmp_path)["platform"] == "claude"
+def test_marker_order_decides_when_several_exist(gateway: Gateway, tmp_path: Path) -> None:
+    names = list(MARKERS)
+    for platform in reversed(names):
+        make_marker(tmp_path, MARKERS[platform])
+    for platform in names:
+        (tmp_path / ".env").unlink(missing_ok=True)  # detection, not the saved choice
+        assert login(gateway, tmp_path)["platform"] == platform
+        marker = tmp_path / MARKERS[platform]
+        shutil.rmtree(marker) if marker.is_dir() else marker.unlink()
+
+
+def test_a_platform_change_removes_the_pointer_svc_wrote(gateway: Gateway, tmp_path: Path) -> None:
+    login(gateway, tmp_path, "--platform", "claude")
+    old = tmp_path / POINTERS["claude"]
+    assert old.is_file()
+    data = login(gateway, tmp_path, "--platform", "cursor")
+    assert data["removed_pointer"] == POINTERS["claude"]
+    assert not old.exists()
+    assert not old.parent.exists()  # the then-empty svc/ folder
+    assert (tmp_path / ".claude" / "skills").is_dir()  # nothing above it
+    assert (tmp_path / POINTERS["cursor"]).is_file()
+    # Codex -> Gemini share .agents/skills: the pointer stays, nothing is removed.
+    login(gateway, tmp_path, "--platform", "codex")
+    data = login(gateway, tmp_path, "--platform", "gemini")
+    assert "removed_pointer" not in data
+    assert (tmp_path / POINTERS["gemini"]).is_file()
+
+
+def test_a_platform_change_keeps_a_skill_md_that_is_not_ours(
+    gateway: Gateway, tmp_path: Path
+) -> None:
+    login(gateway, tmp_path, "--platform", "claude")
+    old = tmp_path / POINTERS["claude"]
+    theirs = "---\nname: svc\ndescription: my own notes\n---\n"
+    old.write_text(theirs)
+    assert "removed_pointer" not in login(gateway, tmp_path, "--platform", "windsurf")
+    assert old.read_text() == theirs
+    # Ours again, with a file of the user's beside it: the pointer goes, the folder stays.
+    login(gateway, tmp_path, "--platform", "claude")
+    (old.parent / "notes.md").write_text("mine")
+    login(gateway, tmp_path, "--platform", "windsurf")
+    assert not old.exists()
+    assert (old.parent / "notes.md").read_text() == "mine"
 
 
 def test_invalid_key_writes_nothing(gateway: Gateway, tmp_path: Path) -> None:
     r = svc("login", "--key", "sk_" + "B" * 36, cwd=tmp_path, base_url=gateway.url)
     assert "svc login" in only_error(r, 1)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("bad", ["sk_" + "B" * 36, "sk_bad key", "sk_kéy"])
+def test_a_bad_key_message_says_each_thing_once(gateway: Gateway, tmp_path: Path, bad: str) -> None:
+    """Refused or malformed, with SVC_API_KEY also set: one hint, no repeated advice."""
+    r = svc("login", "--key", bad, cwd=tmp_path, base_url=gateway.url, SVC_API_KEY=gateway.key)
+    line = only_error(r, 1)
+    assert line.count("SVC_API_KEY") <= 1, line
+    assert line.count("svc login") == 1, line
+    assert line.endswith("run `svc login --key <key>`")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -162,7 +256,7 @@ def test_read_only_dotenv_is_refused_and_left_alone(gateway: Gateway, tmp_path: 
     assert "chmod" in line
     assert env.read_text() == "A=1\n"
     assert mode(env) == 0o444
-    assert not (tmp_path / ".svc").exists()  # no pointer either
+    assert not (tmp_path / ".agents").exists()  # no pointer either
 
 
 def test_gitignore_gets_dotenv_in_a_git_work_tree(gateway: Gateway, tmp_path: Path) -> None:
@@ -175,12 +269,17 @@ def test_gitignore_gets_dotenv_in_a_git_work_tree(gateway: Gateway, tmp_path: Pa
 
 
 def test_gitignore_in_a_subdirectory_of_a_work_tree(gateway: Gateway, tmp_path: Path) -> None:
+    """No .env on the way up: the git root is the project root (like git finds .git)."""
     (tmp_path / ".git").mkdir()
     sub = tmp_path / "app"
     sub.mkdir()
     data = login(gateway, sub)
     assert data["gitignore_updated"] is True
-    assert (sub / ".gitignore").read_text() == ".env\n"
+    assert data["env_file"] == "../.env"
+    assert (tmp_path / ".gitignore").read_text() == ".env\n"
+    assert (tmp_path / ".env").is_file()
+    assert not (sub / ".env").exists()
+    assert data["pointer"] == "../" + POINTERS["generic"]
 
 
 def test_gitignore_left_alone_when_already_ignored_or_not_a_repo(

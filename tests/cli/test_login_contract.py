@@ -145,6 +145,21 @@ def test_login_contract_pasted_key_from_stdin(fake: FakeGateway, tmp_path: Path)
     assert f"SVC_API_KEY={GOOD_KEY}\n" in (tmp_path / ".env").read_text()
 
 
+def test_login_contract_no_key_handed_over_says_how_to_go_on(
+    fake: FakeGateway, tmp_path: Path
+) -> None:
+    """A free plan's one key exists, so the approval made none: before asking to paste,
+    svc says to paste it, or revoke it at api_keys_url and create one, or replace it."""
+    setup(fake, [complete()])
+    r = login(fake, tmp_path, input=GOOD_KEY + "\n")
+    assert r.returncode == 0, r.stderr
+    said = " ".join(r.stderr.split())
+    assert "The free plan allows one active key: paste it if you have it" in said
+    assert "or revoke it at http://app/api-keys and create a new one" in said
+    assert "replace my existing key" in said
+    assert said.index("replace my existing key") < said.index("Signed in")
+
+
 def test_login_contract_nothing_pasted_exit_1(fake: FakeGateway, tmp_path: Path) -> None:
     setup(fake, [complete()])
     r = login(fake, tmp_path, input="")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -53,6 +54,27 @@ def test_usage_errors_are_one_line_exit_1(
 ) -> None:
     """Click's usage errors exit 2 by default, which the spec reserves for the network."""
     assert fragment in only_error(svc(*args, cwd=tmp_path), 1)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("run",), "Missing argument 'INTEGRATION'"),
+        (("run", "github"), "Missing argument 'ENDPOINT'"),
+        (("run", "--owner", "o", "github", "get_repo"), "'--owner' is not an integration name"),
+        (("run", "github", "--owner", "o"), "'--owner' is not an endpoint name"),
+    ],
+)
+def test_run_usage_errors_print_json_too(
+    tmp_path: Path, args: tuple[str, ...], fragment: str
+) -> None:
+    """`svc run` prints one JSON document on stdout whatever happens (the spec)."""
+    r = svc(*args, cwd=tmp_path, key="sk_x")
+    line = only_error(r, 1)
+    assert fragment in line
+    assert json.loads(r.stdout) == {"error": "bad_request", "message": line.removeprefix("svc: ")}
+    # Other commands keep stdout empty for a usage error.
+    assert svc("skills", "a", "b", "c", cwd=tmp_path).stdout == ""
 
 
 def test_invalid_svc_timeout(tmp_path: Path) -> None:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from skillgate_cli import typecache
+from tests import skill_format
 from tests.cli.conftest import Gateway, only_error, svc
 from tests.cli.fakes import FakeGateway, Reply
 
@@ -24,9 +26,9 @@ def test_pull_writes_exactly_the_bundle(gateway: Gateway, tmp_path: Path) -> Non
     assert data == {
         "slug": "github",
         "files": len(bundle["files"]),
-        "path": ".svc/skills/svc-github",
+        "path": ".agents/skills/svc-github",
     }
-    target = tmp_path / ".svc/skills/svc-github"
+    target = tmp_path / ".agents/skills/svc-github"
     for f in bundle["files"]:
         assert (target / f["file_path"]).read_text() == f["content"]
     written = {p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()}
@@ -37,8 +39,10 @@ def test_pull_writes_exactly_the_bundle(gateway: Gateway, tmp_path: Path) -> Non
     ("marker", "where"),
     [
         (".claude", ".claude/skills/svc-slack"),
-        (".cursor", ".cursor/rules/svc-slack"),
-        (".windsurf", ".windsurf/rules/svc-slack"),
+        (".cursor", ".cursor/skills/svc-slack"),
+        (".windsurf", ".windsurf/skills/svc-slack"),
+        (".codex", ".agents/skills/svc-slack"),
+        (".gemini", ".agents/skills/svc-slack"),
     ],
 )
 def test_pull_goes_where_the_platform_looks(
@@ -49,10 +53,24 @@ def test_pull_goes_where_the_platform_looks(
     assert (tmp_path / where / "SKILL.md").read_text().startswith("---\nname: svc-slack\n")
 
 
+def test_pull_folder_is_the_skill_name(gateway: Gateway, tmp_path: Path) -> None:
+    """`google_calendar` lands in `svc-google-calendar/`, its SKILL.md's `name`."""
+    data = pull(gateway, tmp_path, "google_calendar")
+    assert data["path"] == ".agents/skills/svc-google-calendar"
+    text = (tmp_path / data["path"] / "SKILL.md").read_text()  # type: ignore[operator]
+    assert skill_format.problems(text, "svc-google-calendar") == []
+    # `svc run google_calendar ...` reads its declared types from that folder.
+    listing = gateway.get("/v1/skills/google_calendar")
+    endpoint = listing["categories"][0]["endpoints"][0]["name"]
+    doc = gateway.get(f"/v1/skills/google_calendar/{endpoint}")
+    types = typecache.load(tmp_path / ".agents/skills", "google_calendar", endpoint)
+    assert types == {p["name"]: (p["type"], p.get("items")) for p in doc["parameters"]}
+
+
 def test_pull_follows_svc_platform_from_dotenv(gateway: Gateway, tmp_path: Path) -> None:
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".env").write_text("SVC_PLATFORM=windsurf\n")
-    assert pull(gateway, tmp_path, "slack")["path"] == ".windsurf/rules/svc-slack"
+    assert pull(gateway, tmp_path, "slack")["path"] == ".windsurf/skills/svc-slack"
 
 
 def test_pull_types_cache_matches_the_endpoint_docs(gateway: Gateway, tmp_path: Path) -> None:
@@ -61,7 +79,13 @@ def test_pull_types_cache_matches_the_endpoint_docs(gateway: Gateway, tmp_path: 
     for item in gateway.get("/v1/skills")["integrations"]:
         slug = item["slug"]
         pull(gateway, tmp_path, slug)
-        cache = json.loads((tmp_path / f".svc/skills/svc-{slug}/.svc-types.json").read_text())
+        folder = tmp_path / ".agents/skills" / ("svc-" + slug.replace("_", "-"))
+        cache = json.loads((folder / ".svc-types.json").read_text())
+        assert (
+            cache["version"]
+            == skill_format.front_matter((folder / "SKILL.md").read_text())["metadata"]["version"]
+        )
+        assert cache["version"]
         listing = gateway.get(f"/v1/skills/{slug}")
         names = [e["name"] for c in listing["categories"] for e in c["endpoints"]]
         assert sorted(cache["endpoints"]) == sorted(names)
@@ -73,7 +97,7 @@ def test_pull_types_cache_matches_the_endpoint_docs(gateway: Gateway, tmp_path: 
 
 def test_pull_again_replaces_stale_files(gateway: Gateway, tmp_path: Path) -> None:
     pull(gateway, tmp_path)
-    target = tmp_path / ".svc/skills/svc-github"
+    target = tmp_path / ".agents/skills/svc-github"
     stale = target / "endpoints/old/removed.md"
     stale.parent.mkdir(parents=True)
     stale.write_text("gone")

@@ -150,3 +150,83 @@ def test_connect_no_wait_prints_the_request(gateway: Gateway, tmp_path: Path) ->
     assert started["expires_in"] > 0
     state = gateway.get(f"/v1/connect/{started['id']}")
     assert state == {"id": started["id"], "integration": "github", "status": "pending"}
+
+
+def test_a_bare_flag_for_a_string_needs_a_value(
+    gateway: Gateway, upstream: FakeGateway, tmp_path: Path
+) -> None:
+    """`--repo` with no value: the gateway refuses the boolean (docs not pulled), and
+    svc says it locally once the types are pulled. Never a call to /repos/octocat/true."""
+    r = run(gateway, tmp_path, "run", "github", "get_repo", "--owner", "octocat", "--repo")
+    line = only_error(r, 1)
+    assert "repo: expected a string, got a boolean" in line
+    assert "give it a value" in line
+    assert json.loads(r.stdout)["error"] == "bad_request"
+    assert upstream.requests == []
+
+    pulled = svc("pull", "github", cwd=tmp_path, base_url=gateway.url, key=gateway.runner_key)
+    assert pulled.returncode == 0, pulled.stderr
+    r = run(gateway, tmp_path, "run", "github", "get_repo", "--owner", "octocat", "--repo")
+    assert "--repo needs a value" in only_error(r, 1)
+    assert json.loads(r.stdout)["error"] == "bad_params"
+    assert upstream.requests == []
+
+
+@pytest.mark.parametrize("pulled", [False, True])
+def test_text_for_a_string_arrives_exactly_as_typed(
+    gateway: Gateway, upstream: FakeGateway, tmp_path: Path, pulled: bool
+) -> None:
+    if pulled:
+        out = svc("pull", "github", cwd=tmp_path, base_url=gateway.url, key=gateway.runner_key)
+        assert out.returncode == 0, out.stderr
+    upstream.on("POST", "/repos/true/007/issues", Reply(201, {"number": 9}))
+    r = run(
+        gateway, tmp_path, "run", "github", "create_issue", "--owner", "true", "--repo", "007",
+        "--title", '{"k": 1}', "--body", "1e3", "--milestone", "3",
+    )  # fmt: skip
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    [call] = upstream.calls("POST", "/repos/true/007/issues")
+    assert call.body == {"title": '{"k": 1}', "body": "1e3", "milestone": 3}
+
+
+def test_help_after_the_endpoint_shows_its_documentation(
+    gateway: Gateway, upstream: FakeGateway, tmp_path: Path
+) -> None:
+    doc = gateway.get("/v1/skills/github/list_issues")
+    for flag in ("--help", "-h"):
+        r = run(gateway, tmp_path, "run", "github", "list_issues", flag, key=gateway.key)
+        assert r.returncode == 0, r.stderr
+        assert r.stderr == ""
+        out = r.stdout
+        assert out.startswith("Usage: svc run github list_issues")
+        assert " ".join(doc["description"].split()[:8]) in " ".join(out.split())
+        assert "not connected: run `svc connect github` first" in out
+        for p in doc["parameters"]:
+            line = next(x for x in out.splitlines() if x.startswith(f"  --{p['name']}  ("))
+            assert p["type"] in line
+            assert ("required" if p["required"] else "optional") in line
+            assert f"in {p['in']}" in line
+            if "enum" in p:
+                assert "one of " + ", ".join(json.dumps(v) for v in p["enum"]) in line
+            if "default" in p:
+                assert f"default {json.dumps(p['default'])}" in line
+        assert f"Example:\n  {doc['example']}\n" in out
+        for e in doc["errors"]:
+            assert f"  {e['code']}: " in out
+    assert upstream.requests == []
+
+
+def test_help_without_a_key_is_the_generic_help_and_the_reason(
+    gateway: Gateway, tmp_path: Path
+) -> None:
+    r = svc("run", "github", "list_issues", "--help", cwd=tmp_path, base_url=gateway.url)
+    assert r.returncode == 0
+    assert r.stdout.startswith("Usage: svc run [OPTIONS] INTEGRATION ENDPOINT")
+    assert r.stderr.strip() == (
+        "note: no documentation for github list_issues: no API key: run `svc login` "
+        "(or set SVC_API_KEY)"
+    )
+    r = svc("run", "github", "nope", "--help", cwd=tmp_path, base_url=gateway.url, key=gateway.key)
+    assert r.returncode == 0
+    assert "Usage: svc run" in r.stdout
+    assert "Unknown endpoint 'nope'" in r.stderr

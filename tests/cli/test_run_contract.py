@@ -41,7 +41,9 @@ def test_run_contract_request_is_the_params_object(fake: FakeGateway, tmp_path: 
             "labels": ["bug", "ui"],
             "milestone": 3,
             "draft": True,
-        }
+        },
+        # The text of flags whose guessed value is not that text (DESIGN "Execution").
+        "as_typed": {"labels": "bug,ui", "milestone": "3"},
     }
     assert call.headers["Authorization"] == "Bearer sk_test"
     assert call.headers["Content-Type"] == "application/json"
@@ -128,6 +130,23 @@ def test_run_contract_gateway_errors(
     assert json.loads(r.stdout) == body  # the gateway's error body, for the agent
 
 
+def test_run_contract_as_typed_holds_single_flags_only(fake: FakeGateway, tmp_path: Path) -> None:
+    fake.on("POST", PATH, envelope(201, data={}))
+    r = run(
+        fake, tmp_path, "run", "github", "create_issue", "--owner", "o", "--repo", "007",
+        "--title=true", "--body", '{"k": 1}', "--draft", "--a", "1", "--a", "2",
+        "--issue-number", "1e3", "--v", "1.0", "--x", "no", '{"x": "5"}',
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    body = fake.requests[-1].body
+    assert body["params"] == {
+        "owner": "o", "repo": "007", "title": True, "body": {"k": 1}, "draft": True,
+        "a": [1, 2], "issue_number": "1e3", "v": 1.0, "x": "5",
+    }  # fmt: skip
+    # Not bare flags, not repeated ones, not keys a positional object set, not exact texts.
+    assert body["as_typed"] == {"title": "true", "body": '{"k": 1}', "v": "1.0"}
+
+
 def test_run_contract_bad_flags_exit_1_without_a_request(fake: FakeGateway, tmp_path: Path) -> None:
     r = run(fake, tmp_path, "run", "github", "create_issue", "--owner", "o", "stray")
     line = only_error(r, 1)
@@ -150,10 +169,14 @@ def test_run_contract_names_are_path_segments(fake: FakeGateway, tmp_path: Path)
 
 
 def test_run_contract_help_after_the_endpoint(fake: FakeGateway, tmp_path: Path) -> None:
+    """No documentation to be had (the fake has none): the generic help and why; never a call."""
     r = run(fake, tmp_path, "run", "github", "create_issue", "--help")
     assert r.returncode == 0
     assert "Usage: svc run" in r.stdout
-    assert fake.requests == []
+    assert "note: no documentation for github create_issue" in r.stderr
+    assert [(c.method, c.path) for c in fake.requests] == [
+        ("GET", "/v1/skills/github/create_issue")
+    ]
 
 
 def test_run_contract_declared_types_after_pull(

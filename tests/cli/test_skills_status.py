@@ -21,18 +21,32 @@ def test_skills_prints_the_servers_json_compact_when_piped(
 
 
 def test_skills_integration_and_endpoint(gateway: Gateway, tmp_path: Path) -> None:
-    r = svc("skills", "github", cwd=tmp_path, base_url=gateway.url, key=gateway.key)
+    # Connected (the runner's GitHub): the JSON and exit 0, nothing on stderr.
+    key = gateway.runner_key
+    r = svc("skills", "github", cwd=tmp_path, base_url=gateway.url, key=key)
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout) == gateway.get("/v1/skills/github")
-    # Not connected is reported, not failed: the docs are still what the agent needs.
-    assert "not connected" in r.stderr
-    assert "svc connect github" in r.stderr
+    assert r.stderr == ""
+    assert json.loads(r.stdout) == gateway.get("/v1/skills/github", key)
+    assert json.loads(r.stdout)["status"] == "connected"
 
-    r = svc("skills", "github", "create_issue", cwd=tmp_path, base_url=gateway.url, key=gateway.key)
+    r = svc("skills", "github", "create_issue", cwd=tmp_path, base_url=gateway.url, key=key)
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    assert doc == gateway.get("/v1/skills/github/create_issue")
+    assert doc == gateway.get("/v1/skills/github/create_issue", key)
+    assert doc["status"] == "connected"
     assert {p["name"] for p in doc["parameters"]} >= {"owner", "repo", "title"}
+
+
+def test_skills_not_connected_prints_the_json_then_exit_1(gateway: Gateway, tmp_path: Path) -> None:
+    """The spec: "not connected" is exit 1 for `skills`, on both forms; the docs still print."""
+    for args in (("github",), ("github", "create_issue")):
+        r = svc("skills", *args, cwd=tmp_path, base_url=gateway.url, key=gateway.key)
+        line = only_error(r, 1)
+        assert "not connected" in line
+        assert "svc connect github" in line
+        doc = json.loads(r.stdout)
+        assert doc == gateway.get("/v1/skills/" + "/".join(args))
+        assert doc["status"] == "not_connected"
 
 
 def test_skills_key_from_dotenv_when_not_in_environment(gateway: Gateway, tmp_path: Path) -> None:
@@ -140,12 +154,12 @@ def test_status_on_a_terminal_is_a_readable_summary(gateway: Gateway, tmp_path: 
 
 def test_skills_on_a_terminal_is_indented_and_coloured(gateway: Gateway, tmp_path: Path) -> None:
     args = ["skills", "github", "get_repo"]
-    out, code = run_in_pty(args, cwd=tmp_path, base_url=gateway.url, key=gateway.key)
+    out, code = run_in_pty(args, cwd=tmp_path, base_url=gateway.url, key=gateway.runner_key)
     assert code == 0, out
     assert "\x1b[" in out  # coloured
     plain = re.sub(r"\x1b\[[0-9;]*m", "", out).replace("\r\n", "\n")
     assert plain.startswith('{\n  "name": "get_repo",\n')  # indented
-    assert json.loads(plain) == gateway.get("/v1/skills/github/get_repo")
+    assert json.loads(plain) == gateway.get("/v1/skills/github/get_repo", gateway.runner_key)
 
 
 def test_dotenv_read_only_is_still_read(gateway: Gateway, tmp_path: Path) -> None:

@@ -78,6 +78,13 @@ async def test_status_follows_the_users_connection(harness: Harness) -> None:
     assert status == {"oauthy": "not_connected", "sample": "connected"}
     detail = (await harness.client.get("/v1/skills/sample", headers=bearer(full))).json()
     assert detail["status"] == "connected"
+    for path, status in (
+        ("/v1/skills/sample/get_user", "connected"),
+        ("/v1/skills/oauthy/search", "not_connected"),
+    ):
+        doc = (await harness.client.get(path, headers=bearer(full))).json()
+        assert doc["status"] == status, path
+        assert doc["name"] == path.rsplit("/", 1)[1]
     # Another user sees their own (absent) connection.
     await harness.user("bo@example.com")
     other, _ = await harness.key("bo@example.com")
@@ -157,6 +164,7 @@ async def test_endpoint_documentation(harness: Harness) -> None:
         "path": "/repos/{owner}/{repo}/issues",
         "changes_data": False,
         "pagination": {"style": "page", "param": "page", "size_param": "per_page", "max_size": 100},
+        "status": "not_connected",
     }
 
 

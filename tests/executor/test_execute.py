@@ -5,6 +5,7 @@ from __future__ import annotations
 import tracemalloc
 from urllib.parse import unquote
 
+import httpx
 import pytest
 
 from tests.conftest import Harness, bearer
@@ -116,7 +117,8 @@ async def test_upstream_errors_and_non_json_pass_through(
         "GET", "/users/boom", Reply(503, "<html>down</html>", {"Content-Type": "text/html"})
     )
     r = await harness.run(full, "sample", "get_user", username="boom")
-    assert r.json() == {"status": 503, "error": "<html>down</html>"}
+    # A non-JSON error body is an object carrying the raw text as `message` (DESIGN).
+    assert r.json() == {"status": 503, "error": {"message": "<html>down</html>"}}
 
 
 async def test_param_validation(harness: Harness, provider: Provider) -> None:
@@ -152,6 +154,78 @@ async def test_param_validation(harness: Harness, provider: Provider) -> None:
             headers={**bearer(full), "content-type": "application/json"},
         )
         assert r.status_code == 400, body
+
+
+async def test_a_boolean_is_never_a_string(harness: Harness, provider: Provider) -> None:
+    full = await _ready(harness)
+    provider.requests.clear()
+    # `svc run sample get_user --username` (a bare flag) sends true.
+    r = await harness.run(full, "sample", "get_user", username=True)
+    assert r.status_code == 400
+    body = r.json()
+    assert body["error"] == "bad_request"
+    assert "username: expected a string, got a boolean" in body["message"]
+    assert "give it a value" in body["message"]
+    r = await harness.run(full, "sample", "create_issue", owner="o", repo="r", title=False)
+    assert r.status_code == 400
+    assert "title: expected a string, got a boolean" in r.json()["message"]
+    assert provider.api_requests() == []
+
+
+async def _execute(harness: Harness, full: str, path: str, body: object) -> httpx.Response:
+    return await harness.client.post(path, json=body, headers=bearer(full))
+
+
+async def test_as_typed_delivers_string_text_exactly(harness: Harness, provider: Provider) -> None:
+    full = await _ready(harness)
+    provider.requests.clear()
+    # What the CLI guessed (object, number, boolean) vs what the user typed.
+    r = await _execute(
+        harness,
+        full,
+        "/v1/sample/create_issue",
+        {
+            "params": {"owner": "o", "repo": 7, "title": {"k": 1}, "weight": 1000.0, "draft": True},
+            "as_typed": {
+                "repo": "007",
+                "title": '{"k": 1}',
+                "weight": "1e3",  # a number parameter: as_typed ignored, params used
+                "draft": "true",  # a boolean: ignored
+                "labels": "x",  # not in params: ignored (never adds a parameter)
+            },
+        },
+    )
+    assert r.status_code == 200, r.text
+    [sent] = provider.api_requests()
+    assert sent.path == "/repos/o/007/issues"
+    assert sent.json() == {"title": '{"k": 1}', "weight": 1000.0, "draft": True}
+    provider.requests.clear()
+    r = await _execute(
+        harness,
+        full,
+        "/v1/sample/get_user",
+        {"params": {"username": True}, "as_typed": {"username": "true"}},
+    )
+    assert r.json()["status"] == 200
+    assert provider.api_requests()[-1].path == "/users/true"
+
+
+@pytest.mark.parametrize("as_typed", [[1], "x", {"title": 1}, {"title": None}, {"title": ["a"]}])
+async def test_as_typed_must_be_an_object_of_strings(
+    harness: Harness, provider: Provider, as_typed: object
+) -> None:
+    full = await _ready(harness)
+    provider.requests.clear()
+    r = await _execute(
+        harness,
+        full,
+        "/v1/sample/create_issue",
+        {"params": {"owner": "o", "repo": "r", "title": "t"}, "as_typed": as_typed},
+    )
+    assert r.status_code == 400
+    assert r.json()["error"] == "bad_request"
+    assert "as_typed" in r.json()["message"]
+    assert provider.api_requests() == []
 
 
 @pytest.mark.parametrize(

@@ -38,7 +38,10 @@ def coerce_scalar(type_: str, value: Any) -> Any:
         if isinstance(value, str):
             return value
         if isinstance(value, bool):
-            return "true" if value else "false"
+            # `svc run ... --title` (a bare flag) sends true: never file an issue titled "true".
+            raise CoercionError(
+                "expected a string, got a boolean: a bare flag means true; give it a value"
+            )
         if isinstance(value, int):
             return str(value)
         if isinstance(value, float):

@@ -279,6 +279,10 @@ class Integration(_Frozen):
     def _slug_shape(cls, v: str) -> str:
         if not SLUG_RE.match(v):
             raise ValueError(f"slug {v!r} must match {SLUG_RE.pattern}")
+        if "__" in v or v.endswith("_"):
+            # `svc pull` writes it to `svc-<slug with - for _>`, an Agent Skills name:
+            # no double or trailing hyphen.
+            raise ValueError(f"slug {v!r} must not have a double or trailing underscore")
         if v in RESERVED_SLUGS:
             raise ValueError(f"slug {v!r} is reserved for the API's own paths")
         return v

@@ -1,7 +1,10 @@
 """The download bundle: SKILL.md plus one markdown file per endpoint.
 
-What `svc pull` writes into the agent's skill directory. The version in the
-front matter is a hash of the catalog entry, so a changed catalog is visible.
+What `svc pull` writes into the agent's skill directory. The front matter follows
+the Agent Skills format: `name` equals the folder (`svc-<slug>`, `_` written `-`),
+`description` at most 1,024 characters, and the rest under `metadata` (strings):
+`version`, a hash of the catalog entry so a changed catalog is visible, and
+`integration`, the slug.
 """
 
 from __future__ import annotations
@@ -32,17 +35,38 @@ def _first_sentence(text: str) -> str:
     return text if end == -1 else text[: end + 1]
 
 
+MAX_DESCRIPTION = 1024  # the Agent Skills format's limit
+
+
+def skill_name(slug: str) -> str:
+    """The skill's `name`, equal to the folder `svc pull` writes it to (`svc-google-calendar`):
+    the Agent Skills format allows [a-z0-9-] only."""
+    return "svc-" + slug.replace("_", "-")
+
+
+def skill_description(integration: Integration) -> str:
+    """What the integration is for and how to call it, cut to fit 1,024 characters."""
+    tail = (
+        f" Use `svc run {integration.slug} <endpoint>` to call it; "
+        "the gateway holds the credentials."
+    )
+    head = f"{integration.name} through Skill Gateway: {integration.description}"
+    room = MAX_DESCRIPTION - len(tail)
+    if len(head) > room:
+        head = head[: room - 1].rstrip() + "…"
+    return head + tail
+
+
 def skill_md(integration: Integration, endpoints: list[Endpoint]) -> str:
     slug = integration.slug
     lines = [
         "---",
-        f"name: svc-{slug}",
-        "description: "
-        + _yaml_str(
-            f"{integration.name} through Skill Gateway: {integration.description} "
-            f"Use `svc run {slug} <endpoint>` to call it; the gateway holds the credentials."
-        ),
-        f"version: {catalog_version(integration)}",
+        f"name: {skill_name(slug)}",
+        "description: " + _yaml_str(skill_description(integration)),
+        "metadata:",
+        f'  version: "{catalog_version(integration)}"',
+        f"  integration: {slug}",
+        "  generator: skillgate",
         "---",
         "",
         f"# {integration.name}",

@@ -27,10 +27,17 @@ async def get_integration(
     return 200, rendered.detail[(status, access)], None
 
 
+# The caller's connection status, spliced into the endpoint's pre-rendered object
+# (rendering each document per status would double a catalog of thousands).
+_STATUS_TAIL = {True: b',"status":"connected"}', False: b',"status":"not_connected"}'}
+
+
 async def get_endpoint(
     state: AppState, principal: Principal, params: tuple[str, ...], _: Receive
 ) -> Reply:
-    return 200, state.rendered.endpoint_doc(params[0], params[1], principal.scopes), None
+    doc = state.rendered.endpoint_doc(params[0], params[1], principal.scopes)
+    connected = await state.statuses.connected(principal.user_id)
+    return 200, doc[:-1] + _STATUS_TAIL[params[0] in connected], None
 
 
 async def download(

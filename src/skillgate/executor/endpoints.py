@@ -27,6 +27,14 @@ ROUTES = (
         "execution",
         # /v1/connections/{integration} and /v1/connect/{request_id} share the shape.
         owns=False,
-        request_body={"type": "object", "properties": {"params": {"type": "object"}}},
+        request_body={
+            "type": "object",
+            "properties": {
+                "params": {"type": "object"},
+                # the text typed for string parameters (docs/execution.md)
+                "as_typed": {"type": "object", "additionalProperties": {"type": "string"}},
+            },
+            "additionalProperties": False,
+        },
     ),
 )

@@ -41,16 +41,21 @@ def retry_after(response: UpstreamResponse) -> int | None:
     return 60
 
 
+def _error_body(response: UpstreamResponse) -> Any:
+    """The upstream's error body; an object carrying `message` when it is not JSON."""
+    if response.body is None:
+        return {"message": f"The upstream service answered {response.status} with no body."}
+    if isinstance(response.body, str):  # not JSON: keep the raw text as the message
+        return {"message": response.body}
+    return response.body
+
+
 def envelope(response: UpstreamResponse, body_errors: str | None) -> tuple[bytes, bool]:
     """The envelope bytes and whether it reports an error."""
     failed = response.status >= 400 or body_failed(body_errors, response.body)
     data: dict[str, Any] = {"status": response.status}
     if failed:
-        data["error"] = (
-            response.body
-            if response.body is not None
-            else {"message": f"The upstream service answered {response.status} with no body."}
-        )
+        data["error"] = _error_body(response)
         wait = retry_after(response)
         if wait is not None:
             data["retry_after"] = wait

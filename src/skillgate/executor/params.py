@@ -2,6 +2,13 @@
 
 Every problem is reported at once, each naming its parameter (and, for an
 unknown name, the closest valid one).
+
+`as_typed` (optional, from the request body) maps a parameter name to the exact
+text the user typed for it (`svc run ... --zip 007`). The CLI guesses a type
+for `params` (`007` -> 7 is not round-trippable so it stays "007", but `1e3`,
+`true`, `{"k": 1}` do change); when the endpoint declares that parameter a
+`string` and `params` also names it, the typed text is used instead, so text
+arrives as typed whether or not the CLI knew the types. Ignored otherwise.
 """
 
 from __future__ import annotations
@@ -14,11 +21,22 @@ from skillgate.catalog.models import Endpoint
 from skillgate.errors import BadRequest
 
 
-def validate(endpoint: Endpoint, params: Any) -> dict[str, Any]:
+def _typed_texts(as_typed: Any) -> dict[str, str]:
+    if as_typed is None:
+        return {}
+    if not isinstance(as_typed, dict) or not all(isinstance(v, str) for v in as_typed.values()):
+        raise BadRequest(
+            "as_typed: must be an object of parameter names to the text typed for them."
+        )
+    return as_typed
+
+
+def validate(endpoint: Endpoint, params: Any, as_typed: Any = None) -> dict[str, Any]:
     if params is None:
         params = {}
     if not isinstance(params, dict):
         raise BadRequest("params: must be an object of parameter names to values.")
+    typed = _typed_texts(as_typed)
     declared = {p.name: p for p in endpoint.parameters}
     problems: list[str] = []
     values: dict[str, Any] = {}
@@ -35,6 +53,8 @@ def validate(endpoint: Endpoint, params: Any) -> dict[str, Any]:
             if param.required:
                 problems.append(f"{name}: is required and cannot be null")
             continue  # an explicit null for an optional parameter means "not given"
+        if param.type == "string" and name in typed:
+            value = typed[name]  # the text as typed beats the CLI's guess
         try:
             values[name] = coerce(param, value)
         except CoercionError as exc:

@@ -37,19 +37,20 @@ class Outcome:
     headers: dict[str, str]
 
 
-def _params(body: bytes) -> Any:
+def _params(body: bytes) -> tuple[Any, Any]:
+    """(params, as_typed) of the request body; see params_mod.validate for as_typed."""
     if not body.strip():
-        return {}
+        return {}, None
     try:
         data = body_reader.loads(body)
     except orjson.JSONDecodeError:
         raise BadRequest("The request body is not valid JSON.") from None
     if not isinstance(data, dict):
         raise BadRequest('The request body must be a JSON object: {"params": {...}}.')
-    unknown = set(data) - {"params"}
+    unknown = set(data) - {"params", "as_typed"}
     if unknown:
         raise BadRequest(f'Unknown field {sorted(unknown)[0]!r}: send {{"params": {{...}}}}.')
-    return data.get("params")
+    return data.get("params"), data.get("as_typed")
 
 
 def _auth_header(
@@ -81,7 +82,7 @@ class Executor:
             verdict = await state.limiter.enforce(
                 key_id, limits.requests_per_minute, limits.requests_per_day
             )
-            values = params_mod.validate(endpoint, _params(body))
+            values = params_mod.validate(endpoint, *_params(body))
             response = await self._call(principal, integration, endpoint, values)
             upstream_status = response.status
             data, failed = envelope(response, integration.body_errors)

@@ -1,12 +1,13 @@
 """`svc login [--key KEY] [--platform P]`: get a key, check it, save it, install the pointer.
 
 Order matters: the key is validated with GET /v1/me before anything is
-written, and `./.env` is checked for writability before the first write.
+written, and the project's `.env` is checked for writability before the first write.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -19,14 +20,25 @@ def validate(base_url: str, key: str, timeout: float) -> dict[str, Any]:
     """The /v1/me profile for `key`, or CliError (exit 1 refused, 2 unreachable)."""
     from skillgate_cli.client import Client, gateway_error
 
-    resp = Client(base_url, key, timeout).request("GET", "/v1/me")
+    again = "check it, or create a new key on the dashboard and run `svc login --key <key>`"
+    try:
+        client = Client(base_url, key, timeout)
+    except CliError as exc:  # its advice is about SVC_API_KEY; this key came from login
+        if exc.error != "bad_api_key":
+            raise
+        raise CliError(
+            f"this API key contains spaces, control or non-ASCII characters: {again}",
+            error="bad_api_key",
+        ) from None
+    resp = client.request("GET", "/v1/me")
     data = resp.json()
     if resp.status == 401:
+        # The gateway's own advice ("check SVC_API_KEY, ... run `svc login`") would repeat
+        # ours: keep only what is wrong with the key.
         _, message, _ = resp.error_fields()
+        reason = one_line(message).split(":", 1)[0].rstrip(".")
         raise CliError(
-            f"the gateway refused this API key ({one_line(message).rstrip('.')}): "
-            "check it, or create a new key on the dashboard and run `svc login --key <key>`",
-            error="unauthorized",
+            f"the gateway refused this API key ({reason}): {again}", error="unauthorized"
         )
     if resp.status != 200 or not isinstance(data, dict):
         if 200 <= resp.status < 300:
@@ -38,7 +50,7 @@ def validate(base_url: str, key: str, timeout: float) -> dict[str, Any]:
 
 
 def _check_env_file(config: Config) -> None:
-    """Fail before the sign-in, not after it, when ./.env cannot be written."""
+    """Fail before the sign-in, not after it, when the project's .env cannot be written."""
     from skillgate_cli import envfile
 
     try:
@@ -48,8 +60,11 @@ def _check_env_file(config: Config) -> None:
 
 
 def save(config: Config, key: str, platform: str, base_url: str) -> dict[str, Any]:
-    """Write .env, .gitignore and the pointer; what was written, for the JSON answer."""
+    """Write .env, .gitignore and the pointer (removing the one a former platform got);
+    what was written, for the JSON answer. Paths are under the project root."""
     from skillgate_cli import envfile, gitignore, platforms
+
+    saved_platform = config.file_values().get("SVC_PLATFORM", "").strip().lower() or None
 
     changes: dict[str, str | None] = {
         "SVC_API_KEY": key,
@@ -63,11 +78,19 @@ def save(config: Config, key: str, platform: str, base_url: str) -> dict[str, An
             f"{exc}; nothing was saved (or set SVC_API_KEY in the environment instead)"
         ) from None
     try:
-        ignored = gitignore.ensure_ignored(config.cwd)
+        ignored = gitignore.ensure_ignored(config.root)
     except OSError as exc:
         raise CliError(f"cannot update .gitignore: {exc.strerror or exc}") from None
-    pointer = platforms.install_pointer(config.cwd, platform, base_url)
-    return {"env_file": ".env", "gitignore_updated": ignored, "pointer": pointer.as_posix()}
+    pointer = platforms.install_pointer(config.root, platform, base_url)
+    written: dict[str, Any] = {
+        "env_file": config.shown(Path(".env")),
+        "gitignore_updated": ignored,
+        "pointer": config.shown(pointer),
+    }
+    removed = platforms.remove_old_pointer(config.root, saved_platform, platform)
+    if removed is not None:
+        written["removed_pointer"] = config.shown(removed)
+    return written
 
 
 @click.command("login")
@@ -78,12 +101,16 @@ def save(config: Config, key: str, platform: str, base_url: str) -> dict[str, An
 )
 @click.option(
     "--platform",
-    type=click.Choice(["claude", "cursor", "windsurf", "generic"], case_sensitive=False),
+    type=click.Choice(
+        ["claude", "cursor", "windsurf", "codex", "gemini", "copilot", "generic"],
+        case_sensitive=False,
+    ),
     help="Agent platform for the skill pointer (default: SVC_PLATFORM if set, else "
-    "detected from ./.claude, ./.cursor, ./.windsurf).",
+    "detected from .claude/, .cursor/, .windsurf/, .codex/, .gemini/, "
+    ".github/copilot-instructions.md in the project root).",
 )
 def command(key: str | None, platform: str | None) -> int:
-    """Sign in and save the API key to ./.env (mode 0600).
+    """Sign in and save the API key to the project's .env (mode 0600).
 
     Without --key: prints a code and an address (opening the browser when
     there is a display), waits for you to approve, then uses the key the
@@ -99,7 +126,7 @@ def command(key: str | None, platform: str | None) -> int:
 
     config = Config.load()
     base_url = config.base_url
-    chosen = platforms.resolve(config.cwd, platform or config.platform)
+    chosen = platforms.resolve(config.root, platform or config.platform)
     _check_env_file(config)
     if key == "-":
         key = sys.stdin.readline().strip()
@@ -119,10 +146,15 @@ def command(key: str | None, platform: str | None) -> int:
     print_json({"user": user, "platform": chosen, "base_url": base_url, **written})
     say(
         f"Signed in to {base_url} as {user['email']} (plan {user['plan']}). Saved the key to "
-        f"./.env; skill pointer for {platforms.NAMES[chosen]} at {written['pointer']}. "
-        "Next: `svc status`."
+        f"{written['env_file']}; skill pointer for {platforms.NAMES[chosen]} at "
+        f"{written['pointer']}. Next: `svc status`."
     )
+    if "removed_pointer" in written:
+        say(f"Removed the former platform's pointer {written['removed_pointer']}.")
     env_key = config.env.get("SVC_API_KEY")
     if env_key and env_key.strip() != key:
-        say("note: SVC_API_KEY in your environment overrides ./.env: unset it to use this key.")
+        say(
+            f"note: SVC_API_KEY in your environment overrides {written['env_file']}: "
+            "unset it to use this key."
+        )
     return 0

@@ -1,7 +1,8 @@
 """`svc pull <integration>`: the integration's docs, where the agent's platform looks.
 
 GET /v1/<slug>/download returns `{"slug", "files": [{"file_path", "content"}]}`.
-The files are written to `<skill dir>/svc-<slug>/` exactly as named, plus the
+The files are written to `<skill dir>/svc-<slug>/` (`_` in the slug written `-`,
+under the project root) exactly as named, plus the
 types cache of `typecache`. The bundle is assembled in a temporary directory
 beside the target and swapped in at the end, so a failed pull leaves the
 previous docs intact and a re-pull leaves no stale endpoint files behind.
@@ -116,21 +117,19 @@ def command(integration: str) -> int:
     from skillgate_cli.output import print_json, say
 
     config = Config.load()
-    platform = platforms.resolve(config.cwd, config.platform)
+    platform = platforms.resolve(config.root, config.platform)
     client = from_config(config)
     data = expect_json(client.request("GET", f"/v1/{segment(integration)}/download"))
     slug, files = parse_bundle(integration, data)
-    relative = platforms.skill_dir(platform) / f"svc-{slug}"
+    relative = platforms.skill_dir(platform) / platforms.docs_folder(slug)
+    shown = Path(config.shown(relative)).as_posix()
     cache = json.dumps(
         typecache.build(slug, [{"file_path": str(p), "content": c} for p, c in files])
     )
     try:
-        _write_bundle(config.cwd / relative, files, cache)
+        _write_bundle(config.root / relative, files, cache)
     except OSError as exc:
-        raise CliError(f"cannot write {relative}: {exc.strerror or exc}") from None
-    print_json({"slug": slug, "files": len(files), "path": relative.as_posix()})
-    say(
-        f"Saved {len(files)} files for {slug} to {relative.as_posix()}/ "
-        f"({platforms.NAMES[platform]})."
-    )
+        raise CliError(f"cannot write {shown}: {exc.strerror or exc}") from None
+    print_json({"slug": slug, "files": len(files), "path": shown})
+    say(f"Saved {len(files)} files for {slug} to {shown}/ ({platforms.NAMES[platform]}).")
     return 0

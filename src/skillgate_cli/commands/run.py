@@ -79,17 +79,23 @@ def _declared_types(config: Config, integration: str, endpoint: str) -> Any:
     from skillgate_cli import platforms, typecache
 
     try:
-        platform = platforms.resolve(config.cwd, config.platform)
+        platform = platforms.resolve(config.root, config.platform)
     except CliError:
-        platform = platforms.detect(config.cwd)
-    return typecache.load(config.cwd / platforms.skill_dir(platform), integration, endpoint)
+        platform = platforms.detect(config.root)
+    return typecache.load(config.root / platforms.skill_dir(platform), integration, endpoint)
 
 
 def _call(integration: str, endpoint: str, args: tuple[str, ...]) -> tuple[Any, CliError | None]:
     """(what to print, the failure to end with, if any)."""
     from skillgate_cli.client import from_config, gateway_error, segment
-    from skillgate_cli.params import ParamError, parse_params
+    from skillgate_cli.params import ParamError, parse_args
 
+    if integration.startswith("-"):
+        raise CliError(
+            f"{integration!r} is not an integration name: "
+            "svc run <integration> <endpoint> --param value",
+            error="bad_request",
+        )
     if endpoint.startswith("-") or not _NAME_RE.match(endpoint):
         raise CliError(
             f"{endpoint!r} is not an endpoint name: svc run <integration> <endpoint> --param value",
@@ -100,11 +106,14 @@ def _call(integration: str, endpoint: str, args: tuple[str, ...]) -> tuple[Any, 
     config = Config.load()
     client = from_config(config)
     try:
-        params = parse_params(args, _declared_types(config, integration, endpoint))
+        params, as_typed = parse_args(args, _declared_types(config, integration, endpoint))
     except ParamError as exc:
         raise CliError(f"{exc}: {hint}", error="bad_params") from None
     path = f"/v1/{segment(integration)}/{segment(endpoint)}"
-    resp = client.request("POST", path, {"params": params})
+    body: dict[str, Any] = {"params": params}
+    if as_typed:
+        body["as_typed"] = as_typed  # the gateway keeps these texts for string parameters
+    resp = client.request("POST", path, body)
     data = resp.json()
     if resp.status == 200 and isinstance(data, dict):
         return data, outcome(data, label, hint)
@@ -119,6 +128,26 @@ def _call(integration: str, endpoint: str, args: tuple[str, ...]) -> tuple[Any, 
     if isinstance(data, dict) and "error" in data:
         return data, failure
     return {"error": failure.error, "message": failure.message}, failure
+
+
+def _endpoint_help(ctx: click.Context, integration: str, endpoint: str) -> int:
+    """The endpoint's own documentation; the generic help and the reason when unavailable."""
+    from skillgate_cli.client import expect_json, from_config, segment
+    from skillgate_cli.endpoint_help import render
+    from skillgate_cli.output import say
+
+    try:
+        client = from_config(Config.load())
+        path = f"/v1/skills/{segment(integration)}/{segment(endpoint)}"
+        doc = expect_json(client.request("GET", path), f"{integration} {endpoint}")
+        if not isinstance(doc, dict):
+            raise CliError("the gateway's documentation is not an object")
+    except CliError as exc:
+        click.echo(ctx.get_help())
+        say(f"note: no documentation for {integration} {endpoint}: {one_line(exc.message)}")
+        return 0
+    click.echo(render(integration, endpoint, doc))
+    return 0
 
 
 @click.command(
@@ -149,14 +178,14 @@ def command(ctx: click.Context, integration: str, endpoint: str, args: tuple[str
     '{"k": 1}'          merged in         --                ends the flags
 
     After `svc pull <integration>` values are parsed to the declared types
-    instead. Exit 0 on an upstream 2xx, 1 for upstream 3xx/4xx, bad flags, a
+    instead. `svc run <integration> <endpoint> --help` shows that endpoint's
+    parameters. Exit 0 on an upstream 2xx, 1 for upstream 3xx/4xx, bad flags, a
     missing connection or key, 2 for upstream 5xx, network errors and timeouts.
     """
     from skillgate_cli.output import print_json
 
     if args in (("--help",), ("-h",)):
-        click.echo(ctx.get_help())
-        return 0
+        return _endpoint_help(ctx, integration, endpoint)
     try:
         data, failure = _call(integration, endpoint, args)
     except CliError as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from skillgate_cli.config import Config
-from skillgate_cli.errors import one_line
+from skillgate_cli.errors import CliError, one_line
 
 
 @click.command("skills")
@@ -20,11 +20,12 @@ def command(integration: str | None, endpoint: str | None) -> int:
     svc skills github create_issue     parameters, example and errors
 
     Prints the gateway's JSON (indented and coloured on a terminal, compact
-    when piped). Exit 1 when the integration or endpoint does not exist or
-    the key may not see it, 2 on network or server errors.
+    when piped). Exit 1 when the integration or endpoint does not exist, the
+    key may not see it, or the integration is not connected (the JSON is
+    printed first); 2 on network or server errors.
     """
     from skillgate_cli.client import expect_json, from_config, segment
-    from skillgate_cli.output import print_json, say
+    from skillgate_cli.output import print_json
 
     config = Config.load()
     client = from_config(config)
@@ -35,8 +36,11 @@ def command(integration: str | None, endpoint: str | None) -> int:
             path += "/" + segment(endpoint)
     data = expect_json(client.request("GET", path))
     print_json(data, color=True)
-    listing = integration and not endpoint and isinstance(data, dict)
-    if listing and data.get("status") == "not_connected":
+    if integration and isinstance(data, dict) and data.get("status") == "not_connected":
+        # The spec's exit 1 for "not connected": the docs are printed all the same.
         slug = one_line(str(data.get("integration") or integration))
-        say(f"note: {slug} is not connected yet: run `svc connect {slug}` before `svc run`")
+        raise CliError(
+            f"{slug} is not connected yet: run `svc connect {slug}` before `svc run`",
+            error="integration_not_connected",
+        )
     return 0
