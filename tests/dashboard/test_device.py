@@ -241,6 +241,15 @@ async def test_replace_is_all_or_nothing(harness: Harness, signed_in: Web, other
         assert r.status_code == 400
         assert "no longer one of your active keys" in r.text
         assert "Approve this sign-in?" in r.text  # still on the confirm screen
+    # Both wrong: the code's answer (the key is checked first, the code after it).
+    both = await signed_in.post(
+        "/device/approve",
+        {"user_code": "BCDF-GHJK", "replace_key": "key_doesnotexist", "csrf_token": token},
+        csrf_from=None,
+    )
+    assert both.status_code == 400
+    assert INVALID in both.text
+    assert 'name="user_code"' in both.text  # the code form again, to type it anew
     assert await _status(harness) == "pending"
     assert (await harness.client.get("/v1/me", headers=bearer(old))).status_code == 200
 

@@ -151,7 +151,17 @@ async def device_approve(
         )
     except (PlanLimitReached, KeyNotReplaceable) as exc:
         await db.rollback()
-        device = await DeviceService(db, state).lookup(viewer.user_id, code, ip)
+        try:  # back to the confirm screen, if the code is still good (checked after the key)
+            device = await DeviceService(db, state).lookup(viewer.user_id, code, ip)
+        except (BadRequest, RateLimited) as bad_code:
+            return _entry(
+                request,
+                viewer,
+                code,
+                error=bad_code.message,
+                status=bad_code.status,
+                headers=bad_code.headers,
+            )
         return await _confirm(
             request, db, state, viewer, device, error=web.sentence(exc.message), status=exc.status
         )
