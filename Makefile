@@ -3,6 +3,9 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# `make run PORT=9000 HOST=0.0.0.0` serves elsewhere than the default.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
 .PHONY: run test lint fmt install bench browser clean catalog-table
@@ -16,7 +19,7 @@ $(STAMP): pyproject.toml constraints.txt
 install: $(STAMP)
 
 run: install
-	$(BIN)/skillgate serve
+	$(BIN)/skillgate serve --host $(HOST) --port $(PORT)
 
 lint: install
 	$(BIN)/ruff format --check src tests bench

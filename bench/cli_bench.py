@@ -170,6 +170,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="sg-cli-bench-") as d:
         workdir = Path(d)
         email = "bench@example.com"
+        _skillgate(workdir, "db", "upgrade")  # operator commands refuse to start a database
         _skillgate(
             workdir, "users", "create", "--email", email, "--password", "bench-password",
             "--plan", "unlimited",

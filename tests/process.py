@@ -45,6 +45,13 @@ def run_cli(
     )
 
 
+def new_data_dir(cwd: Path, env: dict[str, str] | None = None) -> None:
+    """`skillgate db upgrade` in `cwd`: the embedded database operator commands then find
+    (they refuse to start a second, empty one)."""
+    made = run_cli("skillgate", "db", "upgrade", cwd=cwd, env=env)
+    assert made.returncode == 0, made.stderr
+
+
 @dataclass
 class Server:
     url: str

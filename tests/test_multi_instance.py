@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import FIXTURES, PG_URL, REDIS_URL
-from tests.process import Server, clean_env, run_cli, serve
+from tests.process import Server, clean_env, new_data_dir, run_cli, serve
 from tests.upstream import Provider
 
 
@@ -38,6 +38,7 @@ def shared(tmp_path: Path, provider: Provider) -> Iterator[dict[str, str]]:
 
 
 def _setup_user(tmp_path: Path, env: dict[str, str], plan: str) -> str:
+    new_data_dir(tmp_path, env)
     made = run_cli(
         "skillgate",
         "users",
@@ -149,6 +150,7 @@ def test_refresh_is_single_flight_across_processes(
     if lock == "redis":
         env["SKILLGATE_REDIS_URL"] = str(REDIS_URL)
     email = f"r{secrets.token_hex(3)}@example.com"
+    new_data_dir(tmp_path, env)
     made = run_cli(
         "skillgate",
         "users",

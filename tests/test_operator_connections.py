@@ -6,7 +6,7 @@ import base64
 import json
 from pathlib import Path
 
-from tests.process import clean_env, run_cli
+from tests.process import clean_env, new_data_dir, run_cli
 
 
 def _json(result: object) -> object:
@@ -15,6 +15,7 @@ def _json(result: object) -> object:
 
 
 def test_set_list_reencrypt_delete(tmp_path: Path) -> None:
+    new_data_dir(tmp_path)
     _json(
         run_cli(
             "skillgate",

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import httpx
 
-from tests.process import clean_env, run_cli, serve
+from tests.process import clean_env, new_data_dir, run_cli, serve
 
 PASSWORD = "s3cret-passphrase-for-logs"
 
 
 def test_no_config_server_and_cli_share_one_database(tmp_path: Path) -> None:
+    new_data_dir(tmp_path)  # operator commands need a database (test_operator_datadir.py)
     created = run_cli(
         "skillgate",
         "users",
@@ -61,6 +62,7 @@ def test_no_config_server_and_cli_share_one_database(tmp_path: Path) -> None:
 
 
 def test_cli_errors_are_one_line(tmp_path: Path) -> None:
+    new_data_dir(tmp_path)
     dup = [
         run_cli(
             "skillgate",
@@ -93,6 +95,7 @@ def test_production_without_secrets_refuses_to_serve(tmp_path: Path) -> None:
 
 
 def test_secrets_never_reach_the_logs_and_10mb_is_413(tmp_path: Path) -> None:
+    new_data_dir(tmp_path)
     run_cli(
         "skillgate",
         "users",

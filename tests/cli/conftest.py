@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.cli.fakes import FakeGateway, fake_gateway
-from tests.process import clean_env, run_cli, serve
+from tests.process import clean_env, new_data_dir, run_cli, serve
 
 EMAIL = "agent@example.com"
 RUNNER = "runner@example.com"
@@ -76,6 +76,7 @@ def _user_with_key(workdir: Path, email: str) -> str:
 @pytest.fixture(scope="session")
 def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
     workdir = tmp_path_factory.mktemp("gateway")
+    new_data_dir(workdir)
     key = _user_with_key(workdir, EMAIL)
     runner_key = _user_with_key(workdir, RUNNER)
     for slug in ("github", "slack"):

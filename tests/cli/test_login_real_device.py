@@ -12,12 +12,13 @@ from pathlib import Path
 
 import httpx
 
-from tests.process import BIN, clean_env, run_cli, serve
+from tests.process import BIN, clean_env, new_data_dir, run_cli, serve
 
 
 def test_svc_login_device_flow_with_a_key_for_the_device(tmp_path: Path) -> None:
     server_dir = tmp_path / "server"
     server_dir.mkdir()
+    new_data_dir(server_dir)
     made = run_cli(
         "skillgate",
         "users",

@@ -195,15 +195,36 @@ async def test_connect_by_token_shows_connected_in_page_and_api(
     await page.set_viewport_size(DESKTOP)
     await page.goto(server.url + "/integrations/oauthy")
     await shot(page, "15-integration-oauth-not-configured")
+    blocked: list[str] = []  # CSP violations are reported on the console
+    page.on("console", lambda m: blocked.append(m.text) if "Content Security" in m.text else None)
     await page.goto(server.url + "/activity")
     await expect(page.locator("table.activity tbody tr")).to_have_count(2)
+    chart = page.locator("svg.activity-chart")
+    await expect(chart).to_be_visible()
+    await expect(chart).to_have_attribute("data-total", "2")
+    await expect(chart.locator("rect.segment")).to_have_count(2)  # sample ok, oauthy failed
+    await expect(chart.locator("rect.failed-hatch")).to_have_count(1)
+    box = await chart.bounding_box()
+    assert box is not None
+    assert box["width"] > 600, box
+    assert box["height"] > 150, box
+    bar = await chart.locator("rect.segment").first.bounding_box()
+    assert bar is not None
+    assert bar["height"] > 20, bar
+    assert bar["width"] > 10, bar
+    await expect(page.locator(".chart-legend li")).to_have_count(3)  # 2 integrations, hatched
     await shot(page, "16-activity")
     await page.select_option("select[name=outcome]", "error")
     await page.click("button:has-text('Filter')")
     await expect(page.locator("table.activity tbody tr")).to_have_count(1)
+    await expect(chart).to_have_attribute("data-total", "1")
     await shot(page, "17-activity-filtered")
     await page.set_viewport_size(PHONE)
+    assert (await chart.bounding_box() or {}).get("width", 0) > 0
+    page_width = await page.evaluate("document.documentElement.scrollWidth")
+    assert page_width <= PHONE["width"]  # the chart scrolls inside its card, not the page
     await shot(page, "18-activity-phone")
+    assert blocked == []
     await page.goto(server.url + "/integrations/nope")
     await shot(page, "19-error-not-found")
     await page.context.close()

@@ -4,14 +4,18 @@ throttled, and the optional device key reaches the polling client once."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy import select
 
+from skillgate.api_keys.models import ApiKey
+from skillgate.api_keys.repository import ApiKeyRepository
+from skillgate.db.base import utcnow
 from skillgate.device.models import DeviceCode
 from skillgate.device.service import MAX_WRONG_CODES
 from tests.conftest import Harness, bearer
-from tests.dashboard.conftest import Web, csrf_of
+from tests.dashboard.conftest import Web, csrf_of, full_key_of
 
 INVALID = "That code is invalid or expired"
 
@@ -158,3 +162,101 @@ async def test_deny_tells_the_polling_client(harness: Harness, signed_in: Web) -
     )
     assert INVALID in again.text
     assert await _status(harness) == "denied"
+
+
+_REPLACE_RE = re.compile(r'name="replace_key" value="(key_[A-Za-z0-9]+)"')
+
+
+async def _at_the_limit(harness: Harness, web: Web) -> tuple[str, dict[str, Any], str]:
+    """A free-plan user whose one key exists (and was just used), a device waiting:
+    (the old full key, the device record, the confirm page)."""
+    old = full_key_of((await web.create_key("laptop")).text)
+    assert (await harness.client.get("/v1/me", headers=bearer(old))).status_code == 200
+    record = await _start(harness, "svc on new-box")
+    confirm = await web.post("/device", {"user_code": record["user_code"]}, csrf_from="/device")
+    assert confirm.status_code == 200
+    return old, record, confirm.text
+
+
+async def test_at_the_key_limit_replace_the_key_for_the_device(
+    harness: Harness, signed_in: Web
+) -> None:
+    old, record, confirm = await _at_the_limit(harness, signed_in)
+    prefix = old[:8]
+    assert "Replace my existing key: revoke <strong>laptop</strong>" in confirm
+    assert f"{prefix}" in confirm
+    assert "and create a new key for this device" in confirm
+    assert "Anything using the replaced key stops working at once" in confirm
+    [old_id] = _REPLACE_RE.findall(confirm)
+    assert 'name="replace_key" value="" checked' in confirm  # keeping it is the default
+
+    done = await signed_in.post(
+        "/device/approve",
+        {"user_code": record["user_code"], "replace_key": old_id, "csrf_token": csrf_of(confirm)},
+        csrf_from=None,
+    )
+    assert done.status_code == 200, done.text[:500]
+    assert "Device approved" in done.text
+    assert "The key <strong>laptop</strong>" in done.text
+    assert "was revoked" in done.text
+    # The old key is refused at once (its cache entry dropped after the commit) ...
+    assert (await harness.client.get("/v1/me", headers=bearer(old))).status_code == 401
+    # ... and the device received a new one, the only active key.
+    answer = await _poll(harness, record)
+    assert answer["status"] == "complete"
+    me = await harness.client.get("/v1/me", headers=bearer(answer["api_key"]))
+    assert me.status_code == 200
+    assert me.json()["api_key"]["name"] == "Device: svc on new-box"
+    async with harness.state.sessionmaker() as session:
+        replaced = await session.get(ApiKey, old_id)
+        assert replaced is not None
+        assert replaced.revoked_at is not None
+        assert await ApiKeyRepository(session).count_active(replaced.user_id, utcnow()) == 1
+
+
+async def test_replace_is_all_or_nothing(harness: Harness, signed_in: Web, other_web: Web) -> None:
+    old, record, confirm = await _at_the_limit(harness, signed_in)
+    [old_id] = _REPLACE_RE.findall(confirm)
+    token = csrf_of(confirm)
+    # A wrong code: nothing is revoked.
+    wrong = await signed_in.post(
+        "/device/approve",
+        {"user_code": "BCDF-GHJK", "replace_key": old_id, "csrf_token": token},
+        csrf_from=None,
+    )
+    assert wrong.status_code == 400
+    assert INVALID in wrong.text
+    assert (await harness.client.get("/v1/me", headers=bearer(old))).status_code == 200
+    # Someone else's key (or a made-up id) cannot be replaced: the confirm screen says so.
+    await other_web.signup("eve@example.com")
+    assert (await other_web.create_key("eve")).status_code == 201
+    eve_id = re.search(r"/keys/(key_[A-Za-z0-9]+)/revoke", (await other_web.get("/keys")).text)
+    assert eve_id
+    for foreign in ("key_doesnotexist", eve_id.group(1)):
+        r = await signed_in.post(
+            "/device/approve",
+            {"user_code": record["user_code"], "replace_key": foreign, "csrf_token": token},
+            csrf_from=None,
+        )
+        assert r.status_code == 400
+        assert "no longer one of your active keys" in r.text
+        assert "Approve this sign-in?" in r.text  # still on the confirm screen
+    # Both wrong: the code's answer (the key is checked first, the code after it).
+    both = await signed_in.post(
+        "/device/approve",
+        {"user_code": "BCDF-GHJK", "replace_key": "key_doesnotexist", "csrf_token": token},
+        csrf_from=None,
+    )
+    assert both.status_code == 400
+    assert INVALID in both.text
+    assert 'name="user_code"' in both.text  # the code form again, to type it anew
+    assert await _status(harness) == "pending"
+    assert (await harness.client.get("/v1/me", headers=bearer(old))).status_code == 200
+
+
+async def test_no_replace_offer_below_the_limit(harness: Harness, signed_in: Web) -> None:
+    record = await _start(harness)
+    confirm = await signed_in.post(
+        "/device", {"user_code": record["user_code"]}, csrf_from="/device"
+    )
+    assert 'name="replace_key"' not in confirm.text

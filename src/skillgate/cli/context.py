@@ -9,6 +9,7 @@ from typing import TypeVar
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.catalog.loader import CatalogError
+from skillgate.cli.datadir import NoDataDir, settle_data_dir
 from skillgate.cli.output import fail
 from skillgate.db import migrate
 from skillgate.db.engine import create_engine, create_sessionmaker
@@ -19,7 +20,13 @@ from skillgate.settings import ConfigError, Settings, get_settings
 T = TypeVar("T")
 
 
-def load_settings() -> Settings:
+def load_settings(*, may_create: bool = False) -> Settings:
+    """The settings on the data directory this command works on (see `datadir`): only
+    `serve` and `db upgrade` may start a new database in the working directory."""
+    try:
+        settle_data_dir(may_create=may_create)
+    except NoDataDir as exc:
+        fail(str(exc), code=2)
     try:
         return get_settings()
     except ConfigError as exc:

@@ -25,7 +25,25 @@ def cli() -> None:
     """Skill Gateway server and operator commands."""
 
 
-@cli.command()
+SERVE_EPILOG = """\b
+Environment (all settings: docs/configuration.md):
+  SKILLGATE_DATA_DIR        where skillgate.db and the generated secrets live
+                            (default: the nearest directory, from here upward,
+                            holding them; else this directory)
+  SKILLGATE_DATABASE_URL    postgresql://... or sqlite:///path (default: SQLite
+                            in the data directory)
+  SKILLGATE_REDIS_URL       shared rate limits and state across instances
+  SKILLGATE_BASE_URL        public address of the API (http://127.0.0.1:8000)
+  SKILLGATE_APP_URL         public address of the dashboard (= base URL)
+  SKILLGATE_SECRET_KEY      signing secret (generated into the data directory)
+  SKILLGATE_ENCRYPTION_KEYS key ring for stored credentials (generated likewise)
+  SKILLGATE_CATALOG_PATH    extra catalog files or directories, ':'-separated
+  SKILLGATE_ENV             development | production (production needs the
+                            database URL and both secrets set explicitly)
+"""
+
+
+@cli.command(epilog=SERVE_EPILOG)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64))
@@ -39,7 +57,7 @@ def serve(host: str, port: int, workers: int) -> None:
     from skillgate.http.protocol import TimedHttpToolsProtocol
     from skillgate.settings import ConfigError
 
-    settings = load_settings()
+    settings = load_settings(may_create=True)
     try:
         load_catalog(extra_paths_from_env(settings.catalog_path))
         Vault(settings.encryption_keys or "")
@@ -55,6 +73,7 @@ def serve(host: str, port: int, workers: int) -> None:
         else "PostgreSQL"
     )
     click.echo(f"skillgate: serving on http://{host}:{port} ({where})", err=True)
+    _warn_if_shared(settings)
     uvicorn.run(
         "skillgate.app:app_factory",
         factory=True,
@@ -69,6 +88,20 @@ def serve(host: str, port: int, workers: int) -> None:
     )
 
 
+def _warn_if_shared(settings: Settings) -> None:
+    """A database file other users may read (created before it was made 0600): say so."""
+    from skillgate.db.engine import loose_mode, sqlite_file
+
+    path = sqlite_file(settings.resolved_database_url)
+    mode = loose_mode(path) if path else None
+    if mode is not None:
+        click.echo(
+            f"skillgate: warning: {path} is open to other users (mode {mode:04o}); "
+            f"restrict it with `chmod 600 {path}*`",
+            err=True,
+        )
+
+
 @cli.group()
 def db() -> None:
     """Database schema."""
@@ -76,10 +109,10 @@ def db() -> None:
 
 @db.command("upgrade")
 def db_upgrade() -> None:
-    """Apply every pending migration."""
+    """Apply every pending migration (creates the database when there is none)."""
     from skillgate.db import migrate
 
-    settings = load_settings()
+    settings = load_settings(may_create=True)
     asyncio.run(migrate.upgrade(settings.resolved_database_url))
     emit({"status": "ok", "revision": migrate.current_head()})
 

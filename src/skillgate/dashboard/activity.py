@@ -1,4 +1,6 @@
-"""Activity: the viewer's execution log, newest first, filtered and paginated.
+"""Activity: the viewer's execution log, newest first, filtered and paginated, under a
+chart of the calls per day (last 14 days, UTC) by integration and outcome, with the
+same filters.
 
     GET /activity?integration=<slug>&outcome=success|error&cursor=<opaque>
 
@@ -16,8 +18,10 @@ from starlette.responses import Response
 
 from skillgate.api_keys.service import ApiKeyService
 from skillgate.dashboard import web
+from skillgate.dashboard.activity_chart import build_chart, window_start
 from skillgate.dashboard.route import DashboardRoute
 from skillgate.dashboard.viewer import SignedIn
+from skillgate.db.base import utcnow
 from skillgate.db.session import DB
 from skillgate.errors import BadRequest
 from skillgate.executions.models import Execution
@@ -68,6 +72,13 @@ async def activity_page(request: Request, viewer: SignedIn, db: DB, state: State
         integration=integration or None,
         outcome=outcome or None,
     )
+    today = utcnow().date()
+    counts = await ExecutionRepository(db).daily_counts(
+        viewer.user_id,
+        since=window_start(today),
+        integration=integration or None,
+        outcome=outcome or None,
+    )
     keys = {
         k.id: f"{k.name} ({k.key_prefix}…)"
         for k in await ApiKeyService(db, state.pepper).list(viewer.user_id)
@@ -86,5 +97,7 @@ async def activity_page(request: Request, viewer: SignedIn, db: DB, state: State
         "selected": {"integration": integration, "outcome": outcome},
         "older": older,
         "newest": newest,
+        "chart": build_chart(counts, names, today),
+        "filtered": bool(filters),
     }
     return web.render(request, "activity.html", context)

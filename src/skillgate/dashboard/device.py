@@ -3,7 +3,9 @@
     GET  /device[?user_code=XXXX-XXXX]   the code form (the query only fills it in)
     POST /device                         look the code up; a confirm screen naming the client
     POST /device/approve                 approve, optionally creating an API key the
-                                         terminal receives once
+                                         terminal receives once; at the plan's key
+                                         limit, optionally replacing (revoking) one
+                                         of the user's active keys for it
 
 Nothing is approved by a GET or by the first POST: approval is its own POST from
 the confirm screen, which warns not to approve a code the user did not start.
@@ -19,12 +21,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
+from skillgate.api_keys.models import ApiKey
 from skillgate.api_keys.repository import ApiKeyRepository
+from skillgate.api_keys.service import ApiKeyService
 from skillgate.dashboard import web
 from skillgate.dashboard.route import DashboardRoute
 from skillgate.dashboard.viewer import CheckedForm, SignedIn, Viewer
 from skillgate.db.base import utcnow
-from skillgate.db.session import DB
+from skillgate.db.session import DB, on_commit
 from skillgate.device.models import DeviceCode
 from skillgate.device.service import DeviceService
 from skillgate.errors import BadRequest, PlanLimitReached, RateLimited
@@ -36,6 +40,21 @@ router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
 _NOT_CODE = re.compile(r"[^A-Za-z0-9]")
 MAX_CODE_INPUT = 32
+
+
+class KeyNotReplaceable(BadRequest):
+    """The key picked for replacement is not one of the viewer's active keys (any more)."""
+
+
+async def _replace_key(db: AsyncSession, viewer: Viewer, key_id: str, pepper: bytes) -> ApiKey:
+    """Revoke the viewer's active key `key_id` (flushed, in the request's transaction) so
+    that the device key created next in the same transaction fits the plan's limit."""
+    key = await ApiKeyRepository(db).get_for_user(key_id[:64], viewer.user_id)
+    if key is None or not key.is_active(utcnow()):
+        raise KeyNotReplaceable(
+            "The key to replace is no longer one of your active keys; choose again."
+        )
+    return await ApiKeyService(db, pepper).revoke(viewer.user_id, key.id)
 
 
 def display_code(raw: str) -> str:
@@ -68,7 +87,13 @@ async def _confirm(
     status: int = 200,
 ) -> Response:
     limit = max_active_keys(viewer.plan)
-    active = await ApiKeyRepository(db).count_active(viewer.user_id, utcnow())
+    now = utcnow()
+    active = await ApiKeyRepository(db).count_active(viewer.user_id, now)
+    can_create_key = limit is None or active < limit
+    replaceable = []
+    if not can_create_key:  # offer to replace one of them instead
+        keys = await ApiKeyRepository(db).list_for_user(viewer.user_id)
+        replaceable = [k for k in keys if k.is_active(now)]
     context = {
         "viewer": viewer,
         "nav": "device",
@@ -77,7 +102,8 @@ async def _confirm(
         "key_name": f"Device: {device.client_name or 'svc'}"[:200],
         "key_limit": limit,
         "keys_active": active,
-        "can_create_key": limit is None or active < limit,
+        "can_create_key": can_create_key,
+        "replaceable": replaceable,
         "error": error,
     }
     return web.render(request, "device_confirm.html", context, status=status)
@@ -107,11 +133,15 @@ async def device_approve(
     request: Request, viewer: SignedIn, form: CheckedForm, db: DB, state: State
 ) -> Response:
     code = web.field(form, "user_code")[:MAX_CODE_INPUT]
-    create_key = web.field(form, "create_key") == "1"
+    replace_id = web.field(form, "replace_key")
+    create_key = web.field(form, "create_key") == "1" or bool(replace_id)
     key_name = web.field(form, "key_name").strip()[:200] or None
     service = DeviceService(db, state)
     ip = client_ip(request)
+    replaced: ApiKey | None = None
     try:
+        if replace_id:  # revoke first, then create: one transaction, all or nothing
+            replaced = await _replace_key(db, viewer, replace_id, state.pepper)
         await service.authorize(
             viewer.user_id,
             code,
@@ -119,19 +149,37 @@ async def device_approve(
             create_key=create_key,
             key_name=key_name,
         )
-    except PlanLimitReached as exc:
+    except (PlanLimitReached, KeyNotReplaceable) as exc:
         await db.rollback()
-        device = await DeviceService(db, state).lookup(viewer.user_id, code, ip)
+        try:  # back to the confirm screen, if the code is still good (checked after the key)
+            device = await DeviceService(db, state).lookup(viewer.user_id, code, ip)
+        except (BadRequest, RateLimited) as bad_code:
+            return _entry(
+                request,
+                viewer,
+                code,
+                error=bad_code.message,
+                status=bad_code.status,
+                headers=bad_code.headers,
+            )
         return await _confirm(
-            request, db, state, viewer, device, error=web.sentence(exc.message), status=403
+            request, db, state, viewer, device, error=web.sentence(exc.message), status=exc.status
         )
     except (BadRequest, RateLimited) as exc:
         await db.rollback()
         return _entry(
             request, viewer, code, error=exc.message, status=exc.status, headers=exc.headers
         )
-    context = {"viewer": viewer, "nav": "device", "with_key": create_key, "denied": False}
-
+    if replaced is not None:
+        gone = replaced.id
+        on_commit(db, lambda: state.verifier.forget_key(gone))  # like dashboard/keys.py
+    context = {
+        "viewer": viewer,
+        "nav": "device",
+        "with_key": create_key,
+        "replaced": replaced,
+        "denied": False,
+    }
     return web.render(request, "device_done.html", context)
 
 

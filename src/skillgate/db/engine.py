@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import stat
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event, make_url
@@ -47,9 +50,34 @@ def sqlite_file(url: str) -> str | None:
     return parsed.database
 
 
+def create_private_file(path: str) -> None:
+    """Create the SQLite file owner-only (0600), like the secrets file, before SQLite
+    does (it would use 0644); its -wal and -shm files take the database file's mode.
+    An existing file is left as it is (see `loose_mode`)."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)
+
+
+def loose_mode(path: str) -> int | None:
+    """The permission bits of an existing database file readable or writable by other
+    users (group or world); None when it is owner-only or absent."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return None
+    return mode if mode & 0o077 else None
+
+
 def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
 
     url = normalize_url(url)
+    db_file = sqlite_file(url)
+    if db_file is not None:
+        create_private_file(db_file)
     # Parameters are key hashes, password hashes, sealed credentials: an error's
     # text (and so a logged traceback) must never carry them.
     kwargs: dict[str, Any] = {"echo": echo, "hide_parameters": True}

@@ -1,13 +1,15 @@
 """The execution log's queries: one user's rows, newest first, keyset-paginated by
-(created_at, id) with an opaque cursor (the API and the dashboard's Activity page)."""
+(created_at, id) with an opaque cursor (the API and the dashboard's Activity page);
+and the calls per UTC day, integration and outcome (the Activity page's chart)."""
 
 from __future__ import annotations
 
 import base64
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import ColumnElement, String, and_, case, func, literal_column, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.executions.models import Execution
@@ -27,6 +29,37 @@ def decode_cursor(value: str) -> tuple[datetime, str] | None:
         return datetime.fromisoformat(at), ident
     except (ValueError, UnicodeDecodeError):
         return None
+
+
+def _succeeded() -> ColumnElement[bool]:
+    """No gateway error and an upstream 2xx/3xx (the Activity page's "Succeeded")."""
+    return and_(
+        Execution.error.is_(None),
+        Execution.upstream_status >= 200,
+        Execution.upstream_status < 400,
+    )
+
+
+def _failed() -> ColumnElement[bool]:
+    return or_(Execution.error.is_not(None), Execution.upstream_status >= 400)
+
+
+def _utc_day(dialect: str) -> ColumnElement[str]:
+    """`YYYY-MM-DD` of `created_at` in UTC. SQLite stores naive UTC text, whose first ten
+    characters are the day; PostgreSQL converts the timestamptz to UTC first, whatever
+    the session's time zone."""
+    if dialect == "postgresql":
+        in_utc = func.timezone(literal_column("'UTC'"), Execution.created_at)
+        return func.to_char(in_utc, literal_column("'YYYY-MM-DD'"), type_=String)
+    return func.substr(Execution.created_at, 1, 10, type_=String)
+
+
+@dataclass(frozen=True)
+class DayCount:
+    day: str  # YYYY-MM-DD, UTC
+    integration: str
+    ok: bool
+    count: int
 
 
 class ExecutionRepository:
@@ -60,15 +93,40 @@ class ExecutionRepository:
         if integration:
             stmt = stmt.where(Execution.integration == integration)
         if outcome == "success":
-            stmt = stmt.where(
-                Execution.error.is_(None),
-                Execution.upstream_status >= 200,
-                Execution.upstream_status < 400,
-            )
+            stmt = stmt.where(_succeeded())
         elif outcome == "error":
-            stmt = stmt.where(or_(Execution.error.is_not(None), Execution.upstream_status >= 400))
+            stmt = stmt.where(_failed())
         stmt = stmt.order_by(Execution.created_at.desc(), Execution.id.desc()).limit(limit + 1)
         rows = (await self.session.execute(stmt)).scalars().all()
         if len(rows) > limit:
             return rows[:limit], encode_cursor(rows[limit - 1])
         return rows, None
+
+    async def daily_counts(
+        self,
+        user_id: str,
+        *,
+        since: datetime,
+        integration: str | None = None,
+        outcome: str | None = None,
+    ) -> list[DayCount]:
+        """The user's calls from `since` on, counted per UTC day, integration and outcome
+        (succeeded or not), with the same filters as `page`."""
+        dialect = self.session.get_bind().dialect.name
+        day = _utc_day(dialect).label("day")
+        ok = case((_succeeded(), 1), else_=0).label("ok")
+        stmt = select(day, Execution.integration, ok, func.count().label("n")).where(
+            Execution.user_id == user_id, Execution.created_at >= since
+        )
+        if integration:
+            stmt = stmt.where(Execution.integration == integration)
+        if outcome == "success":
+            stmt = stmt.where(_succeeded())
+        elif outcome == "error":
+            stmt = stmt.where(_failed())
+        # By the labels: PostgreSQL would not match the expressions' separate parameters.
+        stmt = stmt.group_by(day, Execution.integration, ok).order_by(
+            day, Execution.integration, ok
+        )
+        rows = (await self.session.execute(stmt)).all()
+        return [DayCount(str(d), str(i), bool(k), int(n)) for d, i, k, n in rows]
