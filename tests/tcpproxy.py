@@ -38,6 +38,7 @@ class TcpProxy:
 
     def close(self) -> None:
         self.stop()
+        self._call(self._cancel_tasks())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(timeout=5)
         self.loop.close()
@@ -66,6 +67,12 @@ class TcpProxy:
             self._server.close()
             self._server = None
         await self._drop()
+
+    async def _cancel_tasks(self) -> None:
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _drop(self) -> None:
         for writer in list(self._writers):
