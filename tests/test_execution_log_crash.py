@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -16,7 +15,7 @@ from skillgate.db.engine import create_engine
 from skillgate.db.session import commit
 from skillgate.executions.models import Execution
 from skillgate.users.service import UserService
-from tests.conftest import FIXTURES, PG_URL
+from tests.conftest import FIXTURES
 from tests.process import clean_env, serve
 from tests.upstream import Provider
 
@@ -24,15 +23,13 @@ CLIENTS = 4  # one key each, one request at a time: a key's log is off by at mos
 LOAD_SECONDS = 1.0
 
 
-def _env(provider: Provider, database_url: str | None) -> dict[str, str]:
-    env = clean_env(
+def _env(provider: Provider, database_url: str) -> dict[str, str]:
+    return clean_env(
         SKILLGATE_CATALOG_PATH=str(FIXTURES / "catalog"),
         SKILLGATE_SAMPLE_BASE_URL=provider.url,
+        SKILLGATE_DATABASE_URL=database_url,
         SKILLGATE_LOG_LEVEL="WARNING",
     )
-    if database_url:
-        env["SKILLGATE_DATABASE_URL"] = database_url
-    return env
 
 
 async def _user(database_url: str) -> None:
@@ -110,23 +107,13 @@ async def _logged(database_url: str, key_ids: dict[str, str]) -> dict[str, int]:
     return {key: counts.get(key_id, 0) for key, key_id in key_ids.items()}
 
 
-@pytest.mark.parametrize(
-    "backend",
-    [
-        "sqlite",
-        pytest.param(
-            "postgres", marks=pytest.mark.skipif(not PG_URL, reason="needs a PostgreSQL URL")
-        ),
-    ],
-)
 def test_kill_9_during_load_loses_no_logged_execution(
-    tmp_path: Path, provider: Provider, pg_database: str | None, backend: str
+    tmp_path: Path, provider: Provider, database_url: str
 ) -> None:
-    database_url = pg_database if backend == "postgres" else None
+    """On SQLite and PostgreSQL (the `database_url` fixture empties the tables after)."""
     env = _env(provider, database_url)
-    url = database_url or f"sqlite+aiosqlite:///{tmp_path / 'skillgate.db'}"
-    with serve(tmp_path, env=env) as server:  # migrates the database
-        key_ids = _setup(url, server.url)
+    with serve(tmp_path, env=env) as server:
+        key_ids = _setup(database_url, server.url)
         keys = list(key_ids)
         answered = asyncio.run(_load_then_kill(server.url, keys, server.process.kill))
         server.process.wait()
@@ -135,7 +122,7 @@ def test_kill_9_during_load_loses_no_logged_execution(
     with serve(tmp_path, env=env):  # the new process replays the dead one's spool
         deadline = time.monotonic() + 15
         while True:
-            logged = asyncio.run(_logged(url, key_ids))
+            logged = asyncio.run(_logged(database_url, key_ids))
             lost = sum(max(0, answered[k] - logged[k]) for k in keys)
             if lost == 0 or time.monotonic() > deadline:
                 break
