@@ -232,7 +232,7 @@ async def test_replace_is_all_or_nothing(harness: Harness, signed_in: Web, other
     assert (await other_web.create_key("eve")).status_code == 201
     eve_id = re.search(r"/keys/(key_[A-Za-z0-9]+)/revoke", (await other_web.get("/keys")).text)
     assert eve_id
-    for foreign in ("key_doesnotexist", eve_id.group(1)):
+    for foreign in ("key_doesnotexist", eve_id.group(1), "key_\x00x", "x" * 500):
         r = await signed_in.post(
             "/device/approve",
             {"user_code": record["user_code"], "replace_key": foreign, "csrf_token": token},

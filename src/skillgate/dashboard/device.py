@@ -40,6 +40,7 @@ router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
 _NOT_CODE = re.compile(r"[^A-Za-z0-9]")
 MAX_CODE_INPUT = 32
+_KEY_ID = re.compile(r"key_[A-Za-z0-9]{1,60}")
 
 
 class KeyNotReplaceable(BadRequest):
@@ -49,7 +50,9 @@ class KeyNotReplaceable(BadRequest):
 async def _replace_key(db: AsyncSession, viewer: Viewer, key_id: str, pepper: bytes) -> ApiKey:
     """Revoke the viewer's active key `key_id` (flushed, in the request's transaction) so
     that the device key created next in the same transaction fits the plan's limit."""
-    key = await ApiKeyRepository(db).get_for_user(key_id[:64], viewer.user_id)
+    key = None
+    if _KEY_ID.fullmatch(key_id):  # never hand the database a stray byte (NUL, ...)
+        key = await ApiKeyRepository(db).get_for_user(key_id, viewer.user_id)
     if key is None or not key.is_active(utcnow()):
         raise KeyNotReplaceable(
             "The key to replace is no longer one of your active keys; choose again."
