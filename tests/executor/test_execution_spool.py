@@ -4,6 +4,7 @@ idempotently) by the next writer; a live writer's file is left alone."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 
 from skillgate.executions.models import Execution
+from skillgate.executions.sinks import Row, SessionSink
 from skillgate.executions.spool import Spool
 from skillgate.executions.writer import ExecutionWriter
 from tests.conftest import Harness
@@ -127,3 +129,53 @@ async def test_rows_left_at_shutdown_stay_in_the_spool_for_the_next_start(
     await second.close()
     assert [r[4] for r in await _rows(harness)] == ["get_user"]
     assert list(spool_dir.glob("executions-*.jsonl")) == []  # clean shutdown: no file left
+
+
+class _SlowSink:
+    """The real sink, slowed down: a batch stays in flight long enough to race it."""
+
+    def __init__(self, inner: SessionSink) -> None:
+        self.inner = inner
+        self.started = asyncio.Event()
+
+    async def insert(self, rows: list[Row]) -> None:
+        self.started.set()
+        await asyncio.sleep(0.2)
+        await self.inner.insert(rows)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+async def test_a_flush_waits_for_a_batch_already_being_written(
+    harness: Harness, tmp_path: Path
+) -> None:
+    """A reader's flush (GET /v1/executions, the Activity page) while the background task
+    writes a batch: it returns only once that batch is stored, and the spool still holds
+    the rows until then (a kill in between loses nothing)."""
+    user = await harness.user()
+    sink = _SlowSink(SessionSink(harness.state.sessionmaker))
+    writer = ExecutionWriter(sink, interval=60, spool_dir=tmp_path / "race-spool")
+    writer.start()
+    try:
+        for i in range(3):
+            writer.record(
+                user_id=user.id,
+                key_id=None,
+                integration="sample",
+                endpoint="get_user",
+                upstream_status=200,
+                error=None,
+                duration_ms=i,
+            )
+        [own] = list((tmp_path / "race-spool").glob("executions-*.jsonl"))
+        in_flight = asyncio.create_task(writer.flush())
+        await sink.started.wait()
+        assert len(own.read_bytes().splitlines()) == 3  # taken, not yet stored: still spooled
+        await writer.flush()
+        async with harness.state.sessionmaker() as s:
+            assert await s.scalar(select(func.count()).select_from(Execution)) == 3
+        assert own.stat().st_size == 0
+        await in_flight
+    finally:
+        await writer.close()

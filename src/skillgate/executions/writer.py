@@ -49,6 +49,10 @@ class ExecutionWriter:
         self._interval = interval
         self._pending: deque[Row] = deque(maxlen=max_pending)
         self._wake = asyncio.Event()
+        # One flush at a time: a caller that reads the log (GET /v1/executions, the
+        # Activity page) waits for a batch already being written instead of returning
+        # before it lands, and the spool is only emptied once every taken row is stored.
+        self._flushing = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
 
@@ -86,6 +90,11 @@ class ExecutionWriter:
             self._wake.set()
 
     async def flush(self) -> None:
+        """Write every queued row; returns once they are stored (or the sink failed)."""
+        async with self._flushing:
+            await self._flush()
+
+    async def _flush(self) -> None:
         while self._pending:
             rows = [self._pending.popleft() for _ in range(min(self._batch, len(self._pending)))]
             try:
