@@ -78,6 +78,7 @@ def test_svc_login_free_plan_with_its_one_key_is_told_how_to_go_on(tmp_path: Pat
     svc says how to go on (paste, or revoke at the API keys page, or replace)."""
     server_dir = tmp_path / "server"
     server_dir.mkdir()
+    new_data_dir(server_dir)  # operator commands refuse to start an empty database
     for args in (
         ("users", "create", "--email", "free@example.com", "--password", "password123"),
         ("keys", "create", "--email", "free@example.com", "--name", "the one"),

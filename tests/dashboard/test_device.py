@@ -232,7 +232,16 @@ async def test_replace_is_all_or_nothing(harness: Harness, signed_in: Web, other
     assert (await other_web.create_key("eve")).status_code == 201
     eve_id = re.search(r"/keys/(key_[A-Za-z0-9]+)/revoke", (await other_web.get("/keys")).text)
     assert eve_id
-    for foreign in ("key_doesnotexist", eve_id.group(1), "key_\x00x", "x" * 500):
+    # A control character is refused like in every form field, naming the field.
+    nul = await signed_in.post(
+        "/device/approve",
+        {"user_code": record["user_code"], "replace_key": "key_\x00x", "csrf_token": token},
+        csrf_from=None,
+    )
+    assert nul.status_code == 400
+    assert "must not contain control characters" in nul.text
+    assert (await harness.client.get("/v1/me", headers=bearer(old))).status_code == 200
+    for foreign in ("key_doesnotexist", eve_id.group(1), "x" * 500):
         r = await signed_in.post(
             "/device/approve",
             {"user_code": record["user_code"], "replace_key": foreign, "csrf_token": token},
