@@ -129,15 +129,17 @@ def _known(schema: Any, key: str, run: Run) -> None:
 
 def _run(app: Any) -> Run:
     run = Run()
-    with asgi.get_client(app) as client:
-        token, key = _credentials(client)
-        schema = schemathesis.openapi.from_asgi("/openapi.json", app)
-        _known(schema, key, run)
-        for result in schema.get_all_operations():
-            operation = result.ok()
-            credential = token if operation.path in TOKEN_ONLY else key
-            _exercise(operation, {"Authorization": f"Bearer {credential}"}, run)
-    asgi.shutdown_lifespans()
+    try:
+        with asgi.get_client(app) as client:
+            token, key = _credentials(client)
+            schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+            _known(schema, key, run)
+            for result in schema.get_all_operations():
+                operation = result.ok()
+                credential = token if operation.path in TOKEN_ONLY else key
+                _exercise(operation, {"Authorization": f"Bearer {credential}"}, run)
+    finally:
+        asgi.shutdown_lifespans()  # the app's lifespan ran on schemathesis's event loop
     return run
 
 
