@@ -7,6 +7,7 @@ from starlette.types import Receive
 
 from skillgate.auth.deps import Principal
 from skillgate.http.fastpath import FastRoute, Reply
+from skillgate.http.openapi import STRING, array, obj
 from skillgate.http.state import AppState
 
 
@@ -47,19 +48,57 @@ async def download(
     return 200, rendered.bundles[access], None
 
 
+_STATUS = {"type": "string", "enum": ["connected", "not_connected"]}
+LISTING = obj(
+    integrations=array(
+        obj(
+            slug=STRING,
+            name=STRING,
+            status=_STATUS,
+            endpoints={"type": "integer"},
+            description=STRING,
+        )
+    )
+)
+DETAIL = obj(
+    integration=STRING,
+    name=STRING,
+    description=STRING,
+    status=_STATUS,
+    categories=array(
+        obj(name=STRING, endpoints=array(obj(name=STRING, method=STRING, description=STRING)))
+    ),
+)
+ENDPOINT = obj(
+    name=STRING,
+    method=STRING,
+    category=STRING,
+    description=STRING,
+    parameters=array(obj(name=STRING, type=STRING, required={"type": "boolean"})),
+    example=STRING,
+    errors=array(obj(code={}, cause=STRING, fix=STRING)),
+    integration=STRING,
+    path=STRING,
+    changes_data={"type": "boolean"},
+)
+BUNDLE = obj(slug=STRING, files=array(obj(file_path=STRING, content=STRING)))
+
 ROUTES = (
-    FastRoute("GET", "/v1/skills", list_integrations, "List integrations", "discovery"),
+    FastRoute(
+        "GET", "/v1/skills", list_integrations, "List integrations", "discovery",
+        response=LISTING,
+    ),
     FastRoute(
         "GET", "/v1/skills/{integration}", get_integration, "An integration's endpoints",
-        "discovery",
+        "discovery", response=DETAIL,
     ),
     FastRoute(
         "GET", "/v1/skills/{integration}/{endpoint}", get_endpoint,
-        "An endpoint's documentation", "discovery",
+        "An endpoint's documentation", "discovery", response=ENDPOINT,
     ),
     # /v1/connections/{integration} has the same shape: a wrong method falls through.
     FastRoute(
         "GET", "/v1/{integration}/download", download, "The integration's skill bundle",
-        "discovery", owns=False,
+        "discovery", owns=False, response=BUNDLE,
     ),
 )  # fmt: skip

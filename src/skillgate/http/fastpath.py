@@ -42,6 +42,7 @@ class FastRoute:
     tag: str
     owns: bool = True  # no FastAPI route has this path shape: a wrong method is 405 here
     request_body: dict[str, Any] | None = None
+    response: dict[str, Any] = field(default_factory=lambda: {"type": "object"})  # 200's schema
     segments: tuple[str | None, ...] = field(init=False)  # None: a parameter
     names: tuple[str, ...] = field(init=False)
 
@@ -76,7 +77,7 @@ class FastRoute:
             "responses": {  # errors: http.openapi adds 4XX/5XX to every operation
                 "200": {
                     "description": "JSON (docs/api.md)",
-                    "content": {"application/json": {"schema": {"type": "object"}}},
+                    "content": {"application/json": {"schema": self.response}},
                 },
             },
         }

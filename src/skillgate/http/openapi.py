@@ -39,3 +39,16 @@ def describe_errors(schema: dict[str, Any]) -> dict[str, Any]:
             responses["4XX"] = _error("The request cannot be served as sent; `message` says why.")
             responses["5XX"] = _error("A server or upstream failure; `message` says what to do.")
     return schema
+
+
+STRING: dict[str, Any] = {"type": "string"}
+NULLABLE_STRING: dict[str, Any] = {"type": ["string", "null"]}
+
+
+def obj(**properties: dict[str, Any]) -> dict[str, Any]:
+    """A JSON object schema whose listed properties are all required (more are allowed)."""
+    return {"type": "object", "required": list(properties), "properties": properties}
+
+
+def array(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items}

@@ -11,6 +11,7 @@ from starlette.types import Receive
 
 from skillgate.auth.deps import Principal
 from skillgate.http.fastpath import FastRoute, Reply
+from skillgate.http.openapi import NULLABLE_STRING, STRING, array, obj
 from skillgate.http.state import AppState
 
 
@@ -38,4 +39,23 @@ async def me(state: AppState, principal: Principal, _: tuple[str, ...], __: Rece
     return 200, orjson.dumps(body), None
 
 
-ROUTES = (FastRoute("GET", "/v1/me", me, "The caller's profile, plan and key", "profile"),)
+_LIMIT = {"type": ["integer", "null"]}
+RESPONSE = obj(
+    id=STRING,
+    email=STRING,
+    display_name=STRING,
+    plan=STRING,
+    limits=obj(max_api_keys=_LIMIT, requests_per_minute=_LIMIT, requests_per_day=_LIMIT),
+    api_key=obj(
+        id=STRING,
+        name=STRING,
+        key_prefix=STRING,
+        scopes=array(STRING),
+        expires_at=NULLABLE_STRING,
+    ),
+)
+ROUTES = (
+    FastRoute(
+        "GET", "/v1/me", me, "The caller's profile, plan and key", "profile", response=RESPONSE
+    ),
+)
