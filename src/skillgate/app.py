@@ -17,40 +17,23 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from skillgate import logging as sg_logging
-from skillgate.api_keys import keyformat
 from skillgate.api_keys.endpoints import router as api_keys_router
-from skillgate.api_keys.usage import UsageRecorder
-from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.auth.endpoints import router as auth_router
-from skillgate.auth.tokens import TokenSigner
 from skillgate.catalog.loader import Catalog, extra_paths_from_env, load_catalog
-from skillgate.connections.cache import CredentialCache
 from skillgate.connections.endpoints import router as connections_router
-from skillgate.connections.refresh import Refresher
-from skillgate.connections.status import StatusCache
-from skillgate.connections.vault import Vault
 from skillgate.dashboard import install as install_dashboard
-from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
 from skillgate.device.endpoints import router as device_router
 from skillgate.discovery.endpoints import ROUTES as DISCOVERY_ROUTES
-from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.executions.endpoints import router as executions_router
-from skillgate.executions.sinks import SessionSink, SqliteSink
-from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor.endpoints import ROUTES as EXECUTE_ROUTES
-from skillgate.executor.ratelimit import MemoryCounter, RateLimiter, RedisCounter
-from skillgate.executor.upstream import new_session
+from skillgate.gateway import build_gateway
 from skillgate.http import handlers
 from skillgate.http.fastpath import MATCH_KEY, FastPath, FastRouter
 from skillgate.http.middleware import RequestContextMiddleware
 from skillgate.http.openapi import describe_errors
-from skillgate.http.state import AppState
-from skillgate.kit.redis import new_redis
 from skillgate.me.endpoints import ROUTES as ME_ROUTES
 from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
-from skillgate.metrics import Metrics
 from skillgate.settings import Settings, finalize, get_settings
-from skillgate.users.plans import build_limits
 
 GC_GEN0_THRESHOLD = 20_000
 
@@ -90,48 +73,12 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     if catalog is None:
         catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
 
-    engine = create_engine(settings.resolved_database_url)
-    db_file = sqlite_file(settings.resolved_database_url)
-    sessionmaker = create_sessionmaker(engine)
-    usage = UsageRecorder(sessionmaker)
-    vault = Vault(settings.encryption_keys or "")
-    redis_client = new_redis(settings.redis_url, settings.redis_timeout)
-    state: AppState  # bound below; the refresher's callables read it at call time
-    state = AppState(
-        settings=settings,
-        engine=engine,
-        sessionmaker=sessionmaker,
-        catalog=catalog,
-        verifier=KeyVerifier(sessionmaker, settings.secret_key, usage, settings.key_cache_ttl),
-        usage=usage,
-        signer=TokenSigner(settings.secret_key, settings.access_token_ttl),
-        pepper=keyformat.derive_pepper(settings.secret_key),
-        rendered=RenderedCatalog(catalog),
-        statuses=StatusCache(sessionmaker, settings.key_cache_ttl),
-        vault=vault,
-        credentials=CredentialCache(sessionmaker, vault, settings.key_cache_ttl),
-        refresher=Refresher(
-            settings,
-            sessionmaker,
-            vault,
-            http=lambda: state.http(),
-            redis=lambda: state.redis,
-            on_change=lambda user_id, slug: state.connection_changed(user_id, slug),
-        ),
-        limiter=RateLimiter(RedisCounter(redis_client) if redis_client else MemoryCounter()),
-        executions=ExecutionWriter(
-            SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker),
-            spool_dir=settings.data_dir / "spool",
-        ),
-        limits=build_limits(settings),
-        metrics=Metrics(),
-        redis=redis_client,
-    )
+    gateway = build_gateway(settings, catalog)
+    state = gateway.state
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        state.http_session = new_session()
-        state.executions.start()
+        await gateway.start()
         # Everything built so far (catalog models, rendered responses, SQLAlchemy
         # metadata) lives as long as the process: keep the collector from walking
         # it on every full collection, which stalled requests for tens of ms.
@@ -144,20 +91,12 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         thresholds = gc.get_threshold()
         gc.set_threshold(GC_GEN0_THRESHOLD, 10, 10)
 
-        usage.start()
-
         try:
             yield
         finally:
             gc.set_threshold(*thresholds)
 
-            await usage.close()
-
-            await state.executions.close()
-            await state.http_session.close()
-            if state.redis is not None:
-                await state.redis.aclose()
-            await engine.dispose()
+            await gateway.close()
 
     app = GatewayApp(
         title="Skill Gateway",
@@ -168,6 +107,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         redirect_slashes=False,
     )
     app.state.sg = state
+    app.state.services = gateway.services
     handlers.install(app)
     # The hot API routes are raw ASGI (http.fastpath); FastAPI serves the rest.
     app.include_router(connections_router)

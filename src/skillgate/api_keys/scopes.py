@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 from skillgate.errors import BadRequest, ScopeNotAllowed
 
 if TYPE_CHECKING:
-    from skillgate.auth.deps import Principal
+    from skillgate.kit.principal import Principal
 
 Access = Literal["full", "read"]
 MAX_SCOPES = 100

@@ -8,9 +8,6 @@ and bad checksums are rejected before any lookup.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
-
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from skillgate.api_keys import keyformat
@@ -19,22 +16,9 @@ from skillgate.api_keys.usage import UsageRecorder
 from skillgate.db.base import utcnow
 from skillgate.errors import Unauthorized
 from skillgate.kit.cache import TTLCache
+from skillgate.kit.principal import KeyIdentity, Principal, bearer_token
 
 _INVALID = "Invalid API key: check SVC_API_KEY, or create a new key and run `svc login`."
-
-
-@dataclass(frozen=True, slots=True)
-class KeyIdentity:
-    key_id: str
-    name: str
-    key_prefix: str
-    scopes: tuple[str, ...]
-    expires_at: datetime | None
-    revoked: bool
-    user_id: str
-    email: str
-    display_name: str
-    plan: str
 
 
 class KeyVerifier:
@@ -53,6 +37,14 @@ class KeyVerifier:
 
     def digest(self, key: str) -> str:
         return keyformat.digest(key, self._pepper)
+
+    async def principal_from_key(self, authorization: str | None) -> Principal:
+        """The caller of an `Authorization: Bearer sk_...` header: how every door
+        authenticates an API key. Anything else is 401."""
+        token = bearer_token(authorization)
+        if token is None or not token.startswith("sk_"):
+            raise Unauthorized()
+        return Principal.of_key(await self.verify(token))
 
     async def verify(self, key: str) -> KeyIdentity:
         digest = self.digest(key)

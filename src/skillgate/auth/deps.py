@@ -1,7 +1,7 @@
 """The authentication dependency. Each route states what it accepts.
 
-    ApiKeyAuth         Bearer API key only (the /v1 routes FastAPI serves; the hot
-                       raw-ASGI routes call `api_key_principal`, see http.fastpath)
+    ApiKeyAuth         Bearer API key only (the /v1 routes FastAPI serves; the agent
+                       door calls `KeyVerifier.principal_from_key` itself)
 
     KeyTokenOrSession  Bearer API key, Bearer access token or dashboard session (/api-keys)
     TokenOrSession     Bearer access token or dashboard session (/auth/device/authorize)
@@ -14,49 +14,18 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import Depends, Request
 
-from skillgate.api_keys.verifier import KeyIdentity, KeyVerifier
-from skillgate.auth.sessions import COOKIE_NAME, SessionInfo, SessionStore
+from skillgate.auth.sessions import COOKIE_NAME, SessionStore
 from skillgate.db.session import DB
 from skillgate.errors import CsrfFailed, Unauthorized
 from skillgate.http.state import get_state
+from skillgate.kit.principal import Principal, Via, bearer_token
 from skillgate.users.repository import UserRepository
 
-Via = Literal["api_key", "access_token", "session"]
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-
-
-@dataclass(frozen=True, slots=True)
-class Principal:
-    user_id: str
-    email: str
-    display_name: str
-    plan: str
-    via: Via
-    key: KeyIdentity | None = None
-    session: SessionInfo | None = None
-
-    @property
-    def scopes(self) -> tuple[str, ...]:
-        """The API key's scopes; sessions and access tokens act as the whole account."""
-        return self.key.scopes if self.key is not None else ("*",)
-
-
-def bearer_token(header: str | None) -> str | None:
-    """The credential of an `Authorization: Bearer` header; None when there is no header."""
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer":
-        raise Unauthorized("Use `Authorization: Bearer <API key>`.")
-    token = token.strip()
-    if not token or " " in token:
-        raise Unauthorized("The Bearer credential is empty or malformed.")
-    return token
 
 
 async def authenticate(request: Request, db: DB | None, accept: frozenset[Via]) -> Principal:
@@ -66,10 +35,7 @@ async def authenticate(request: Request, db: DB | None, accept: frozenset[Via]) 
         if token.startswith("sk_"):
             if "api_key" not in accept:
                 raise Unauthorized("An API key cannot be used here; sign in instead.")
-            ident = await state.verifier.verify(token)
-            return Principal(
-                ident.user_id, ident.email, ident.display_name, ident.plan, "api_key", key=ident
-            )
+            return Principal.of_key(await state.verifier.verify(token))
         if "access_token" in accept and db is not None:
             claims = state.signer.verify(token)
             user = await UserRepository(db).get(claims.user_id) if claims else None
@@ -89,20 +55,10 @@ async def authenticate(request: Request, db: DB | None, accept: frozenset[Via]) 
                 if not hmac.compare_digest(sent.encode(), info.csrf_token.encode()):
                     raise CsrfFailed("Send the session's CSRF token in the X-CSRF-Token header.")
             u = info.user
-            return Principal(u.id, u.email, u.display_name, u.plan, "session", session=info)
+            return Principal(
+                u.id, u.email, u.display_name, u.plan, "session", session_id=info.session_id
+            )
     raise Unauthorized()
-
-
-async def api_key_principal(verifier: KeyVerifier, authorization: str | None) -> Principal:
-    """Bearer API key only, from the raw header (the raw ASGI routes)."""
-
-    token = bearer_token(authorization)
-    if token is None or not token.startswith("sk_"):
-        raise Unauthorized()
-    ident = await verifier.verify(token)
-    return Principal(
-        ident.user_id, ident.email, ident.display_name, ident.plan, "api_key", key=ident
-    )
 
 
 def _requires(*accept: Via) -> Callable[..., Awaitable[Principal]]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from starlette.types import Receive
 
-from skillgate.auth.deps import Principal
 from skillgate.http.fastpath import FastRoute, Reply
 from skillgate.http.openapi import STRING, array, obj
 from skillgate.http.state import AppState
+from skillgate.kit.principal import Principal
 
 
 async def list_integrations(

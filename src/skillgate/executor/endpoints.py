@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from starlette.types import Receive
 
-from skillgate.auth.deps import Principal
 from skillgate.executor.service import Executor
 from skillgate.http.fastpath import FastRoute, Reply, read_body
 from skillgate.http.state import AppState
+from skillgate.kit.principal import Principal
 
 
 async def execute(

@@ -13,7 +13,6 @@ from typing import Any
 
 import orjson
 
-from skillgate.auth.deps import Principal
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.service import ActiveConnection
@@ -28,6 +27,7 @@ from skillgate.executor.envelope import envelope
 from skillgate.executor.upstream import UpstreamResponse, send
 from skillgate.http import body as body_reader
 from skillgate.http.state import AppState
+from skillgate.kit.principal import Principal
 
 
 @dataclass

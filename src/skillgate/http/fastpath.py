@@ -21,11 +21,11 @@ from typing import Any
 
 from starlette.types import Message, Receive, Scope, Send
 
-from skillgate.auth.deps import Principal, api_key_principal
 from skillgate.errors import MethodNotAllowed, SkillGateError
 from skillgate.http.middleware import header
 from skillgate.http.state import AppState
 from skillgate.kit import outage
+from skillgate.kit.principal import Principal
 
 Reply = tuple[int, bytes, Mapping[str, str] | None]
 Handler = Callable[[AppState, Principal, tuple[str, ...], Receive], Awaitable[Reply]]
@@ -171,8 +171,8 @@ class FastPath:
                     headers={"Allow": match.allow},
                 )
             raw = header(scope, b"authorization")
-            principal = await api_key_principal(
-                self.state.verifier, raw.decode("latin-1") if raw is not None else None
+            principal = await self.state.verifier.principal_from_key(
+                raw.decode("latin-1") if raw is not None else None
             )
             status, body, headers = await match.route.handler(
                 self.state, principal, match.params, receive

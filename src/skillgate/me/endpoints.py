@@ -9,10 +9,10 @@ from typing import Any
 import orjson
 from starlette.types import Receive
 
-from skillgate.auth.deps import Principal
 from skillgate.http.fastpath import FastRoute, Reply
 from skillgate.http.openapi import NULLABLE_STRING, STRING, array, obj
 from skillgate.http.state import AppState
+from skillgate.kit.principal import Principal
 
 
 def _iso(value: datetime | None) -> str | None:

@@ -1,0 +1,122 @@
+"""The composition root: every service of a running server, built once, wired explicitly.
+
+`build_gateway(settings, catalog)` constructs each service with only the
+collaborators it uses; `create_app` (skillgate.app) hands them to the doors.
+Nothing below this module imports it: a service's collaborators show in its
+constructor, not in a lookup.
+
+    start()   inside the app's lifespan (things that need the running loop)
+    close()   at shutdown, in reverse order
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from skillgate.api_keys import keyformat
+from skillgate.api_keys.usage import UsageRecorder
+from skillgate.api_keys.verifier import KeyVerifier
+from skillgate.auth.tokens import TokenSigner
+from skillgate.catalog.loader import Catalog
+from skillgate.connections.cache import CredentialCache
+from skillgate.connections.refresh import Refresher
+from skillgate.connections.status import StatusCache
+from skillgate.connections.vault import Vault
+from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
+from skillgate.discovery.rendered import RenderedCatalog
+from skillgate.executions.sinks import SessionSink, SqliteSink
+from skillgate.executions.writer import ExecutionWriter
+from skillgate.executor.ratelimit import MemoryCounter, RateLimiter, RedisCounter
+from skillgate.executor.upstream import new_session
+from skillgate.http.state import AppState
+from skillgate.kit.redis import new_redis
+from skillgate.metrics import Metrics
+from skillgate.settings import Settings
+from skillgate.users.plans import build_limits
+
+
+@dataclass
+class Gateway:
+    settings: Settings
+    catalog: Catalog
+    engine: AsyncEngine
+    sessionmaker: async_sessionmaker[AsyncSession]
+    redis: Any
+    usage: UsageRecorder
+    metrics: Metrics
+    state: AppState  # transitional: what the features not yet given their services read
+    services: dict[type, Any] = field(default_factory=dict)  # what FastAPI routes receive
+
+    def provide(self, *services: Any) -> None:
+        for service in services:
+            self.services[type(service)] = service
+
+    async def start(self) -> None:
+        self.state.http_session = new_session()
+        self.state.executions.start()
+        self.usage.start()
+
+    async def close(self) -> None:
+        await self.usage.close()
+        await self.state.executions.close()
+        if self.state.http_session is not None:
+            await self.state.http_session.close()
+        if self.redis is not None:
+            await self.redis.aclose()
+        await self.engine.dispose()
+
+
+def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
+    assert settings.secret_key is not None
+    engine = create_engine(settings.resolved_database_url)
+    db_file = sqlite_file(settings.resolved_database_url)
+    sessionmaker = create_sessionmaker(engine)
+    usage = UsageRecorder(sessionmaker)
+    vault = Vault(settings.encryption_keys or "")
+    redis_client = new_redis(settings.redis_url, settings.redis_timeout)
+    metrics = Metrics()
+    state: AppState  # bound below; the refresher's callables read it at call time
+    state = AppState(
+        settings=settings,
+        engine=engine,
+        sessionmaker=sessionmaker,
+        catalog=catalog,
+        verifier=KeyVerifier(sessionmaker, settings.secret_key, usage, settings.key_cache_ttl),
+        usage=usage,
+        signer=TokenSigner(settings.secret_key, settings.access_token_ttl),
+        pepper=keyformat.derive_pepper(settings.secret_key),
+        rendered=RenderedCatalog(catalog),
+        statuses=StatusCache(sessionmaker, settings.key_cache_ttl),
+        vault=vault,
+        credentials=CredentialCache(sessionmaker, vault, settings.key_cache_ttl),
+        refresher=Refresher(
+            settings,
+            sessionmaker,
+            vault,
+            http=lambda: state.http(),
+            redis=lambda: state.redis,
+            on_change=lambda user_id, slug: state.connection_changed(user_id, slug),
+        ),
+        limiter=RateLimiter(RedisCounter(redis_client) if redis_client else MemoryCounter()),
+        executions=ExecutionWriter(
+            SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker),
+            spool_dir=settings.data_dir / "spool",
+        ),
+        limits=build_limits(settings),
+        metrics=metrics,
+        redis=redis_client,
+    )
+    gateway = Gateway(
+        settings=settings,
+        catalog=catalog,
+        engine=engine,
+        sessionmaker=sessionmaker,
+        redis=redis_client,
+        usage=usage,
+        metrics=metrics,
+        state=state,
+    )
+    return gateway

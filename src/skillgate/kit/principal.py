@@ -1,0 +1,66 @@
+"""Who is calling: the one identity every door hands to the core.
+
+A door (the agent API, the account API and dashboard, later MCP) turns its
+credential into a `Principal` (`api_keys.verifier.KeyVerifier.principal` for an
+API key; `auth.deps` for access tokens and dashboard sessions); services take
+the principal and never look at headers or cookies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from skillgate.errors import Unauthorized
+
+Via = Literal["api_key", "access_token", "session"]
+
+
+@dataclass(frozen=True, slots=True)
+class KeyIdentity:
+    """A verified API key and its owner, as cached by the key verifier."""
+
+    key_id: str
+    name: str
+    key_prefix: str
+    scopes: tuple[str, ...]
+    expires_at: datetime | None
+    revoked: bool
+    user_id: str
+    email: str
+    display_name: str
+    plan: str
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    user_id: str
+    email: str
+    display_name: str
+    plan: str
+    via: Via
+    key: KeyIdentity | None = None
+    session_id: str | None = None  # the dashboard session, when via == "session"
+
+    @property
+    def scopes(self) -> tuple[str, ...]:
+        """The API key's scopes; sessions and access tokens act as the whole account."""
+        return self.key.scopes if self.key is not None else ("*",)
+
+    @classmethod
+    def of_key(cls, ident: KeyIdentity) -> Principal:
+        return cls(ident.user_id, ident.email, ident.display_name, ident.plan, "api_key", ident)
+
+
+def bearer_token(header: str | None) -> str | None:
+    """The credential of an `Authorization: Bearer` header; None when there is no header."""
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer":
+        raise Unauthorized("Use `Authorization: Bearer <API key>`.")
+    token = token.strip()
+    if not token or " " in token:
+        raise Unauthorized("The Bearer credential is empty or malformed.")
+    return token
