@@ -3,6 +3,7 @@ driven in-process through httpx, and helpers to make users and keys."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
@@ -186,12 +187,21 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-@pytest.fixture
-async def harness(
-    database_url: str, tmp_path: Path, test_catalog: Catalog
+@contextlib.asynccontextmanager
+async def open_harness(
+    database_url: str, data_dir: Path, catalog: Catalog, **overrides: Any
 ) -> AsyncIterator[Harness]:
-    app = create_app(make_settings(database_url, tmp_path), catalog=test_catalog)
+    """An app of its own (settings `overrides`), started, with a client."""
+    app = create_app(make_settings(database_url, data_dir, **overrides), catalog=catalog)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             yield Harness(app, client)
+
+
+@pytest.fixture
+async def harness(
+    database_url: str, tmp_path: Path, test_catalog: Catalog
+) -> AsyncIterator[Harness]:
+    async with open_harness(database_url, tmp_path, test_catalog) as harness:
+        yield harness

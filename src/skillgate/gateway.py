@@ -27,15 +27,17 @@ from skillgate.connections.status import StatusCache
 from skillgate.connections.vault import Vault
 from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
 from skillgate.discovery.rendered import RenderedCatalog
+from skillgate.discovery.service import Discovery
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor.ratelimit import MemoryCounter, RateLimiter, RedisCounter
+from skillgate.executor.service import Executor, UpstreamPolicy
 from skillgate.executor.upstream import new_session
 from skillgate.http.state import AppState
 from skillgate.kit.redis import new_redis
 from skillgate.metrics import Metrics
 from skillgate.settings import Settings
-from skillgate.users.plans import build_limits
+from skillgate.users.plans import Plans, build_limits
 
 
 @dataclass
@@ -47,6 +49,10 @@ class Gateway:
     redis: Any
     usage: UsageRecorder
     metrics: Metrics
+    verifier: KeyVerifier
+    plans: Plans
+    discovery: Discovery
+    executor: Executor
     state: AppState  # transitional: what the features not yet given their services read
     services: dict[type, Any] = field(default_factory=dict)  # what FastAPI routes receive
 
@@ -78,36 +84,62 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     vault = Vault(settings.encryption_keys or "")
     redis_client = new_redis(settings.redis_url, settings.redis_timeout)
     metrics = Metrics()
+    verifier = KeyVerifier(sessionmaker, settings.secret_key, usage, settings.key_cache_ttl)
+    rendered = RenderedCatalog(catalog)
+    statuses = StatusCache(sessionmaker, settings.key_cache_ttl)
+    credentials = CredentialCache(sessionmaker, vault, settings.key_cache_ttl)
+    limiter = RateLimiter(RedisCounter(redis_client) if redis_client else MemoryCounter())
+    executions = ExecutionWriter(
+        SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker),
+        spool_dir=settings.data_dir / "spool",
+    )
+    plans = Plans(settings)
     state: AppState  # bound below; the refresher's callables read it at call time
+    refresher = Refresher(
+        settings,
+        sessionmaker,
+        vault,
+        http=lambda: state.http(),
+        redis=lambda: redis_client,
+        on_change=lambda user_id, slug: state.connection_changed(user_id, slug),
+    )
     state = AppState(
         settings=settings,
         engine=engine,
         sessionmaker=sessionmaker,
         catalog=catalog,
-        verifier=KeyVerifier(sessionmaker, settings.secret_key, usage, settings.key_cache_ttl),
+        verifier=verifier,
         usage=usage,
         signer=TokenSigner(settings.secret_key, settings.access_token_ttl),
         pepper=keyformat.derive_pepper(settings.secret_key),
-        rendered=RenderedCatalog(catalog),
-        statuses=StatusCache(sessionmaker, settings.key_cache_ttl),
+        rendered=rendered,
+        statuses=statuses,
         vault=vault,
-        credentials=CredentialCache(sessionmaker, vault, settings.key_cache_ttl),
-        refresher=Refresher(
-            settings,
-            sessionmaker,
-            vault,
-            http=lambda: state.http(),
-            redis=lambda: state.redis,
-            on_change=lambda user_id, slug: state.connection_changed(user_id, slug),
-        ),
-        limiter=RateLimiter(RedisCounter(redis_client) if redis_client else MemoryCounter()),
-        executions=ExecutionWriter(
-            SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker),
-            spool_dir=settings.data_dir / "spool",
-        ),
+        credentials=credentials,
+        refresher=refresher,
+        limiter=limiter,
+        executions=executions,
         limits=build_limits(settings),
         metrics=metrics,
         redis=redis_client,
+    )
+    executor = Executor(
+        catalog=catalog,
+        rendered=rendered,
+        plans=plans,
+        limiter=limiter,
+        credentials=credentials,
+        refresher=refresher,
+        http=lambda: state.http(),
+        log=executions,
+        metrics=metrics,
+        policy=UpstreamPolicy(
+            app_url=settings.resolved_app_url,
+            connect_timeout=settings.upstream_connect_timeout,
+            total_timeout=settings.upstream_total_timeout,
+            max_bytes=settings.upstream_max_bytes,
+            base_url=settings.upstream_base_url,
+        ),
     )
     gateway = Gateway(
         settings=settings,
@@ -118,5 +150,9 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         usage=usage,
         metrics=metrics,
         state=state,
+        verifier=verifier,
+        plans=plans,
+        discovery=Discovery(rendered, statuses),
+        executor=executor,
     )
     return gateway
