@@ -148,17 +148,21 @@ class RequestContextMiddleware:
             else:
                 log.exception("error after the response started", request_id=request_id)
         finally:
-            if self.metrics is not None:
-                self.metrics.request(status or 500)
-            if self.access_log:
-                self.log.info(
-                    "request",
-                    method=scope["method"],
-                    path=scope["path"],
-                    status=status,
-                    duration_ms=round((time.perf_counter() - started) * 1000, 2),
-                    request_id=request_id,
-                )
+            self._account(scope, status, started, request_id)
+
+    def _account(self, scope: Scope, status: int, started: float, request_id: str) -> None:
+        """Metrics and the access log line of one request."""
+        if self.metrics is not None:
+            self.metrics.request(status or 500)
+        if self.access_log:
+            self.log.info(
+                "request",
+                method=scope["method"],
+                path=scope["path"],
+                status=status,
+                duration_ms=round((time.perf_counter() - started) * 1000, 2),
+                request_id=request_id,
+            )
 
     @staticmethod
     def _last_resort(exc: Exception, request_id: str) -> SkillGateError:
