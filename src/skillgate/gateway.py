@@ -17,16 +17,19 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from skillgate.api_keys import keyformat
+from skillgate.api_keys.service import ApiKeys
 from skillgate.api_keys.usage import UsageRecorder
 from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.auth.tokens import TokenSigner
 from skillgate.catalog.loader import Catalog
 from skillgate.connections.cache import CredentialCache
 from skillgate.connections.refresh import Refresher
+from skillgate.connections.service import Connections
 from skillgate.connections.status import StatusCache
 from skillgate.connections.vault import Vault
 from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
 from skillgate.discovery.rendered import RenderedCatalog
+from skillgate.executions.service import ExecutionLog
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor.ratelimit import MemoryCounter, RateLimiter, RedisCounter
@@ -78,6 +81,16 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     vault = Vault(settings.encryption_keys or "")
     redis_client = new_redis(settings.redis_url, settings.redis_timeout)
     metrics = Metrics()
+    statuses = StatusCache(sessionmaker, settings.key_cache_ttl)
+    credentials = CredentialCache(sessionmaker, vault, settings.key_cache_ttl)
+    connections = Connections(
+        settings=settings,
+        catalog=catalog,
+        vault=vault,
+        http=lambda: state.http(),
+        statuses=statuses,
+        credentials=credentials,
+    )
     state: AppState  # bound below; the refresher's callables read it at call time
     state = AppState(
         settings=settings,
@@ -89,16 +102,16 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         signer=TokenSigner(settings.secret_key, settings.access_token_ttl),
         pepper=keyformat.derive_pepper(settings.secret_key),
         rendered=RenderedCatalog(catalog),
-        statuses=StatusCache(sessionmaker, settings.key_cache_ttl),
+        statuses=statuses,
         vault=vault,
-        credentials=CredentialCache(sessionmaker, vault, settings.key_cache_ttl),
+        credentials=credentials,
         refresher=Refresher(
             settings,
             sessionmaker,
             vault,
             http=lambda: state.http(),
             redis=lambda: state.redis,
-            on_change=lambda user_id, slug: state.connection_changed(user_id, slug),
+            on_change=connections.changed,
         ),
         limiter=RateLimiter(RedisCounter(redis_client) if redis_client else MemoryCounter()),
         executions=ExecutionWriter(
@@ -118,5 +131,12 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         usage=usage,
         metrics=metrics,
         state=state,
+    )
+    # Connections, API keys, the execution log (what the routes of those features receive).
+    gateway.provide(
+        catalog,
+        connections,
+        ApiKeys(pepper=state.pepper, slugs=catalog.slugs, verifier=state.verifier),
+        ExecutionLog(state.executions),
     )
     return gateway

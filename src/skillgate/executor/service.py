@@ -15,7 +15,7 @@ import orjson
 
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.connections.credentials import Credentials
-from skillgate.connections.service import ActiveConnection
+from skillgate.connections.stored import ActiveConnection
 from skillgate.errors import (
     BadRequest,
     IntegrationNotConnected,
