@@ -11,9 +11,11 @@ constructor, not in a lookup.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from skillgate.api_keys import keyformat
@@ -81,16 +83,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     vault = Vault(settings.encryption_keys or "")
     redis_client = new_redis(settings.redis_url, settings.redis_timeout)
     metrics = Metrics()
-    statuses = StatusCache(sessionmaker, settings.key_cache_ttl)
-    credentials = CredentialCache(sessionmaker, vault, settings.key_cache_ttl)
-    connections = Connections(
-        settings=settings,
-        catalog=catalog,
-        vault=vault,
-        http=lambda: state.http(),
-        statuses=statuses,
-        credentials=credentials,
-    )
+    connections = _connections(settings, catalog, sessionmaker, vault, lambda: state.http())
     state: AppState  # bound below; the refresher's callables read it at call time
     state = AppState(
         settings=settings,
@@ -102,9 +95,9 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         signer=TokenSigner(settings.secret_key, settings.access_token_ttl),
         pepper=keyformat.derive_pepper(settings.secret_key),
         rendered=RenderedCatalog(catalog),
-        statuses=statuses,
+        statuses=connections.statuses,
         vault=vault,
-        credentials=credentials,
+        credentials=connections.credentials,
         refresher=Refresher(
             settings,
             sessionmaker,
@@ -133,10 +126,26 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         state=state,
     )
     # Connections, API keys, the execution log (what the routes of those features receive).
-    gateway.provide(
-        catalog,
-        connections,
-        ApiKeys(pepper=state.pepper, slugs=catalog.slugs, verifier=state.verifier),
-        ExecutionLog(state.executions),
-    )
+    keys = ApiKeys(pepper=state.pepper, slugs=catalog.slugs, verifier=state.verifier)
+    gateway.provide(catalog, connections, keys, ExecutionLog(state.executions))
     return gateway
+
+
+def _connections(
+    settings: Settings,
+    catalog: Catalog,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    vault: Vault,
+    http: Callable[[], aiohttp.ClientSession],
+) -> Connections:
+    """The connections service, with this instance's caches of who is connected and of
+    decrypted credentials (it drops their entries when a connection changes)."""
+    ttl = settings.key_cache_ttl
+    return Connections(
+        settings=settings,
+        catalog=catalog,
+        vault=vault,
+        http=http,
+        statuses=StatusCache(sessionmaker, ttl),
+        credentials=CredentialCache(sessionmaker, vault, ttl),
+    )
