@@ -80,7 +80,7 @@ class Connections:
         self.credentials = credentials
         self.app_url = settings.resolved_app_url
 
-    # -- the agent API (an API key's principal; answers are the API's schemas)
+    # -- the JSON API (a Principal, its key's scopes checked; answers are the API's schemas)
 
     async def start(self, db: AsyncSession, principal: Principal, slug: str) -> ConnectStarted:
         """POST /v1/connect: a connect request and the link the user opens."""
