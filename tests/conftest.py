@@ -10,7 +10,7 @@ import tempfile
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -32,6 +32,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 PG_URL = os.environ.get("SKILLGATE_TEST_DATABASE_URL")
 REDIS_URL = os.environ.get("SKILLGATE_TEST_REDIS_URL")
 PASSWORD = "correct-horse-battery"
+
+
+T = TypeVar("T")
 
 
 def pytest_report_header() -> list[str]:
@@ -147,6 +150,11 @@ class Harness:
     @property
     def state(self) -> Any:
         return self.app.state.sg
+
+    def service(self, kind: type[T]) -> T:
+        """The app's one instance of a service (as `http.provide` hands it to routes)."""
+        found: T = self.app.state.services[kind]
+        return found
 
     async def user(self, email: str = "ada@example.com", plan: str = "free") -> Any:
         async with self.state.sessionmaker() as session:

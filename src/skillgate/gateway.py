@@ -11,23 +11,28 @@ constructor, not in a lookup.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from skillgate.api_keys import keyformat
+from skillgate.api_keys.service import ApiKeys
 from skillgate.api_keys.usage import UsageRecorder
 from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.auth.tokens import TokenSigner
 from skillgate.catalog.loader import Catalog
 from skillgate.connections.cache import CredentialCache
 from skillgate.connections.refresh import Refresher
+from skillgate.connections.service import Connections
 from skillgate.connections.status import StatusCache
 from skillgate.connections.vault import Vault
 from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.discovery.service import Discovery
+from skillgate.executions.service import ExecutionLog
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor.ratelimit import MemoryCounter, RateLimiter, RedisCounter
@@ -86,14 +91,14 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     metrics = Metrics()
     verifier = KeyVerifier(sessionmaker, settings.secret_key, usage, settings.key_cache_ttl)
     rendered = RenderedCatalog(catalog)
-    statuses = StatusCache(sessionmaker, settings.key_cache_ttl)
-    credentials = CredentialCache(sessionmaker, vault, settings.key_cache_ttl)
     limiter = RateLimiter(RedisCounter(redis_client) if redis_client else MemoryCounter())
     executions = ExecutionWriter(
         SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker),
         spool_dir=settings.data_dir / "spool",
     )
     plans = Plans(settings)
+    connections = _connections(settings, catalog, sessionmaker, vault, lambda: state.http())
+    statuses, credentials = connections.statuses, connections.credentials
     state: AppState  # bound below; the refresher's callables read it at call time
     refresher = Refresher(
         settings,
@@ -101,7 +106,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         vault,
         http=lambda: state.http(),
         redis=lambda: redis_client,
-        on_change=lambda user_id, slug: state.connection_changed(user_id, slug),
+        on_change=connections.changed,
     )
     state = AppState(
         settings=settings,
@@ -155,4 +160,27 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         discovery=Discovery(rendered, statuses),
         executor=executor,
     )
+    # Connections, API keys, the execution log (what the routes of those features receive).
+    keys = ApiKeys(pepper=state.pepper, slugs=catalog.slugs, verifier=state.verifier)
+    gateway.provide(catalog, connections, keys, ExecutionLog(state.executions))
     return gateway
+
+
+def _connections(
+    settings: Settings,
+    catalog: Catalog,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    vault: Vault,
+    http: Callable[[], aiohttp.ClientSession],
+) -> Connections:
+    """The connections service, with this instance's caches of who is connected and of
+    decrypted credentials (it drops their entries when a connection changes)."""
+    ttl = settings.key_cache_ttl
+    return Connections(
+        settings=settings,
+        catalog=catalog,
+        vault=vault,
+        http=http,
+        statuses=StatusCache(sessionmaker, ttl),
+        credentials=CredentialCache(sessionmaker, vault, ttl),
+    )

@@ -19,7 +19,7 @@ from skillgate.catalog.models import Endpoint, Integration
 from skillgate.connections.cache import CredentialCache
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.refresh import Refresher
-from skillgate.connections.service import ActiveConnection
+from skillgate.connections.stored import ActiveConnection
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.errors import IntegrationNotConnected, SkillGateError
 from skillgate.executions.writer import ExecutionWriter
