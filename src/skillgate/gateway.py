@@ -58,6 +58,8 @@ class Gateway:
     plans: Plans
     discovery: Discovery
     executor: Executor
+    connections: Connections
+    log: ExecutionLog
     state: AppState  # transitional: what the features not yet given their services read
     services: dict[type, Any] = field(default_factory=dict)  # what FastAPI routes receive
 
@@ -159,10 +161,12 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         plans=plans,
         discovery=Discovery(rendered, statuses),
         executor=executor,
+        connections=connections,
+        log=ExecutionLog(executions),
     )
     # Connections, API keys, the execution log (what the routes of those features receive).
     keys = ApiKeys(pepper=state.pepper, slugs=catalog.slugs, verifier=state.verifier)
-    gateway.provide(catalog, connections, keys, ExecutionLog(state.executions))
+    gateway.provide(sessionmaker, catalog, connections, keys, gateway.log)
     return gateway
 
 
