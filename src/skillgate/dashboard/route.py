@@ -19,10 +19,11 @@ from starlette.responses import Response
 
 from skillgate.auth.sessions import COOKIE_NAME
 from skillgate.dashboard import web
+from skillgate.dashboard.shell import DashboardShell
 from skillgate.dashboard.viewer import NeedsSignIn, Viewer, current_viewer
 from skillgate.errors import SkillGateError
 from skillgate.http.handlers import describe_validation
-from skillgate.http.state import get_state
+from skillgate.http.provide import services_of
 from skillgate.kit import outage
 
 log = structlog.get_logger("skillgate.dashboard")
@@ -42,11 +43,19 @@ TITLES = {
 }
 
 
+def _shell(request: Request) -> DashboardShell:
+    # The route class wraps the handler, outside dependency injection: it reads the
+    # app's one shell from the same registry `provided(...)` answers from.
+    shell: DashboardShell = services_of(request)[DashboardShell]
+    return shell
+
+
 async def _viewer(request: Request) -> Viewer | None:
     """Who is signed in, for the error page's header (its own read-only transaction)."""
     try:
-        async with get_state(request).sessionmaker() as db:
-            return await current_viewer(request, db)
+        shell = _shell(request)
+        async with shell.sessionmaker() as db:
+            return await current_viewer(request, db, shell.sessions)
     except Exception:  # the database may be why we are here
         return None
 
@@ -75,7 +84,7 @@ def _to_sign_in(request: Request, exc: NeedsSignIn) -> Response:
     query = {"next": exc.next_path} if exc.next_path and exc.next_path != "/" else {}
     response = web.redirect("/login", **query)
     if request.cookies.get(COOKIE_NAME):
-        web.delete_cookie(request, response, COOKIE_NAME)  # expired or ended elsewhere
+        _shell(request).delete_cookie(request, response, COOKIE_NAME)  # expired or ended elsewhere
     return response
 
 
