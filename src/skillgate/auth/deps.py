@@ -5,6 +5,8 @@
 
     KeyTokenOrSession  Bearer API key, Bearer access token or dashboard session (/api-keys)
     TokenOrSession     Bearer access token or dashboard session (/auth/device/authorize)
+    SessionOrNone      the dashboard session's user, or None (browser routes that send
+                       a visitor without one to the sign-in page)
 
 A session cookie on a state-changing JSON request must come with the session's
 CSRF token in `X-CSRF-Token`. The credentials are checked by the app's one
@@ -85,8 +87,8 @@ Auth = Annotated[Authenticator, provided(Authenticator)]
 async def authenticate(
     request: Request, db: AsyncSession | None, accept: frozenset[Via]
 ) -> Principal:
-    """For a route that decides itself what to do without a credential (connections'
-    browser routes); routes that require one declare ApiKeyAuth, KeyTokenOrSession, ..."""
+    """Transitional, for routes not yet declaring what they accept (connections' browser
+    routes: `SessionOrNone`); reads the app's Authenticator from the service registry."""
     auth: Authenticator = services_of(request)[Authenticator]
     return await auth.authenticate(request, db, accept)
 
@@ -106,6 +108,14 @@ def _requires(*accept: Via) -> Callable[..., Awaitable[Principal]]:
     return key_only
 
 
+async def _session_or_none(request: Request, db: DB, auth: Auth) -> Principal | None:
+    try:
+        return await auth.authenticate(request, db, frozenset({"session"}))
+    except Unauthorized:
+        return None
+
+
 ApiKeyAuth = Annotated[Principal, Depends(_requires("api_key"))]
 KeyTokenOrSession = Annotated[Principal, Depends(_requires("api_key", "access_token", "session"))]
 TokenOrSession = Annotated[Principal, Depends(_requires("access_token", "session"))]
+SessionOrNone = Annotated[Principal | None, Depends(_session_or_none)]

@@ -21,7 +21,7 @@ from skillgate.auth.sessions import COOKIE_NAME
 from skillgate.dashboard import web
 from skillgate.dashboard.shell import DashboardShell
 from skillgate.dashboard.viewer import NeedsSignIn, Viewer, current_viewer
-from skillgate.errors import SkillGateError
+from skillgate.errors import BadRequest, InternalError, SkillGateError
 from skillgate.http.handlers import describe_validation
 from skillgate.http.provide import services_of
 from skillgate.kit import outage
@@ -60,24 +60,44 @@ async def _viewer(request: Request) -> Viewer | None:
         return None
 
 
-async def error_page(
-    request: Request,
-    status: int,
-    message: str,
-    headers: dict[str, str] | None = None,
-    *,
-    viewer: bool = True,
-) -> Response:
-    """The error page; `viewer=False` when the database is why we are here (no lookup)."""
+def render_error(request: Request, error: SkillGateError, who: Viewer | None) -> Response:
+    """The HTML variant of `http.handlers.error_response`: the same status, message and
+    headers, on a page."""
+    status = error.status
     title = TITLES.get(status, "Something went wrong")
-    who = await _viewer(request) if viewer else None
     return web.render(
         request,
         "error.html",
-        {"title": title, "message": message, "status": status, "viewer": who},
+        {"title": title, "message": error.message, "status": status, "viewer": who},
         status=status,
-        headers=headers,
+        headers=error.headers,
     )
+
+
+async def error_page(request: Request, error: SkillGateError, *, viewer: bool = True) -> Response:
+    """The error page; `viewer=False` when the database is why we are here (no lookup)."""
+    return render_error(request, error, await _viewer(request) if viewer else None)
+
+
+def as_error(request: Request, exc: Exception) -> tuple[SkillGateError, bool]:
+    """What the browser is told about `exc`, as the error the JSON handlers would render
+    (a framework HTTPException keeps its own status and text), and whether the database
+    may be asked who is signed in (not when it is why we are here)."""
+    if isinstance(exc, SkillGateError):
+        return exc, True
+    if isinstance(exc, RequestValidationError):
+        return BadRequest(describe_validation(list(exc.errors()))), True
+    if isinstance(exc, HTTPException):
+        error = SkillGateError(str(exc.detail))
+        error.status = exc.status_code
+        return error, True
+    request_id = request.scope.get("state", {}).get("request_id", "-")
+    unavailable = outage.report(exc, request_id)
+    if unavailable is not None:
+        return unavailable, False
+    log.error("dashboard error", request_id=request_id, path=request.url.path, exc_info=exc)
+    message = f"Unexpected server error; quote request id {request_id} when reporting it."
+    return InternalError(message), True
 
 
 def _to_sign_in(request: Request, exc: NeedsSignIn) -> Response:
@@ -97,24 +117,8 @@ class DashboardRoute(APIRoute):
                 return await handler(request)
             except NeedsSignIn as exc:
                 return _to_sign_in(request, exc)
-            except SkillGateError as exc:
-                return await error_page(request, exc.status, exc.message, exc.headers)
-            except RequestValidationError as exc:
-                return await error_page(request, 400, describe_validation(list(exc.errors())))
-            except HTTPException as exc:
-                return await error_page(request, exc.status_code, str(exc.detail))
             except Exception as exc:
-                request_id = request.scope.get("state", {}).get("request_id", "-")
-                unavailable = outage.report(exc, request_id)
-                if unavailable is not None:
-                    return await error_page(
-                        request, 503, unavailable.message, unavailable.headers, viewer=False
-                    )
-                log.exception("dashboard error", request_id=request_id, path=request.url.path)
-                return await error_page(
-                    request,
-                    500,
-                    f"Unexpected server error; quote request id {request_id} when reporting it.",
-                )
+                error, ask_viewer = as_error(request, exc)
+                return await error_page(request, error, viewer=ask_viewer)
 
         return html_errors

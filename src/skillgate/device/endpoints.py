@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from skillgate.auth.deps import TokenOrSession
 from skillgate.db.session import DB
+from skillgate.device.schemas import Answer, DeviceAuthorized
 from skillgate.device.service import DeviceFlow
 from skillgate.errors import BadRequest, SkillGateError
 from skillgate.http.body import JSONRoute, loads
@@ -53,8 +54,8 @@ def _no_store() -> Iterator[None]:
         raise
 
 
-def _json(data: dict[str, Any]) -> JSONResponse:
-    return JSONResponse(data, headers=NO_STORE)
+def _json(answer: Answer) -> JSONResponse:
+    return JSONResponse(answer.body(), headers=NO_STORE)
 
 
 def _body(properties: dict[str, Any], required: bool) -> dict[str, Any]:
@@ -107,4 +108,4 @@ async def device_authorize(
             client_ip(request),
             create_key=body.create_api_key,
         )
-        return _json({"status": "authorized"})
+        return _json(DeviceAuthorized())

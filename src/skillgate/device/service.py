@@ -27,6 +27,7 @@ from skillgate.db.session import on_commit
 from skillgate.device import codes
 from skillgate.device.models import DeviceCode
 from skillgate.device.repository import DeviceCodeRepository
+from skillgate.device.schemas import DevicePoll, DeviceStart, DeviceUser
 from skillgate.errors import (
     BadRequest,
     NotFound,
@@ -94,7 +95,7 @@ class DeviceFlow:
 
     # --- the client side (no authentication) -----------------------------------
 
-    async def start(self, db: AsyncSession, client_name: str | None, ip: str) -> dict[str, Any]:
+    async def start(self, db: AsyncSession, client_name: str | None, ip: str) -> DeviceStart:
         await self._throttle_start(ip)
         repo = DeviceCodeRepository(db)
         await repo.purge_expired_before(
@@ -115,14 +116,14 @@ class DeviceFlow:
             if not await repo.insert(row):
                 continue
             shown = codes.display(user_code)
-            return {
-                "device_code": device_code,
-                "user_code": shown,
-                "verification_uri": f"{self.app_url}/device",
-                "verification_uri_complete": f"{self.app_url}/device?user_code={shown}",
-                "expires_in": codes.LIFETIME_SECONDS,
-                "interval": codes.INTERVAL_SECONDS,
-            }
+            return DeviceStart(
+                device_code=device_code,
+                user_code=shown,
+                verification_uri=f"{self.app_url}/device",
+                verification_uri_complete=f"{self.app_url}/device?user_code={shown}",
+                expires_in=codes.LIFETIME_SECONDS,
+                interval=codes.INTERVAL_SECONDS,
+            )
         raise BadRequest("Could not allocate a device code; retry.")
 
     async def _throttle_start(self, ip: str) -> None:
@@ -148,7 +149,7 @@ class DeviceFlow:
                 headers={"Retry-After": str(codes.FULL_RETRY_AFTER_SECONDS)},
             )
 
-    async def poll(self, db: AsyncSession, device_code: object) -> dict[str, Any]:
+    async def poll(self, db: AsyncSession, device_code: object) -> DevicePoll:
         if not codes.is_device_code(device_code):
             raise BadRequest(
                 "device_code: expected the 40-character hex code from /auth/device/code."
@@ -173,9 +174,9 @@ class DeviceFlow:
         if await self._too_fast(repo, row, now):
             row.interval += codes.SLOW_DOWN_STEP
             await repo.save()
-            return {"status": "pending", "error": "slow_down", "interval": row.interval}
+            return DevicePoll(status="pending", error="slow_down", interval=row.interval)
         if row.status != "authorized":
-            return {"status": "pending", "error": "authorization_pending"}
+            return DevicePoll(status="pending", error="authorization_pending")
         return await self._consume(db, repo, row)
 
     async def _too_fast(self, repo: DeviceCodeRepository, row: DeviceCode, now: datetime) -> bool:
@@ -198,7 +199,7 @@ class DeviceFlow:
 
     async def _consume(
         self, db: AsyncSession, repo: DeviceCodeRepository, row: DeviceCode
-    ) -> dict[str, Any]:
+    ) -> DevicePoll:
         sealed = row.api_key_sealed  # read first: the UPDATE below also clears the loaded row
         # Only the first poll that sees `authorized` wins; a racing one gets already_used.
         if not await repo.consume(row.id):
@@ -206,14 +207,12 @@ class DeviceFlow:
         user = await UserRepository(db).get(row.user_id or "")
         if user is None:
             raise NotFound("The approving account no longer exists; start again.")
-        answer: dict[str, Any] = {
-            "status": "complete",
-            "user": {"email": user.email, "display_name": user.display_name},
-            "api_keys_url": f"{self.app_url}/keys",
-        }
-        if sealed:
-            answer["api_key"] = self.vault.open(sealed, _binding(row))["key"]
-        return answer
+        return DevicePoll(
+            status="complete",
+            user=DeviceUser(email=user.email, display_name=user.display_name),
+            api_keys_url=f"{self.app_url}/keys",
+            api_key=self.vault.open(sealed, _binding(row))["key"] if sealed else None,
+        )
 
     # --- the browser side (a signed-in user) ------------------------------------
 
