@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-import structlog
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
@@ -21,12 +20,10 @@ from skillgate.auth.sessions import COOKIE_NAME
 from skillgate.dashboard import web
 from skillgate.dashboard.shell import DashboardShell
 from skillgate.dashboard.viewer import NeedsSignIn, Viewer, current_viewer
-from skillgate.errors import BadRequest, InternalError, SkillGateError
+from skillgate.errors import BadRequest, ServiceUnavailable, SkillGateError
+from skillgate.http.errors import as_error
 from skillgate.http.handlers import describe_validation
 from skillgate.http.provide import services_of
-from skillgate.kit import outage
-
-log = structlog.get_logger("skillgate.dashboard")
 
 TITLES = {
     400: "That did not work",
@@ -79,25 +76,20 @@ async def error_page(request: Request, error: SkillGateError, *, viewer: bool = 
     return render_error(request, error, await _viewer(request) if viewer else None)
 
 
-def as_error(request: Request, exc: Exception) -> tuple[SkillGateError, bool]:
-    """What the browser is told about `exc`, as the error the JSON handlers would render
-    (a framework HTTPException keeps its own status and text), and whether the database
-    may be asked who is signed in (not when it is why we are here)."""
-    if isinstance(exc, SkillGateError):
-        return exc, True
+def _as_error(request: Request, exc: Exception) -> tuple[SkillGateError, bool]:
+    """What the browser is told about `exc`: the error the JSON door would render
+    (`http.errors.as_error`; a framework HTTPException keeps its own status and text),
+    and whether the database may be asked who is signed in (not when it is why we are
+    here)."""
     if isinstance(exc, RequestValidationError):
         return BadRequest(describe_validation(list(exc.errors()))), True
     if isinstance(exc, HTTPException):
         error = SkillGateError(str(exc.detail))
         error.status = exc.status_code
         return error, True
-    request_id = request.scope.get("state", {}).get("request_id", "-")
-    unavailable = outage.report(exc, request_id)
-    if unavailable is not None:
-        return unavailable, False
-    log.error("dashboard error", request_id=request_id, path=request.url.path, exc_info=exc)
-    message = f"Unexpected server error; quote request id {request_id} when reporting it."
-    return InternalError(message), True
+    error = as_error(exc, request.scope.get("state", {}).get("request_id", "-"))
+    outage = error is not exc and isinstance(error, ServiceUnavailable)
+    return error, not outage
 
 
 def _to_sign_in(request: Request, exc: NeedsSignIn) -> Response:
@@ -118,7 +110,7 @@ class DashboardRoute(APIRoute):
             except NeedsSignIn as exc:
                 return _to_sign_in(request, exc)
             except Exception as exc:
-                error, ask_viewer = as_error(request, exc)
+                error, ask_viewer = _as_error(request, exc)
                 return await error_page(request, error, viewer=ask_viewer)
 
         return html_errors
