@@ -172,7 +172,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     )
     # Connections, API keys, the execution log (what the routes of those features receive).
     keys = ApiKeys(pepper=state.pepper, slugs=catalog.slugs, verifier=state.verifier)
-    gateway.provide(sessionmaker, catalog, connections, keys, gateway.log)
+    gateway.provide(sessionmaker, catalog, plans, connections, keys, gateway.log)
     _provide_accounts(gateway, counter=limiter.counter, signer=signer, vault=vault, keys=keys)
     return gateway
 
