@@ -24,7 +24,6 @@ from skillgate.catalog.loader import Catalog
 from skillgate.connections.cache import CredentialCache
 from skillgate.connections.refresh import Refresher
 from skillgate.connections.status import StatusCache
-from skillgate.connections.vault import Vault
 from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.executions.sinks import SessionSink, SqliteSink
@@ -33,6 +32,7 @@ from skillgate.executor.ratelimit import MemoryCounter, RateLimiter, RedisCounte
 from skillgate.executor.upstream import new_session
 from skillgate.http.state import AppState
 from skillgate.kit.redis import new_redis
+from skillgate.kit.vault import Vault
 from skillgate.metrics import Metrics
 from skillgate.settings import Settings
 from skillgate.users.plans import build_limits

@@ -11,8 +11,8 @@ from sqlalchemy import select, update
 
 from skillgate.auth.sessions import COOKIE_NAME, SessionStore
 from skillgate.connections.models import Connection
-from skillgate.connections.vault import Binding, Vault, VaultError
 from skillgate.db.session import commit
+from skillgate.kit.vault import Binding, Vault, VaultError
 from tests.conftest import Harness, bearer
 from tests.upstream import Provider
 

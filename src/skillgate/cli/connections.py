@@ -48,8 +48,8 @@ def set_connection(
     from skillgate.catalog.loader import extra_paths_from_env, load_catalog
     from skillgate.connections.credentials import Credentials
     from skillgate.connections.service import ConnectionService
-    from skillgate.connections.vault import Vault
     from skillgate.errors import NotFound
+    from skillgate.kit.vault import Vault
 
     async def work(session: AsyncSession, settings: Settings) -> dict[str, object]:
         catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
@@ -83,7 +83,7 @@ def set_connection(
 def delete_connection(email: str, integration: str) -> None:
     """Disconnect a user from an integration."""
     from skillgate.connections.service import ConnectionService
-    from skillgate.connections.vault import Vault
+    from skillgate.kit.vault import Vault
 
     async def work(session: AsyncSession, settings: Settings) -> dict[str, object]:
         service = ConnectionService(session, Vault(settings.encryption_keys or ""))
@@ -98,7 +98,7 @@ def delete_connection(email: str, integration: str) -> None:
 def list_connections(email: str) -> None:
     """A user's connections (never their credentials)."""
     from skillgate.connections.service import ConnectionService
-    from skillgate.connections.vault import Vault
+    from skillgate.kit.vault import Vault
 
     async def work(session: AsyncSession, settings: Settings) -> list[dict[str, object]]:
         service = ConnectionService(session, Vault(settings.encryption_keys or ""))
@@ -121,7 +121,7 @@ def list_connections(email: str) -> None:
 def reencrypt() -> None:
     """Re-encrypt every stored credential under the first key of SKILLGATE_ENCRYPTION_KEYS."""
     from skillgate.connections.service import ConnectionService
-    from skillgate.connections.vault import Vault
+    from skillgate.kit.vault import Vault
 
     async def work(session: AsyncSession, settings: Settings) -> dict[str, object]:
         vault = Vault(settings.encryption_keys or "")

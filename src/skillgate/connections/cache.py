@@ -11,8 +11,8 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from skillgate.connections.service import ActiveConnection, ConnectionService
-from skillgate.connections.vault import Vault
 from skillgate.kit.cache import TTLCache
+from skillgate.kit.vault import Vault
 
 
 class CredentialCache:

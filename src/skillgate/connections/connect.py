@@ -23,10 +23,10 @@ from skillgate.connections import oauth
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.models import Connection, ConnectRequest
 from skillgate.connections.service import ConnectionService
-from skillgate.connections.vault import Vault
 from skillgate.connections.verify import verify_token
 from skillgate.db.base import utcnow
 from skillgate.errors import BadRequest, NotFound
+from skillgate.kit.vault import Vault
 from skillgate.settings import Settings
 
 REQUEST_TTL = timedelta(minutes=10)

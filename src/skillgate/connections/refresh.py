@@ -24,10 +24,10 @@ from skillgate.connections import oauth
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.repository import ConnectionRepository
 from skillgate.connections.service import ActiveConnection, ConnectionService
-from skillgate.connections.vault import Vault
 from skillgate.db.base import utcnow
 from skillgate.errors import TokenExpired, UpstreamUnavailable
 from skillgate.kit.locks import KeyedLock, file_lock, redis_lock
+from skillgate.kit.vault import Vault
 from skillgate.settings import Settings
 
 log = structlog.get_logger(__name__)

@@ -18,7 +18,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.api_keys.service import ApiKeyService
-from skillgate.connections.vault import Binding
 from skillgate.db.base import utcnow
 from skillgate.device import codes
 from skillgate.device.models import DeviceCode
@@ -30,6 +29,7 @@ from skillgate.errors import (
     SkillGateError,
 )
 from skillgate.http.state import AppState
+from skillgate.kit.vault import Binding
 from skillgate.users.repository import UserRepository
 
 log = structlog.get_logger(__name__)

@@ -20,10 +20,10 @@ if TYPE_CHECKING:
     from skillgate.connections.cache import CredentialCache
     from skillgate.connections.refresh import Refresher
     from skillgate.connections.status import StatusCache
-    from skillgate.connections.vault import Vault
     from skillgate.discovery.rendered import RenderedCatalog
     from skillgate.executions.writer import ExecutionWriter
     from skillgate.executor.ratelimit import RateLimiter
+    from skillgate.kit.vault import Vault
     from skillgate.metrics import Metrics
     from skillgate.users.plans import PlanLimits
 
