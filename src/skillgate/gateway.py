@@ -28,13 +28,14 @@ from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
-from skillgate.executor.ratelimit import MemoryCounter, RateLimiter, RedisCounter
 from skillgate.executor.upstream import new_session
 from skillgate.http.state import AppState
+from skillgate.kit.ratecount import new_counter
 from skillgate.kit.redis import new_redis
 from skillgate.kit.vault import Vault
 from skillgate.metrics import Metrics
 from skillgate.settings import Settings
+from skillgate.users.limiter import PlanLimiter
 from skillgate.users.plans import build_limits
 
 
@@ -78,6 +79,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     vault = Vault(settings.encryption_keys or "")
     redis_client = new_redis(settings.redis_url, settings.redis_timeout)
     metrics = Metrics()
+    limits = build_limits(settings)
     state: AppState  # bound below; the refresher's callables read it at call time
     state = AppState(
         settings=settings,
@@ -100,12 +102,12 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
             redis=lambda: state.redis,
             on_change=lambda user_id, slug: state.connection_changed(user_id, slug),
         ),
-        limiter=RateLimiter(RedisCounter(redis_client) if redis_client else MemoryCounter()),
+        limiter=PlanLimiter(new_counter(redis_client), limits),
         executions=ExecutionWriter(
             SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker),
             spool_dir=settings.data_dir / "spool",
         ),
-        limits=build_limits(settings),
+        limits=limits,
         metrics=metrics,
         redis=redis_client,
     )

@@ -22,9 +22,9 @@ if TYPE_CHECKING:
     from skillgate.connections.status import StatusCache
     from skillgate.discovery.rendered import RenderedCatalog
     from skillgate.executions.writer import ExecutionWriter
-    from skillgate.executor.ratelimit import RateLimiter
     from skillgate.kit.vault import Vault
     from skillgate.metrics import Metrics
+    from skillgate.users.limiter import PlanLimiter
     from skillgate.users.plans import PlanLimits
 
 
@@ -43,7 +43,7 @@ class AppState:
     vault: Vault
     credentials: CredentialCache
     refresher: Refresher
-    limiter: RateLimiter
+    limiter: PlanLimiter
     executions: ExecutionWriter
     limits: dict[str, PlanLimits]
     metrics: Metrics
