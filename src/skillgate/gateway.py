@@ -28,8 +28,8 @@ from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
-from skillgate.executor.upstream import new_session
 from skillgate.http.state import AppState
+from skillgate.kit.outbound import Outbound
 from skillgate.kit.ratecount import new_counter
 from skillgate.kit.redis import new_redis
 from skillgate.kit.vault import Vault
@@ -48,6 +48,7 @@ class Gateway:
     redis: Any
     usage: UsageRecorder
     metrics: Metrics
+    outbound: Outbound
     state: AppState  # transitional: what the features not yet given their services read
     services: dict[type, Any] = field(default_factory=dict)  # what FastAPI routes receive
 
@@ -56,15 +57,14 @@ class Gateway:
             self.services[type(service)] = service
 
     async def start(self) -> None:
-        self.state.http_session = new_session()
+        await self.outbound.start()
         self.state.executions.start()
         self.usage.start()
 
     async def close(self) -> None:
         await self.usage.close()
         await self.state.executions.close()
-        if self.state.http_session is not None:
-            await self.state.http_session.close()
+        await self.outbound.close()
         if self.redis is not None:
             await self.redis.aclose()
         await self.engine.dispose()
@@ -79,6 +79,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     vault = Vault(settings.encryption_keys or "")
     redis_client = new_redis(settings.redis_url, settings.redis_timeout)
     metrics = Metrics()
+    outbound = Outbound()
     limits = build_limits(settings)
     state: AppState  # bound below; the refresher's callables read it at call time
     state = AppState(
@@ -98,8 +99,8 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
             settings,
             sessionmaker,
             vault,
-            http=lambda: state.http(),
-            redis=lambda: state.redis,
+            outbound,
+            redis_client,
             on_change=lambda user_id, slug: state.connection_changed(user_id, slug),
         ),
         limiter=PlanLimiter(new_counter(redis_client), limits),
@@ -109,6 +110,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         ),
         limits=limits,
         metrics=metrics,
+        outbound=outbound,
         redis=redis_client,
     )
     gateway = Gateway(
@@ -119,6 +121,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         redis=redis_client,
         usage=usage,
         metrics=metrics,
+        outbound=outbound,
         state=state,
     )
     return gateway

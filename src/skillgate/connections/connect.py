@@ -13,7 +13,6 @@ import hashlib
 from datetime import timedelta
 from typing import Any
 
-import aiohttp
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -26,6 +25,7 @@ from skillgate.connections.service import ConnectionService
 from skillgate.connections.verify import verify_token
 from skillgate.db.base import utcnow
 from skillgate.errors import BadRequest, NotFound
+from skillgate.kit.outbound import Outbound
 from skillgate.kit.vault import Vault
 from skillgate.settings import Settings
 
@@ -44,11 +44,17 @@ def request_status(req: ConnectRequest) -> str:
 
 class ConnectFlow:
     def __init__(
-        self, session: AsyncSession, settings: Settings, catalog: Catalog, vault: Vault
+        self,
+        session: AsyncSession,
+        settings: Settings,
+        catalog: Catalog,
+        vault: Vault,
+        outbound: Outbound,
     ) -> None:
         self.session = session
         self.settings = settings
         self.catalog = catalog
+        self.outbound = outbound  # token verification and the OAuth code exchange
         self.connections = ConnectionService(session, vault)
 
     def integration(self, slug: str) -> Integration:
@@ -115,9 +121,7 @@ class ConnectFlow:
         await self.session.flush()
         return oauth.authorize_redirect(app, state, verifier, self.callback_url(slug))
 
-    async def complete_oauth(
-        self, http: aiohttp.ClientSession, user_id: str, slug: str, params: dict[str, Any]
-    ) -> Connection:
+    async def complete_oauth(self, user_id: str, slug: str, params: dict[str, Any]) -> Connection:
         integration = self.integration(slug)
         state = str(params.get("state") or "")
         result = (
@@ -145,7 +149,7 @@ class ConnectFlow:
             raise BadRequest("The provider's answer had no authorization code; start again.")
         try:
             creds, scopes = await oauth.exchange_code(
-                http, app, code, req.code_verifier, self.callback_url(slug)
+                self.outbound, app, code, req.code_verifier, self.callback_url(slug)
             )
         except oauth.OAuthError as exc:
             req.status, req.error = "failed", str(exc)[:200]
@@ -158,11 +162,9 @@ class ConnectFlow:
         await self._mark_connected(user_id, slug)
         return connection
 
-    async def connect_token(
-        self, http: aiohttp.ClientSession, user_id: str, slug: str, token: str
-    ) -> Connection:
+    async def connect_token(self, user_id: str, slug: str, token: str) -> Connection:
         integration = self.integration(slug)
-        account = await verify_token(http, self.settings, integration, token)
+        account = await verify_token(self.outbound, self.settings, integration, token)
         connection = await self.connections.store(
             user_id, slug, "token", Credentials(access_token=token.strip()), account=account
         )

@@ -56,7 +56,7 @@ def connection_doc(c: Connection) -> dict[str, Any]:
 
 
 def _flow(db: DB, state: AppState) -> ConnectFlow:
-    return ConnectFlow(db, state.settings, state.catalog, state.vault)
+    return ConnectFlow(db, state.settings, state.catalog, state.vault, state.outbound)
 
 
 def _changed(db: DB, state: AppState, user_id: str, slug: str) -> None:
@@ -106,9 +106,7 @@ async def put_token(
     integration: Text, body: TokenBody, principal: KeyTokenOrSession, db: DB, state: State
 ) -> dict[str, Any]:
     require_access(principal, integration, "full")
-    connection = await _flow(db, state).connect_token(
-        state.http(), principal.user_id, integration, body.token
-    )
+    connection = await _flow(db, state).connect_token(principal.user_id, integration, body.token)
     _changed(db, state, principal.user_id, integration)
     return connection_doc(connection)
 
@@ -159,7 +157,7 @@ async def browser_callback(integration: str, request: Request, db: DB, state: St
     flow = _flow(db, state)
     params = {k: text.check(k[:40], v) for k, v in request.query_params.items()}
     try:
-        await flow.complete_oauth(state.http(), user_id, integration, params)
+        await flow.complete_oauth(user_id, integration, params)
     except BadRequest as exc:
         # Keep the request's `failed` status (committed), and tell the user on the dashboard.
         target = flow.dashboard_url(integration) + "?" + urlencode({"error": exc.message})

@@ -66,7 +66,7 @@ class IntegrationView:
 
 
 def _flow(db: AsyncSession, state: AppState) -> ConnectFlow:
-    return ConnectFlow(db, state.settings, state.catalog, state.vault)
+    return ConnectFlow(db, state.settings, state.catalog, state.vault, state.outbound)
 
 
 async def _views(db: AsyncSession, state: AppState, viewer: Viewer) -> list[IntegrationView]:
@@ -146,7 +146,7 @@ async def connect_with_token(
     flow.integration(slug)  # 404 for an unknown slug, before anything else
     request_id = web.field(form, "request")[:64]
     try:
-        await flow.connect_token(state.http(), viewer.user_id, slug, web.field(form, "token"))
+        await flow.connect_token(viewer.user_id, slug, web.field(form, "token"))
     except (BadRequest, UpstreamError) as exc:
         await db.rollback()
         return await _detail(

@@ -24,9 +24,9 @@ from skillgate.errors import (
 from skillgate.executor import params as params_mod
 from skillgate.executor import request as request_mod
 from skillgate.executor.envelope import envelope
-from skillgate.executor.upstream import UpstreamResponse, send
 from skillgate.http import body as body_reader
 from skillgate.http.state import AppState
+from skillgate.kit.outbound import UpstreamResponse
 from skillgate.kit.principal import Principal
 
 
@@ -163,8 +163,7 @@ class Executor:
             _auth_header(integration, conn, creds),
         )
         own = integration.timeouts
-        return await send(
-            self.state.http(),
+        return await self.state.outbound.send(
             req,
             connect_timeout=own.connect if own else settings.upstream_connect_timeout,
             total_timeout=own.total if own else settings.upstream_total_timeout,
