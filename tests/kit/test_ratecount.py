@@ -62,13 +62,13 @@ def test_reset_counts_whole_seconds_to_the_window_end_never_early() -> None:
 async def test_counts_within_a_window_and_refuses_past_the_limit(counter: Counter) -> None:
     window, who = Window("test:w", 3, 60), _subject()
     spent = [await spend(counter, [(window, who)], now=T0 + 10) for _ in range(4)]
-    assert [s.counts[0].count for s in spent] == [1, 2, 3, 4]
+    assert [s.counts[0].hits for s in spent] == [1, 2, 3, 4]
     assert [s.counts[0].remaining for s in spent] == [2, 1, 0, 0]
     assert [s.allowed for s in spent] == [True, True, True, False]
     assert [s.retry_after for s in spent] == [0, 0, 0, 50]
     assert spent[-1].counts[0].refused
     assert not spent[-2].counts[0].refused
-    assert spent[0].keys == (window.key(who, T0 + 10),)
+    assert spent[0].keys == [window.key(who, T0 + 10)]
 
 
 async def test_a_new_window_starts_from_zero(counter: Counter) -> None:
@@ -79,7 +79,7 @@ async def test_a_new_window_starts_from_zero(counter: Counter) -> None:
     assert last.retry_after == 1
     rolled = await spend(counter, [(window, who)], now=T0 + 60)
     assert rolled.allowed
-    assert rolled.counts[0].count == 1
+    assert rolled.counts[0].hits == 1
     assert rolled.counts[0].reset == 60
 
 
@@ -89,7 +89,7 @@ async def test_several_windows_answer_each_and_the_worst_retry_after(counter: Co
     now = T0 + 30  # 30 s left in the minute, 3570 s in the hour
     first = await spend(counter, [(minute, who), (hour, who)], now=now)
     assert first.allowed
-    assert [(c.count, c.remaining, c.reset) for c in first.counts] == [(1, 0, 30), (1, 1, 3570)]
+    assert [(c.hits, c.remaining, c.reset) for c in first.counts] == [(1, 0, 30), (1, 1, 3570)]
     second = await spend(counter, [(minute, who), (hour, who)], now=now)
     assert [c.refused for c in second.counts] == [True, False]
     assert second.retry_after == 30  # only the minute refused
@@ -110,8 +110,8 @@ async def test_release_gives_back_what_was_spent(counter: Counter) -> None:
     await spend(counter, [(window, who)], now=T0)
     reserved = await spend(counter, [(window, who)], now=T0)
     await release(counter, reserved)
-    assert await counter.count(list(reserved.keys)) == [1]
-    assert (await spend(counter, [(window, who)], now=T0)).counts[0].count == 2
+    assert await counter.count(reserved.keys) == [1]
+    assert (await spend(counter, [(window, who)], now=T0)).counts[0].hits == 2
 
 
 async def test_release_gives_back_one_hit_and_never_goes_below_zero(counter: Counter) -> None:

@@ -23,7 +23,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from skillgate.errors import ServiceUnavailable
 
@@ -53,30 +53,33 @@ class Window:
         return math.ceil(self.seconds - now % self.seconds)
 
 
-@dataclass(frozen=True)
-class Count:
+class Count(NamedTuple):
     window: Window
-    count: int  # hits in this window, this one included
+    hits: int  # in this window, this one included
     reset: int  # seconds until the window ends
 
     @property
     def remaining(self) -> int:
-        return max(0, self.window.limit - self.count)
+        return max(0, self.window.limit - self.hits)
 
     @property
     def refused(self) -> bool:
-        return self.count > self.window.limit
+        return self.hits > self.window.limit
 
 
-@dataclass(frozen=True)
-class Spent:
+class Spent(NamedTuple):
     counts: tuple[Count, ...]
-    keys: tuple[str, ...]  # what `release` gives back
     retry_after: int  # the longest reset among refused counts; 0 when all allowed
+    hit: list[tuple[str, int]]  # (key, ttl) as counted
 
     @property
     def allowed(self) -> bool:
         return self.retry_after == 0
+
+    @property
+    def keys(self) -> list[str]:
+        """What `release` gives back."""
+        return [key for key, _ in self.hit]
 
 
 async def spend(
@@ -85,18 +88,21 @@ async def spend(
     """Count one hit on each (window, subject); refused when any count passes its limit."""
     if now is None:
         now = time.time()
-    keys = [window.key(subject, now) for window, subject in checks]
-    hits = await counter.hit([(key, w.seconds) for key, (w, _) in zip(keys, checks, strict=True)])
-    counts = tuple(
-        Count(window, n, window.reset(now)) for (window, _), n in zip(checks, hits, strict=True)
-    )
-    retry_after = max((c.reset for c in counts if c.refused), default=0)
-    return Spent(counts, tuple(keys), retry_after)
+    hit = [(window.key(subject, now), window.seconds) for window, subject in checks]
+    hits = await counter.hit(hit)
+    counts = []
+    retry_after = 0  # the longest wait among the refused windows
+    for (window, _), n in zip(checks, hits, strict=True):
+        reset = window.reset(now)
+        if n > window.limit and reset > retry_after:
+            retry_after = reset
+        counts.append(Count(window, n, reset))
+    return Spent(tuple(counts), retry_after, hit)
 
 
 async def release(counter: Counter, spent: Spent) -> None:
     """Give back the hits `spent` counted (those still in their window; never below 0)."""
-    await counter.release(list(spent.keys))
+    await counter.release(spent.keys)
 
 
 class MemoryCounter:

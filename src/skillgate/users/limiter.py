@@ -65,10 +65,12 @@ class PlanLimiter:
             self.counter, [(window, f"{key_id}:{label}") for label, window in policy.windows]
         )
         # The header names the window with the least left (the first one on a tie).
-        worst = min(
-            zip(spent.counts, policy.windows, strict=True), key=lambda pair: pair[0].remaining
-        )
-        (count, (label, _)) = worst
+        counts = spent.counts
+        worst = 0
+        for i in range(1, len(counts)):
+            if counts[i].remaining < counts[worst].remaining:
+                worst = i
+        label, count = policy.windows[worst][0], counts[worst]
         headers = {
             "RateLimit-Policy": policy.header,
             "RateLimit": f'"{label}";r={count.remaining};t={count.reset}',
