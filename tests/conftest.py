@@ -3,13 +3,14 @@ driven in-process through httpx, and helpers to make users and keys."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -31,6 +32,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 PG_URL = os.environ.get("SKILLGATE_TEST_DATABASE_URL")
 REDIS_URL = os.environ.get("SKILLGATE_TEST_REDIS_URL")
 PASSWORD = "correct-horse-battery"
+
+
+T = TypeVar("T")
 
 
 def pytest_report_header() -> list[str]:
@@ -147,6 +151,11 @@ class Harness:
     def state(self) -> Any:
         return self.app.state.sg
 
+    def service(self, kind: type[T]) -> T:
+        """The app's one instance of a service (as `http.provide` hands it to routes)."""
+        found: T = self.app.state.services[kind]
+        return found
+
     async def user(self, email: str = "ada@example.com", plan: str = "free") -> Any:
         async with self.state.sessionmaker() as session:
             user = await UserService(session).create(email, PASSWORD, plan=plan)
@@ -186,12 +195,21 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-@pytest.fixture
-async def harness(
-    database_url: str, tmp_path: Path, test_catalog: Catalog
+@contextlib.asynccontextmanager
+async def open_harness(
+    database_url: str, data_dir: Path, catalog: Catalog, **overrides: Any
 ) -> AsyncIterator[Harness]:
-    app = create_app(make_settings(database_url, tmp_path), catalog=test_catalog)
+    """An app of its own (settings `overrides`), started, with a client."""
+    app = create_app(make_settings(database_url, data_dir, **overrides), catalog=catalog)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             yield Harness(app, client)
+
+
+@pytest.fixture
+async def harness(
+    database_url: str, tmp_path: Path, test_catalog: Catalog
+) -> AsyncIterator[Harness]:
+    async with open_harness(database_url, tmp_path, test_catalog) as harness:
+        yield harness

@@ -1,5 +1,5 @@
-"""The raw-ASGI routes (http.fastpath): routing, wrong methods, what falls through to
-FastAPI, response framing and the OpenAPI description."""
+"""The agent door (doors.agent): routing, wrong methods, what falls through to
+the account door (FastAPI), response framing and the OpenAPI description."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from skillgate.http.fastpath import FastRoute, FastRouter, Reply
+from skillgate.doors.agent.router import Reply, Route, Router
 from tests.conftest import Harness, bearer
 
 
@@ -19,11 +19,11 @@ def _scope(method: str, path: str) -> dict[str, Any]:
     return {"type": "http", "method": method, "path": path}
 
 
-ROUTER = FastRouter(
+ROUTER = Router(
     [
-        FastRoute("GET", "/v1/skills/{integration}", _handler, "s", "t"),
-        FastRoute("GET", "/v1/{integration}/download", _handler, "d", "t", owns=False),
-        FastRoute("POST", "/v1/{integration}/{endpoint}", _handler, "e", "t", owns=False),
+        Route("GET", "/v1/skills/{integration}", _handler, "s", "t"),
+        Route("GET", "/v1/{integration}/download", _handler, "d", "t", owns=False),
+        Route("POST", "/v1/{integration}/{endpoint}", _handler, "e", "t", owns=False),
     ]
 )
 
@@ -31,14 +31,24 @@ ROUTER = FastRouter(
 @pytest.mark.parametrize(
     ("method", "path", "pattern", "params"),
     [
-        ("GET", "/v1/skills/github", "/v1/skills/{integration}", ("github",)),
-        ("GET", "/v1/github/download", "/v1/{integration}/download", ("github",)),
-        ("POST", "/v1/github/list_repos", "/v1/{integration}/{endpoint}", ("github", "list_repos")),
-        ("POST", "/v1/skills/github", "/v1/{integration}/{endpoint}", ("skills", "github")),
+        ("GET", "/v1/skills/github", "/v1/skills/{integration}", {"integration": "github"}),
+        ("GET", "/v1/github/download", "/v1/{integration}/download", {"integration": "github"}),
+        (
+            "POST",
+            "/v1/github/list_repos",
+            "/v1/{integration}/{endpoint}",
+            {"integration": "github", "endpoint": "list_repos"},
+        ),
+        (
+            "POST",
+            "/v1/skills/github",
+            "/v1/{integration}/{endpoint}",
+            {"integration": "skills", "endpoint": "github"},
+        ),
     ],
 )
 def test_router_matches_in_order(
-    method: str, path: str, pattern: str, params: tuple[str, ...]
+    method: str, path: str, pattern: str, params: dict[str, str]
 ) -> None:
     match = ROUTER.match(_scope(method, path))
     assert match is not None

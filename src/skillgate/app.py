@@ -1,7 +1,8 @@
-"""`create_app(settings)`: everything a running server holds, built in one place.
+"""`create_app(settings)`: the composition root's services behind the two doors.
 
 The catalog is loaded here, synchronously: a bad catalog file stops the
-start-up with its message instead of serving a partial catalog.
+start-up with its message instead of serving a partial catalog. What is built
+is in `skillgate.gateway`; which door serves what is in `skillgate.doors`.
 """
 
 from __future__ import annotations
@@ -23,42 +24,42 @@ from skillgate.catalog.loader import Catalog, extra_paths_from_env, load_catalog
 from skillgate.connections.endpoints import router as connections_router
 from skillgate.dashboard import install as install_dashboard
 from skillgate.device.endpoints import router as device_router
-from skillgate.discovery.endpoints import ROUTES as DISCOVERY_ROUTES
+from skillgate.doors.agent.door import MATCH_KEY, AgentDoor
+from skillgate.doors.agent.router import Router
+from skillgate.doors.agent.routes import agent_router
 from skillgate.executions.endpoints import router as executions_router
-from skillgate.executor.endpoints import ROUTES as EXECUTE_ROUTES
-from skillgate.gateway import build_gateway
+from skillgate.gateway import Gateway, build_gateway
 from skillgate.http import handlers
-from skillgate.http.fastpath import MATCH_KEY, FastPath, FastRouter
 from skillgate.http.middleware import RequestContextMiddleware
 from skillgate.http.openapi import describe_errors
-from skillgate.me.endpoints import ROUTES as ME_ROUTES
 from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from skillgate.settings import Settings, finalize, get_settings
 
 GC_GEN0_THRESHOLD = 20_000
+_HEALTH = orjson.dumps({"status": "ok"})
 
 
 class GatewayApp(FastAPI):
-    """FastAPI, except that the hot API routes skip its middleware and routing
-    (see http.fastpath)."""
+    """The account door (FastAPI), with the agent door in front: a request the agent
+    router matches goes to the agent door, inside its own request middleware."""
 
-    fast_router: FastRouter | None = None
-    fast_path: ASGIApp | None = None
+    agent_router: Router | None = None
+    agent_door: ASGIApp | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.fast_router is not None and self.fast_path is not None:
-            match = self.fast_router.match(scope)
+        if self.agent_router is not None and self.agent_door is not None:
+            match = self.agent_router.match(scope)
             if match is not None:
                 scope[MATCH_KEY] = match
-                await self.fast_path(scope, receive, send)
+                await self.agent_door(scope, receive, send)
                 return
         await super().__call__(scope, receive, send)
 
     def openapi(self) -> dict[str, Any]:
         if self.openapi_schema is None:
             schema = super().openapi()  # built once and kept in self.openapi_schema
-            if self.fast_router is not None:
-                schema.setdefault("paths", {}).update(self.fast_router.openapi_paths())
+            if self.agent_router is not None:
+                schema.setdefault("paths", {}).update(self.agent_router.openapi_paths())
                 schemes = schema.setdefault("components", {}).setdefault("securitySchemes", {})
                 schemes["bearer"] = {"type": "http", "scheme": "bearer", "description": "sk_..."}
             describe_errors(schema)
@@ -66,81 +67,80 @@ class GatewayApp(FastAPI):
         return self.openapi_schema
 
 
-def create_app(settings: Settings | None = None, catalog: Catalog | None = None) -> FastAPI:
-    settings = finalize(settings) if settings is not None else get_settings()
-    assert settings.secret_key is not None
-    sg_logging.configure(settings.log_level, settings.log_format)
-    if catalog is None:
-        catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
+@contextlib.asynccontextmanager
+async def _serving(gateway: Gateway) -> AsyncIterator[None]:
+    await gateway.start()
+    # Everything built so far (catalog models, rendered responses, SQLAlchemy
+    # metadata) lives as long as the process: keep the collector from walking
+    # it on every full collection, which stalled requests for tens of ms.
+    gc.collect()
+    gc.freeze()
+    # A request's objects are freed by reference counting; the cycle collector
+    # only finds work in rare paths. At the default threshold (700) it ran ~3,000
+    # times in 45,000 proxied calls, ~8 us of CPU per call; at 20,000 it did not
+    # run at all in that test (bench/results/report.md, docs/decisions.md).
+    thresholds = gc.get_threshold()
+    gc.set_threshold(GC_GEN0_THRESHOLD, 10, 10)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        await gateway.close()
 
-    gateway = build_gateway(settings, catalog)
-    state = gateway.state
 
-    @contextlib.asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        await gateway.start()
-        # Everything built so far (catalog models, rendered responses, SQLAlchemy
-        # metadata) lives as long as the process: keep the collector from walking
-        # it on every full collection, which stalled requests for tens of ms.
-        gc.collect()
-        gc.freeze()
-        # A request's objects are freed by reference counting; the cycle collector
-        # only finds work in rare paths. At the default threshold (700) it ran ~3,000
-        # times in 45,000 proxied calls, ~8 us of CPU per call; at 20,000 it did not
-        # run at all in that test (bench/results/report.md, docs/decisions.md).
-        thresholds = gc.get_threshold()
-        gc.set_threshold(GC_GEN0_THRESHOLD, 10, 10)
-
-        try:
-            yield
-        finally:
-            gc.set_threshold(*thresholds)
-
-            await gateway.close()
-
+def _account_door(gateway: Gateway) -> GatewayApp:
     app = GatewayApp(
         title="Skill Gateway",
         version="0.1.0",
-        lifespan=lifespan,
+        lifespan=lambda _: _serving(gateway),
         docs_url="/docs",
         redoc_url=None,
         redirect_slashes=False,
     )
-    app.state.sg = state
+    app.state.sg = gateway.state
     app.state.services = gateway.services
     handlers.install(app)
-    # The hot API routes are raw ASGI (http.fastpath); FastAPI serves the rest.
-    app.include_router(connections_router)
-    app.include_router(executions_router)
-    app.include_router(api_keys_router)
-    app.include_router(auth_router)
-    app.include_router(device_router)
-
+    for router in (
+        connections_router,
+        executions_router,
+        api_keys_router,
+        auth_router,
+        device_router,
+    ):
+        app.include_router(router)
     install_dashboard(app)  # HTML pages under {app_url} and /static
-
-    health = orjson.dumps({"status": "ok"})
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> Response:
-        return Response(health, media_type="application/json")
+        return Response(_HEALTH, media_type="application/json")
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
-        return Response(state.metrics.render(), media_type=METRICS_CONTENT_TYPE)
+        return Response(gateway.metrics.render(), media_type=METRICS_CONTENT_TYPE)
 
-    app.add_middleware(
-        RequestContextMiddleware,
-        max_body=settings.max_request_bytes,
-        metrics=state.metrics,
-        body_timeout=settings.body_timeout,
+    return app
+
+
+def create_app(settings: Settings | None = None, catalog: Catalog | None = None) -> FastAPI:
+    settings = finalize(settings) if settings is not None else get_settings()
+    sg_logging.configure(settings.log_level, settings.log_format)
+    if catalog is None:
+        catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
+    gateway = build_gateway(settings, catalog)
+
+    # Both doors run inside the same request middleware: ids, body limits, access log.
+    guard: dict[str, Any] = {
+        "max_body": settings.max_request_bytes,
+        "metrics": gateway.metrics,
+        "body_timeout": settings.body_timeout,
+    }
+    app = _account_door(gateway)
+    app.add_middleware(RequestContextMiddleware, **guard)
+    app.agent_router = agent_router(
+        discovery_service=gateway.discovery, plans=gateway.plans, executor=gateway.executor
     )
-
-    app.fast_router = FastRouter([*DISCOVERY_ROUTES, *ME_ROUTES, *EXECUTE_ROUTES])
-    app.fast_path = RequestContextMiddleware(
-        FastPath(state, app.fast_router),
-        max_body=settings.max_request_bytes,
-        metrics=state.metrics,
-        body_timeout=settings.body_timeout,
+    app.agent_door = RequestContextMiddleware(
+        AgentDoor(gateway.verifier, app.agent_router), **guard
     )
     return app
 

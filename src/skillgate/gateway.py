@@ -17,17 +17,22 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from skillgate.api_keys import keyformat
+from skillgate.api_keys.service import ApiKeys
 from skillgate.api_keys.usage import UsageRecorder
 from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.auth.tokens import TokenSigner
 from skillgate.catalog.loader import Catalog
 from skillgate.connections.cache import CredentialCache
 from skillgate.connections.refresh import Refresher
+from skillgate.connections.service import Connections
 from skillgate.connections.status import StatusCache
 from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
 from skillgate.discovery.rendered import RenderedCatalog
+from skillgate.discovery.service import Discovery
+from skillgate.executions.service import ExecutionLog
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
+from skillgate.executor.service import Executor, UpstreamPolicy
 from skillgate.http.state import AppState
 from skillgate.kit.outbound import Outbound
 from skillgate.kit.ratecount import new_counter
@@ -36,7 +41,7 @@ from skillgate.kit.vault import Vault
 from skillgate.metrics import Metrics
 from skillgate.settings import Settings
 from skillgate.users.limiter import PlanLimiter
-from skillgate.users.plans import build_limits
+from skillgate.users.plans import Plans, build_limits
 
 
 @dataclass
@@ -49,6 +54,10 @@ class Gateway:
     usage: UsageRecorder
     metrics: Metrics
     outbound: Outbound
+    verifier: KeyVerifier
+    plans: Plans
+    discovery: Discovery
+    executor: Executor
     state: AppState  # transitional: what the features not yet given their services read
     services: dict[type, Any] = field(default_factory=dict)  # what FastAPI routes receive
 
@@ -80,38 +89,57 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     redis_client = new_redis(settings.redis_url, settings.redis_timeout)
     metrics = Metrics()
     outbound = Outbound()
-    limits = build_limits(settings)
-    state: AppState  # bound below; the refresher's callables read it at call time
+    verifier = KeyVerifier(sessionmaker, settings.secret_key, usage, settings.key_cache_ttl)
+    rendered = RenderedCatalog(catalog)
+    limiter = PlanLimiter(new_counter(redis_client))
+    executions = ExecutionWriter(
+        SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker),
+        spool_dir=settings.data_dir / "spool",
+    )
+    plans = Plans(settings)
+    connections = _connections(settings, catalog, sessionmaker, vault, outbound)
+    statuses, credentials = connections.statuses, connections.credentials
+    refresher = Refresher(
+        settings, sessionmaker, vault, outbound, redis_client, on_change=connections.changed
+    )
     state = AppState(
         settings=settings,
         engine=engine,
         sessionmaker=sessionmaker,
         catalog=catalog,
-        verifier=KeyVerifier(sessionmaker, settings.secret_key, usage, settings.key_cache_ttl),
+        verifier=verifier,
         usage=usage,
         signer=TokenSigner(settings.secret_key, settings.access_token_ttl),
         pepper=keyformat.derive_pepper(settings.secret_key),
-        rendered=RenderedCatalog(catalog),
-        statuses=StatusCache(sessionmaker, settings.key_cache_ttl),
+        rendered=rendered,
+        statuses=statuses,
         vault=vault,
-        credentials=CredentialCache(sessionmaker, vault, settings.key_cache_ttl),
-        refresher=Refresher(
-            settings,
-            sessionmaker,
-            vault,
-            outbound,
-            redis_client,
-            on_change=lambda user_id, slug: state.connection_changed(user_id, slug),
-        ),
-        limiter=PlanLimiter(new_counter(redis_client), limits),
-        executions=ExecutionWriter(
-            SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker),
-            spool_dir=settings.data_dir / "spool",
-        ),
-        limits=limits,
+        credentials=credentials,
+        refresher=refresher,
+        limiter=limiter,
+        executions=executions,
+        limits=build_limits(settings),
         metrics=metrics,
         outbound=outbound,
         redis=redis_client,
+    )
+    executor = Executor(
+        catalog=catalog,
+        rendered=rendered,
+        plans=plans,
+        limiter=limiter,
+        credentials=credentials,
+        refresher=refresher,
+        outbound=outbound,
+        log=executions,
+        metrics=metrics,
+        policy=UpstreamPolicy(
+            app_url=settings.resolved_app_url,
+            connect_timeout=settings.upstream_connect_timeout,
+            total_timeout=settings.upstream_total_timeout,
+            max_bytes=settings.upstream_max_bytes,
+            base_url=settings.upstream_base_url,
+        ),
     )
     gateway = Gateway(
         settings=settings,
@@ -123,5 +151,32 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         metrics=metrics,
         outbound=outbound,
         state=state,
+        verifier=verifier,
+        plans=plans,
+        discovery=Discovery(rendered, statuses),
+        executor=executor,
     )
+    # Connections, API keys, the execution log (what the routes of those features receive).
+    keys = ApiKeys(pepper=state.pepper, slugs=catalog.slugs, verifier=state.verifier)
+    gateway.provide(catalog, connections, keys, ExecutionLog(state.executions))
     return gateway
+
+
+def _connections(
+    settings: Settings,
+    catalog: Catalog,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    vault: Vault,
+    outbound: Outbound,
+) -> Connections:
+    """The connections service, with this instance's caches of who is connected and of
+    decrypted credentials (it drops their entries when a connection changes)."""
+    ttl = settings.key_cache_ttl
+    return Connections(
+        settings=settings,
+        catalog=catalog,
+        vault=vault,
+        outbound=outbound,
+        statuses=StatusCache(sessionmaker, ttl),
+        credentials=CredentialCache(sessionmaker, vault, ttl),
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from skillgate.api_keys.scopes import covers
-from skillgate.api_keys.service import ApiKeyService
+from skillgate.api_keys.service import ApiKeys
 from skillgate.db.session import commit
 from skillgate.errors import ScopeNotAllowed
 from tests.conftest import Harness
@@ -35,15 +35,12 @@ def test_covers(parent: list[str], child: list[str], expected: bool) -> None:
 async def test_service_refuses_a_key_broader_than_its_parent(harness: Harness) -> None:
     """Defence in depth below the route's `*` check: the service itself compares scopes."""
     user = await harness.user(plan="pro")
-    slugs = harness.state.catalog.slugs
+    service = harness.service(ApiKeys)
     async with harness.state.sessionmaker() as s:
-        service = ApiKeyService(s, harness.state.pepper)
         for parent, child in ((["sample:read"], ["sample"]), (["sample"], None)):
             with pytest.raises(ScopeNotAllowed) as caught:
-                await service.create(user.id, "k", child, slugs, parent_scopes=parent)
+                await service.create(s, user.id, "k", child, parent_scopes=parent)
             assert caught.value.message.startswith("scopes: ")
-        key, _ = await service.create(
-            user.id, "k", ["sample:read"], slugs, parent_scopes=["sample"]
-        )
+        key, _ = await service.create(s, user.id, "k", ["sample:read"], parent_scopes=["sample"])
         assert key.scopes == ["sample:read"]
         await commit(s)

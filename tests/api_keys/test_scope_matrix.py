@@ -15,7 +15,7 @@ import httpx
 
 from skillgate.auth.sessions import COOKIE_NAME, SessionStore
 from skillgate.connections.credentials import Credentials
-from skillgate.connections.service import ConnectionService
+from skillgate.connections.service import Connections
 from skillgate.db.base import utcnow
 from skillgate.db.session import commit
 from skillgate.executions.models import Execution
@@ -77,8 +77,8 @@ async def _world(h: Harness) -> World:
         world.cookie, world.csrf = await SessionStore(
             s, settings.session_idle_ttl, settings.session_absolute_ttl
         ).create(user.id)
-        await ConnectionService(s, h.state.vault).store(
-            user.id, "oauthy", "oauth2", Credentials(access_token="oauthy-token")
+        await h.service(Connections).store(
+            s, user.id, "oauthy", "oauth2", Credentials(access_token="oauthy-token")
         )
         for n, slug in enumerate(("sample", "oauthy")):
             s.add(

@@ -10,7 +10,9 @@ import pytest
 from sqlalchemy import select, update
 
 from skillgate.auth.sessions import COOKIE_NAME, SessionStore
+from skillgate.connections import stored
 from skillgate.connections.models import Connection
+from skillgate.connections.service import Connections
 from skillgate.db.session import commit
 from skillgate.kit.vault import Binding, Vault, VaultError
 from tests.conftest import Harness, bearer
@@ -64,7 +66,7 @@ async def test_ciphertext_is_bound_to_its_connection(harness: Harness) -> None:
             update(Connection).where(Connection.id == b.id).values(credentials=a.credentials)
         )
         await commit(s)
-        harness.state.connection_changed(b.user_id, "sample")
+        harness.service(Connections).changed(b.user_id, "sample")
     full_b, _ = await harness.key("b@example.com")
     r = await harness.run(full_b, "sample", "get_user", username="x")
     assert r.status_code == 403  # refuses to use someone else's secret
@@ -78,16 +80,14 @@ async def test_key_rotation_reencrypts_under_the_newest_key(harness: Harness) ->
     await harness.connect_token(full)
     old_ring = harness.state.settings.encryption_keys
     new_ring = "k2:" + base64.urlsafe_b64encode(b"n" * 32).decode() + "," + old_ring
-    from skillgate.connections.service import ConnectionService
-
     async with harness.state.sessionmaker() as s:
-        moved = await ConnectionService(s, Vault(new_ring)).reencrypt_all()
+        moved = await stored.reencrypt_all(s, Vault(new_ring))
         await commit(s)
         assert moved == 1
         row = (await s.execute(select(Connection))).scalar_one()
         assert Vault(new_ring).key_id_of(row.credentials) == "k2"
         only_new = "k2:" + base64.urlsafe_b64encode(b"n" * 32).decode()
-        assert ConnectionService(s, Vault(only_new)).open(row).access_token == "good-token"
+        assert stored.open_credentials(Vault(only_new), row).access_token == "good-token"
 
 
 async def _browser(harness: Harness, user_id: str) -> None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import time
 import tracemalloc
+from pathlib import Path
 from urllib.parse import unquote
 
 import httpx
 import pytest
 
-from tests.conftest import Harness, bearer
+from skillgate.catalog.loader import Catalog
+from tests.conftest import Harness, bearer, open_harness
 from tests.upstream import Provider, Reply
 
 pytestmark = pytest.mark.usefixtures("provider")
@@ -276,9 +279,12 @@ async def test_redirects_are_not_followed(harness: Harness, provider: Provider) 
     assert len(provider.api_requests()) == 1
 
 
-async def test_upstream_down_is_502(harness: Harness, provider: Provider) -> None:
+async def test_upstream_down_is_502(
+    harness: Harness, provider: Provider, monkeypatch: pytest.MonkeyPatch
+) -> None:
     full = await _ready(harness)
-    harness.state.base_urls["sample"] = "http://127.0.0.1:9"  # nothing listens
+    # nothing listens there (read at the first execution, which comes next)
+    monkeypatch.setenv("SKILLGATE_SAMPLE_BASE_URL", "http://127.0.0.1:9")
 
     r = await harness.run(full, "sample", "get_user", username="x")
     assert r.status_code == 502
@@ -286,18 +292,18 @@ async def test_upstream_down_is_502(harness: Harness, provider: Provider) -> Non
 
 
 async def test_upstream_stall_is_504_within_the_timeout(
-    harness: Harness, provider: Provider
+    database_url: str, tmp_path: Path, test_catalog: Catalog, provider: Provider
 ) -> None:
-    full = await _ready(harness)
-    harness.state.settings.upstream_total_timeout = 0.5
-    provider.reply("GET", "/users/slow", Reply(200, {"late": True}, delay=3))
-    import time
-
-    started = time.monotonic()
-    r = await harness.run(full, "sample", "get_user", username="slow")
-    assert r.status_code == 504
-    assert r.json()["error"] == "upstream_timeout"
-    assert time.monotonic() - started < 2
+    async with open_harness(
+        database_url, tmp_path, test_catalog, upstream_total_timeout=0.5
+    ) as harness:
+        full = await _ready(harness)
+        provider.reply("GET", "/users/slow", Reply(200, {"late": True}, delay=3))
+        started = time.monotonic()
+        r = await harness.run(full, "sample", "get_user", username="slow")
+        assert r.status_code == 504
+        assert r.json()["error"] == "upstream_timeout"
+        assert time.monotonic() - started < 2
 
 
 @pytest.mark.parametrize("declared", [None, 50 * 1024 * 1024])

@@ -8,9 +8,10 @@ import time
 import pytest
 from sqlalchemy import select
 
+from skillgate.connections import stored
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.models import Connection
-from skillgate.connections.service import ConnectionService
+from skillgate.connections.service import Connections
 from skillgate.db.session import commit
 from tests.conftest import Harness
 from tests.upstream import Provider
@@ -31,9 +32,9 @@ async def connect_oauth(harness: Harness, provider: Provider, *, expired: bool) 
 
         user = (await s.execute(select(User))).scalars().first()
         assert user is not None
-        await ConnectionService(s, harness.state.vault).store(user.id, "oauthy", "oauth2", creds)
+        # The service drops this instance's cached credentials once the commit is done.
+        await harness.service(Connections).store(s, user.id, "oauthy", "oauth2", creds)
         await commit(s)
-        harness.state.connection_changed(user.id, "oauthy")
     return creds
 
 
@@ -42,7 +43,7 @@ async def _stored(harness: Harness) -> tuple[Connection, Credentials]:
         row = (
             await s.execute(select(Connection).where(Connection.integration == "oauthy"))
         ).scalar_one()
-        return row, ConnectionService(s, harness.state.vault).open(row)
+        return row, stored.open_credentials(harness.state.vault, row)
 
 
 async def test_twenty_concurrent_calls_refresh_once(harness: Harness, provider: Provider) -> None:

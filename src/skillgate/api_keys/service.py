@@ -1,4 +1,11 @@
-"""Creating, listing and revoking API keys. Services flush; the request commits."""
+"""The API keys service: creating, listing and revoking a user's keys.
+
+One instance per server (built in skillgate.gateway). Every method takes the
+caller's database session: the caller commits; the service flushes, and drops
+a revoked key from this instance's verification cache once the revocation has
+committed (`on_commit`). The methods taking a `Principal` are the /api-keys API
+(a key manager only; answers are the API's schema objects).
+"""
 
 from __future__ import annotations
 
@@ -10,8 +17,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from skillgate.api_keys import keyformat, scopes
 from skillgate.api_keys.models import ApiKey
 from skillgate.api_keys.repository import ApiKeyRepository
+from skillgate.api_keys.schemas import ApiKeyOut, CreateKeyRequest, CreateKeyResponse
+from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.db.base import utcnow
+from skillgate.db.session import on_commit
 from skillgate.errors import BadRequest, NotFound, PlanLimitReached, ScopeNotAllowed
+from skillgate.kit.principal import Principal
 from skillgate.users.plans import max_active_keys
 from skillgate.users.repository import UserRepository
 
@@ -27,19 +38,53 @@ def check_name(name: str) -> str:
     return value
 
 
-class ApiKeyService:
-    def __init__(self, session: AsyncSession, pepper: bytes) -> None:
-        self.session = session
-        self.keys = ApiKeyRepository(session)
-        self.users = UserRepository(session)
+class ApiKeys:
+    """`pepper`: the keyed digest's secret; `slugs`: the catalog's integrations (what a
+    scope may name); `verifier`: the server's key cache, None off-server (the operator
+    CLI has no cache to drop)."""
+
+    def __init__(
+        self, *, pepper: bytes, slugs: Collection[str], verifier: KeyVerifier | None
+    ) -> None:
         self.pepper = pepper
+        self.slugs = slugs
+        self.verifier = verifier
+
+    # -- the /api-keys API
+
+    async def listing(self, db: AsyncSession, principal: Principal) -> Sequence[ApiKeyOut]:
+        """GET /api-keys."""
+        scopes.require_key_manager(principal)
+        return [ApiKeyOut.of(k) for k in await self.list_for(db, principal.user_id)]
+
+    async def create_for(
+        self, db: AsyncSession, principal: Principal, body: CreateKeyRequest
+    ) -> CreateKeyResponse:
+        """POST /api-keys: a key no broader than the calling key's own scopes."""
+        scopes.require_key_manager(principal)
+        key, full_key = await self.create(
+            db,
+            principal.user_id,
+            body.name,
+            body.scopes,
+            body.expires_at,
+            parent_scopes=principal.key.scopes if principal.key is not None else None,
+        )
+        return CreateKeyResponse.of(key, full_key)
+
+    async def revoke_for(self, db: AsyncSession, principal: Principal, key_id: str) -> None:
+        """DELETE /api-keys/{key_id}."""
+        scopes.require_key_manager(principal)
+        await self.revoke(db, principal.user_id, key_id)
+
+    # -- a user's keys
 
     async def create(
         self,
+        db: AsyncSession,
         user_id: str,
         name: str,
-        scope_list: list[str] | None,
-        known_slugs: Collection[str],
+        scope_list: Sequence[str] | None,
         expires_at: datetime | None = None,
         parent_scopes: Sequence[str] | None = None,
     ) -> tuple[ApiKey, str]:
@@ -47,7 +92,7 @@ class ApiKeyService:
         `parent_scopes`: the scopes of the API key making the call (None for a session or
         an access token); the new key may not be broader."""
         name = check_name(name)
-        normalized = scopes.normalize(scope_list, known_slugs)
+        normalized = scopes.normalize(scope_list, self.slugs)
         if parent_scopes is not None and not scopes.covers(parent_scopes, normalized):
             raise ScopeNotAllowed(
                 f"scopes: {normalized} is broader than this API key's own scopes "
@@ -59,17 +104,7 @@ class ApiKeyService:
                 raise BadRequest("expires_at: give a timezone, e.g. 2027-01-01T00:00:00Z.")
             if expires_at <= now:
                 raise BadRequest("expires_at: must be in the future.")
-        # Serialise key creation per user so the plan limit holds under concurrency.
-        await self.users.lock(user_id)
-        user = await self.users.get(user_id)
-        if user is None:
-            raise NotFound("User not found.")
-        limit = max_active_keys(user.plan)
-        if limit is not None and await self.keys.count_active(user_id, now) >= limit:
-            raise PlanLimitReached(
-                f"The {user.plan} plan allows {limit} active API key"
-                f"{'s' if limit != 1 else ''}; revoke one or upgrade the plan."
-            )
+        await self._check_plan_limit(db, user_id, now)
         full_key = keyformat.generate()
         key = ApiKey(
             user_id=user_id,
@@ -80,17 +115,39 @@ class ApiKeyService:
             expires_at=expires_at,
             created_at=now,
         )
-        await self.keys.add(key)
+        await ApiKeyRepository(db).add(key)
         return key, full_key
 
-    async def list(self, user_id: str) -> Sequence[ApiKey]:
-        return await self.keys.list_for_user(user_id)
+    async def _check_plan_limit(self, db: AsyncSession, user_id: str, now: datetime) -> None:
+        users = UserRepository(db)
+        # Serialise key creation per user so the plan limit holds under concurrency.
+        await users.lock(user_id)
+        user = await users.get(user_id)
+        if user is None:
+            raise NotFound("User not found.")
+        limit = max_active_keys(user.plan)
+        if limit is not None and await ApiKeyRepository(db).count_active(user_id, now) >= limit:
+            raise PlanLimitReached(
+                f"The {user.plan} plan allows {limit} active API key"
+                f"{'s' if limit != 1 else ''}; revoke one or upgrade the plan."
+            )
 
-    async def revoke(self, user_id: str, key_id: str) -> ApiKey:
-        key = await self.keys.get_for_user(key_id, user_id)
+    async def list_for(self, db: AsyncSession, user_id: str) -> Sequence[ApiKey]:
+        return await ApiKeyRepository(db).list_for_user(user_id)
+
+    async def owned(self, db: AsyncSession, user_id: str, key_id: str) -> ApiKey | None:
+        """The user's key `key_id`, revoked or not; None when there is no such key."""
+        return await ApiKeyRepository(db).get_for_user(key_id, user_id)
+
+    async def revoke(self, db: AsyncSession, user_id: str, key_id: str) -> ApiKey:
+        """Revoke (idempotent); this instance forgets the key once the revocation commits."""
+        key = await self.owned(db, user_id, key_id)
         if key is None:
             raise NotFound("API key not found.")
         if key.revoked_at is None:
             key.revoked_at = utcnow()
-            await self.session.flush()
+            await db.flush()
+        if self.verifier is not None:
+            verifier, gone = self.verifier, key.id
+            on_commit(db, lambda: verifier.forget_key(gone))
         return key

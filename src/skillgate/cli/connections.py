@@ -46,8 +46,8 @@ def set_connection(
 ) -> None:
     """Store a user's credentials for an integration (no verification request)."""
     from skillgate.catalog.loader import extra_paths_from_env, load_catalog
+    from skillgate.connections import stored
     from skillgate.connections.credentials import Credentials
-    from skillgate.connections.service import ConnectionService
     from skillgate.errors import NotFound
     from skillgate.kit.vault import Vault
 
@@ -64,8 +64,13 @@ def set_connection(
             expires_at=time.time() + expires_in if expires_in is not None else None,
         )
         auth_type = "oauth2" if refresh_token or found.auth.token is None else "token"
-        row = await ConnectionService(session, Vault(settings.encryption_keys or "")).store(
-            await _user_id(session, email), integration, auth_type, creds
+        row = await stored.store(
+            session,
+            Vault(settings.encryption_keys or ""),
+            await _user_id(session, email),
+            integration,
+            auth_type,
+            creds,
         )
         return {
             "integration": row.integration,
@@ -82,12 +87,10 @@ def set_connection(
 @click.option("--integration", required=True)
 def delete_connection(email: str, integration: str) -> None:
     """Disconnect a user from an integration."""
-    from skillgate.connections.service import ConnectionService
-    from skillgate.kit.vault import Vault
+    from skillgate.connections import stored
 
     async def work(session: AsyncSession, settings: Settings) -> dict[str, object]:
-        service = ConnectionService(session, Vault(settings.encryption_keys or ""))
-        await service.disconnect(await _user_id(session, email), integration)
+        await stored.remove(session, await _user_id(session, email), integration)
         return {"integration": integration, "status": "not_connected"}
 
     emit(run_db(work))
@@ -97,12 +100,10 @@ def delete_connection(email: str, integration: str) -> None:
 @click.option("--email", required=True)
 def list_connections(email: str) -> None:
     """A user's connections (never their credentials)."""
-    from skillgate.connections.service import ConnectionService
-    from skillgate.kit.vault import Vault
+    from skillgate.connections.repository import ConnectionRepository
 
     async def work(session: AsyncSession, settings: Settings) -> list[dict[str, object]]:
-        service = ConnectionService(session, Vault(settings.encryption_keys or ""))
-        rows = await service.list(await _user_id(session, email))
+        rows = await ConnectionRepository(session).list_for_user(await _user_id(session, email))
         return [
             {
                 "integration": c.integration,
@@ -120,12 +121,12 @@ def list_connections(email: str) -> None:
 @connections.command("reencrypt")
 def reencrypt() -> None:
     """Re-encrypt every stored credential under the first key of SKILLGATE_ENCRYPTION_KEYS."""
-    from skillgate.connections.service import ConnectionService
+    from skillgate.connections import stored
     from skillgate.kit.vault import Vault
 
     async def work(session: AsyncSession, settings: Settings) -> dict[str, object]:
         vault = Vault(settings.encryption_keys or "")
-        moved = await ConnectionService(session, vault).reencrypt_all()
+        moved = await stored.reencrypt_all(session, vault)
         return {"reencrypted": moved, "key_id": vault.current_id}
 
     emit(run_db(work))

@@ -189,7 +189,7 @@ def keys_create(email: str, name: str, scopes: str, expires_at: datetime | None)
     from datetime import UTC
 
     from skillgate.api_keys import keyformat
-    from skillgate.api_keys.service import ApiKeyService
+    from skillgate.api_keys.service import ApiKeys
     from skillgate.catalog.loader import extra_paths_from_env, load_catalog
     from skillgate.errors import NotFound
     from skillgate.users.repository import UserRepository
@@ -203,13 +203,14 @@ def keys_create(email: str, name: str, scopes: str, expires_at: datetime | None)
                 f"no user with email {email!r}; create one with `skillgate users create`."
             )
         catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
-        key, full_key = await ApiKeyService(
-            session, keyformat.derive_pepper(settings.secret_key)
-        ).create(
+        keys = ApiKeys(
+            pepper=keyformat.derive_pepper(settings.secret_key), slugs=catalog.slugs, verifier=None
+        )
+        key, full_key = await keys.create(
+            session,
             user.id,
             name,
             [s for s in scopes.split(",") if s.strip()],
-            catalog.slugs,
             expires_at.replace(tzinfo=UTC) if expires_at else None,
         )
         return {

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from skillgate.connections.service import ActiveConnection, ConnectionService
+from skillgate.connections.repository import ConnectionRepository
+from skillgate.connections.stored import ActiveConnection, active_of
 from skillgate.kit.cache import TTLCache
 from skillgate.kit.vault import Vault
 
@@ -30,7 +31,8 @@ class CredentialCache:
 
     async def _load(self, user_id: str, integration: str) -> ActiveConnection | None:
         async with self._sessionmaker() as session:
-            return await ConnectionService(session, self._vault).active(user_id, integration)
+            connection = await ConnectionRepository(session).get(user_id, integration)
+        return active_of(self._vault, connection) if connection is not None else None
 
     def forget(self, user_id: str, integration: str) -> None:
         self._cache.forget((user_id, integration))

@@ -1,4 +1,4 @@
-"""Connection routes.
+"""Connection routes: thin, over the connections service (connections.service).
 
 POST   /v1/connect                      API key   start a connect request (svc connect)
 GET    /v1/connect/{id}                 API key   its status
@@ -11,117 +11,69 @@ GET    /connect/{integration}/callback  session   browser: back from the provide
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
-from pydantic import BaseModel, ConfigDict, Field
 
-from skillgate.api_keys.scopes import can_see, require_access
 from skillgate.auth.deps import ApiKeyAuth, KeyTokenOrSession, authenticate
-from skillgate.connections.connect import REQUEST_TTL, ConnectFlow, request_status
-from skillgate.connections.models import Connection
-from skillgate.db.session import DB, on_commit
-from skillgate.errors import BadRequest, NotFound, Unauthorized
+from skillgate.connections.schemas import (
+    ConnectBody,
+    ConnectionList,
+    ConnectionOut,
+    ConnectRequestOut,
+    ConnectStarted,
+    TokenBody,
+)
+from skillgate.connections.service import Connections
+from skillgate.db.session import DB
+from skillgate.errors import BadRequest, Unauthorized
 from skillgate.http.body import JSONRoute
-from skillgate.http.state import AppState, State
+from skillgate.http.provide import provided
 from skillgate.kit import text
 from skillgate.kit.text import Text
 
 router = APIRouter(tags=["connections"], route_class=JSONRoute)
 
-
-class ConnectBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    integration: Text = Field(max_length=100)
-
-
-class TokenBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    token: Text = Field(max_length=10_000)
-
-
-def connection_doc(c: Connection) -> dict[str, Any]:
-    return {
-        "integration": c.integration,
-        "status": c.status,
-        "auth_type": c.auth_type,
-        "account": c.account,
-        "scopes": c.scopes,
-        "token_expires_at": c.token_expires_at,
-        "created_at": c.created_at,
-        "updated_at": c.updated_at,
-    }
-
-
-def _flow(db: DB, state: AppState) -> ConnectFlow:
-    return ConnectFlow(db, state.settings, state.catalog, state.vault, state.outbound)
-
-
-def _changed(db: DB, state: AppState, user_id: str, slug: str) -> None:
-    on_commit(db, lambda: state.connection_changed(user_id, slug))
+Conns = Annotated[Connections, provided(Connections)]
 
 
 @router.post("/v1/connect", status_code=201)
 async def start_connect(
-    body: ConnectBody, principal: ApiKeyAuth, db: DB, state: State
-) -> dict[str, Any]:
-    require_access(principal, body.integration, "full")
-    flow = _flow(db, state)
-    req = await flow.create_request(principal.user_id, body.integration)
-    return {
-        "id": req.id,
-        "integration": req.integration,
-        "connect_url": flow.connect_url(req),
-        "expires_in": int(REQUEST_TTL.total_seconds()),
-    }
+    body: ConnectBody, principal: ApiKeyAuth, db: DB, connections: Conns
+) -> ConnectStarted:
+    return await connections.start(db, principal, body.integration)
 
 
-@router.get("/v1/connect/{request_id}")
+@router.get("/v1/connect/{request_id}", response_model_exclude_none=True)
 async def connect_status(
-    request_id: Text, principal: ApiKeyAuth, db: DB, state: State
-) -> dict[str, Any]:
-    req = await _flow(db, state).get_request(principal.user_id, request_id)
-    if not can_see(principal, req.integration):  # as if it did not exist
-        raise NotFound("Connect request not found.")
-    doc: dict[str, Any] = {
-        "id": req.id,
-        "integration": req.integration,
-        "status": request_status(req),
-    }
-    if req.status == "failed" and req.error:
-        doc["error"] = req.error
-    return doc
+    request_id: Text, principal: ApiKeyAuth, db: DB, connections: Conns
+) -> ConnectRequestOut:
+    return await connections.request_of(db, principal, request_id)
 
 
 @router.get("/v1/connections")
-async def list_connections(principal: ApiKeyAuth, db: DB, state: State) -> dict[str, Any]:
-    rows = await _flow(db, state).connections.list(principal.user_id)
-    return {"connections": [connection_doc(c) for c in rows if can_see(principal, c.integration)]}
+async def list_connections(principal: ApiKeyAuth, db: DB, connections: Conns) -> ConnectionList:
+    return await connections.listing(db, principal)
 
 
 @router.put("/v1/connections/{integration}")
 async def put_token(
-    integration: Text, body: TokenBody, principal: KeyTokenOrSession, db: DB, state: State
-) -> dict[str, Any]:
-    require_access(principal, integration, "full")
-    connection = await _flow(db, state).connect_token(principal.user_id, integration, body.token)
-    _changed(db, state, principal.user_id, integration)
-    return connection_doc(connection)
+    integration: Text, body: TokenBody, principal: KeyTokenOrSession, db: DB, connections: Conns
+) -> ConnectionOut:
+    return await connections.put_token(db, principal, integration, body.token)
 
 
 @router.delete("/v1/connections/{integration}", status_code=204, response_class=Response)
 async def disconnect(
-    integration: Text, principal: KeyTokenOrSession, db: DB, state: State
+    integration: Text, principal: KeyTokenOrSession, db: DB, connections: Conns
 ) -> Response:
-    require_access(principal, integration, "full")
-    await _flow(db, state).connections.disconnect(principal.user_id, integration)
-    _changed(db, state, principal.user_id, integration)
+    await connections.remove(db, principal, integration)
     return Response(status_code=204)
 
 
-async def _browser_user(request: Request, db: DB, state: AppState) -> str | None:
+async def _browser_user(request: Request, db: DB) -> str | None:
     try:
         principal = await authenticate(request, db, frozenset({"session"}))
     except Unauthorized:
@@ -129,38 +81,39 @@ async def _browser_user(request: Request, db: DB, state: AppState) -> str | None
     return principal.user_id
 
 
-def _to_login(state: AppState, request: Request) -> RedirectResponse:
+def _to_login(connections: Connections, request: Request) -> RedirectResponse:
     target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    login = f"{state.settings.resolved_app_url}/login?" + urlencode({"next": target})
+    login = f"{connections.app_url}/login?" + urlencode({"next": target})
     return RedirectResponse(login, status_code=303)
 
 
 @router.get("/connect/{integration}")
-async def browser_connect(integration: str, request: Request, db: DB, state: State) -> Response:
-    user_id = await _browser_user(request, db, state)
+async def browser_connect(
+    integration: str, request: Request, db: DB, connections: Conns
+) -> Response:
+    user_id = await _browser_user(request, db)
     if user_id is None:
-        return _to_login(state, request)
-    flow = _flow(db, state)
+        return _to_login(connections, request)
     request_id = text.check("request", request.query_params.get("request") or "") or None
-    provider = await flow.begin_oauth(user_id, integration, request_id)
+    provider = await connections.begin_oauth(db, user_id, integration, request_id)
     if provider is None:  # a token integration: the dashboard's form
         suffix = f"?request={quote(request_id)}" if request_id else ""
-        return RedirectResponse(flow.dashboard_url(integration) + suffix, status_code=303)
+        return RedirectResponse(connections.dashboard_url(integration) + suffix, status_code=303)
     return RedirectResponse(provider, status_code=303)
 
 
 @router.get("/connect/{integration}/callback")
-async def browser_callback(integration: str, request: Request, db: DB, state: State) -> Response:
-    user_id = await _browser_user(request, db, state)
+async def browser_callback(
+    integration: str, request: Request, db: DB, connections: Conns
+) -> Response:
+    user_id = await _browser_user(request, db)
     if user_id is None:
-        return _to_login(state, request)
-    flow = _flow(db, state)
+        return _to_login(connections, request)
     params = {k: text.check(k[:40], v) for k, v in request.query_params.items()}
+    back = connections.dashboard_url(integration)
     try:
-        await flow.complete_oauth(user_id, integration, params)
+        await connections.complete_oauth(db, user_id, integration, params)
     except BadRequest as exc:
         # Keep the request's `failed` status (committed), and tell the user on the dashboard.
-        target = flow.dashboard_url(integration) + "?" + urlencode({"error": exc.message})
-        return RedirectResponse(target, status_code=303)
-    _changed(db, state, user_id, integration)
-    return RedirectResponse(flow.dashboard_url(integration) + "?connected=1", status_code=303)
+        return RedirectResponse(back + "?" + urlencode({"error": exc.message}), status_code=303)
+    return RedirectResponse(back + "?connected=1", status_code=303)

@@ -22,7 +22,7 @@ from skillgate.catalog.models import Integration
 from skillgate.connections import oauth
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.repository import ConnectionRepository
-from skillgate.connections.service import ActiveConnection, ConnectionService
+from skillgate.connections.stored import ActiveConnection, open_credentials, seal_credentials
 from skillgate.db.base import utcnow
 from skillgate.errors import TokenExpired, UpstreamUnavailable
 from skillgate.kit.locks import KeyedLock, file_lock, redis_lock
@@ -79,8 +79,7 @@ class Refresher:
                         f"The {integration.name} connection was removed; connect it again.",
                         action_url=self.reconnect_url(integration.slug),
                     )
-                service = ConnectionService(session, self.vault)
-                current = service.open(row)
+                current = open_credentials(self.vault, row)
                 if current.access_token != failed_token and not current.expires_soon():
                     return current  # refreshed by another request meanwhile
                 if app is None or not current.refresh_token:
@@ -106,7 +105,7 @@ class Refresher:
                     row.updated_at = utcnow()
                     log.info("refresh refused", integration=integration.slug, connection=row.id)
                 if fresh is not None:
-                    service.replace_credentials(row, fresh)
+                    seal_credentials(self.vault, row, fresh)
                 await session.flush()
                 self._after_commit(session, row.user_id, row.integration)
             if fresh is None:

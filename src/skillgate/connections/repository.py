@@ -1,14 +1,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from skillgate.connections.models import Connection
+from skillgate.connections.models import Connection, ConnectRequest
 
 
 class ConnectionRepository:
+    """Stored connections (credentials encrypted; see connections.sealed)."""
+
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
@@ -51,3 +54,38 @@ class ConnectionRepository:
     async def delete(self, connection: Connection) -> None:
         await self.session.delete(connection)
         await self.session.flush()
+
+
+class ConnectRequestRepository:
+    """Connect requests: started by `svc connect` or the dashboard, finished by OAuth or a
+    pasted token (see connections.service)."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def add(self, request: ConnectRequest) -> ConnectRequest:
+        self.session.add(request)
+        await self.session.flush()
+        return request
+
+    async def get(self, request_id: str) -> ConnectRequest | None:
+        return await self.session.get(ConnectRequest, request_id)
+
+    async def by_state_hash(self, state_hash: str) -> ConnectRequest | None:
+        result = await self.session.execute(
+            select(ConnectRequest).where(ConnectRequest.state_hash == state_hash)
+        )
+        return result.scalar_one_or_none()
+
+    async def mark_connected(self, user_id: str, integration: str, now: datetime) -> None:
+        """Every live pending request of the user for `integration` is now connected."""
+        await self.session.execute(
+            update(ConnectRequest)
+            .where(
+                ConnectRequest.user_id == user_id,
+                ConnectRequest.integration == integration,
+                ConnectRequest.status == "pending",
+                ConnectRequest.expires_at > now,
+            )
+            .values(status="connected", code_verifier=None, state_hash=None)
+        )

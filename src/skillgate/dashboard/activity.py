@@ -10,28 +10,34 @@ Shows what ran, never parameter values or tokens (the log does not hold them).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 from urllib.parse import urlencode
 
 from fastapi import APIRouter
 from starlette.requests import Request
 from starlette.responses import Response
 
-from skillgate.api_keys.service import ApiKeyService
+from skillgate.api_keys.service import ApiKeys
+from skillgate.catalog.loader import Catalog
 from skillgate.dashboard import web
 from skillgate.dashboard.activity_chart import build_chart, window_start
 from skillgate.dashboard.route import DashboardRoute
 from skillgate.dashboard.viewer import SignedIn
 from skillgate.db.base import utcnow
 from skillgate.db.session import DB
-from skillgate.errors import BadRequest
 from skillgate.executions.models import Execution
-from skillgate.executions.repository import ExecutionRepository, decode_cursor
-from skillgate.http.state import State
+from skillgate.executions.service import ExecutionLog
+from skillgate.http.provide import provided
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
 PAGE_SIZE = 50
 OUTCOMES = (("", "Any outcome"), ("success", "Succeeded"), ("error", "Failed"))
+BAD_CURSOR = "This page link is not valid; start from the newest entries."
+
+Log = Annotated[ExecutionLog, provided(ExecutionLog)]
+Keys = Annotated[ApiKeys, provided(ApiKeys)]
+Integrations = Annotated[Catalog, provided(Catalog)]
 
 
 @dataclass(frozen=True)
@@ -53,44 +59,46 @@ class ActivityRow:
 
 
 @router.get("/activity")
-async def activity_page(request: Request, viewer: SignedIn, db: DB, state: State) -> Response:
+async def activity_page(
+    request: Request,
+    viewer: SignedIn,
+    db: DB,
+    log: Log,
+    keys: Keys,
+    catalog: Integrations,
+) -> Response:
     query = request.query_params
-    slugs = state.catalog.slugs
     integration = query.get("integration", "")
-    integration = integration if integration in slugs else ""
+    integration = integration if integration in catalog.slugs else ""
     outcome = query.get("outcome", "")
     outcome = outcome if outcome in ("success", "error") else ""
     cursor = query.get("cursor", "")[:200]
-    await state.executions.flush()  # this instance's buffered rows first
-    before = decode_cursor(cursor) if cursor else None
-    if cursor and before is None:
-        raise BadRequest("This page link is not valid; start from the newest entries.")
-    rows, next_cursor = await ExecutionRepository(db).page(
+    rows, next_cursor = await log.page(
+        db,
         viewer.user_id,
         limit=PAGE_SIZE,
-        before=before,
+        cursor=cursor or None,
+        bad_cursor=BAD_CURSOR,
         integration=integration or None,
         outcome=outcome or None,
     )
     today = utcnow().date()
-    counts = await ExecutionRepository(db).daily_counts(
+    counts = await log.daily_counts(
+        db,
         viewer.user_id,
         since=window_start(today),
         integration=integration or None,
         outcome=outcome or None,
     )
-    keys = {
-        k.id: f"{k.name} ({k.key_prefix}…)"
-        for k in await ApiKeyService(db, state.pepper).list(viewer.user_id)
-    }
+    labels = {k.id: f"{k.name} ({k.key_prefix}…)" for k in await keys.list_for(db, viewer.user_id)}
     filters = {k: v for k, v in (("integration", integration), ("outcome", outcome)) if v}
     older = "/activity?" + urlencode({**filters, "cursor": next_cursor}) if next_cursor else None
     newest = ("/activity?" + urlencode(filters)) if cursor else None
-    names = {i.slug: i.name for i in state.catalog.integrations.values()}
+    names = {i.slug: i.name for i in catalog.integrations.values()}
     context = {
         "viewer": viewer,
         "nav": "activity",
-        "rows": [ActivityRow(e, keys.get(e.key_id or "", "—")) for e in rows],
+        "rows": [ActivityRow(e, labels.get(e.key_id or "", "—")) for e in rows],
         "names": names,
         "integration_choices": sorted(names.items(), key=lambda item: item[1].lower()),
         "outcome_choices": OUTCOMES,

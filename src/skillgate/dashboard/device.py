@@ -23,7 +23,7 @@ from starlette.responses import Response
 
 from skillgate.api_keys.models import ApiKey
 from skillgate.api_keys.repository import ApiKeyRepository
-from skillgate.api_keys.service import ApiKeyService
+from skillgate.api_keys.service import ApiKeys
 from skillgate.dashboard import web
 from skillgate.dashboard.route import DashboardRoute
 from skillgate.dashboard.viewer import CheckedForm, SignedIn, Viewer
@@ -57,7 +57,8 @@ async def _replace_key(db: AsyncSession, viewer: Viewer, key_id: str, pepper: by
         raise KeyNotReplaceable(
             "The key to replace is no longer one of your active keys; choose again."
         )
-    return await ApiKeyService(db, pepper).revoke(viewer.user_id, key.id)
+    keys = ApiKeys(pepper=pepper, slugs=(), verifier=None)  # the route drops the cache entry
+    return await keys.revoke(db, viewer.user_id, key.id)
 
 
 def display_code(raw: str) -> str:

@@ -14,7 +14,7 @@ GET /connect/{slug}, which comes back here with ?connected=1 or ?error=.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -22,16 +22,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from skillgate.catalog.models import Integration
-from skillgate.connections import oauth
-from skillgate.connections.connect import ConnectFlow, request_status
 from skillgate.connections.models import Connection
-from skillgate.connections.repository import ConnectionRepository
+from skillgate.connections.service import Connections, request_status
 from skillgate.dashboard import web
 from skillgate.dashboard.route import DashboardRoute
 from skillgate.dashboard.viewer import CheckedForm, SignedIn, Viewer
-from skillgate.db.session import DB, on_commit
+from skillgate.db.session import DB
 from skillgate.errors import BadRequest, NotFound, UpstreamError
-from skillgate.http.state import AppState, State
+from skillgate.http.provide import provided
 from skillgate.kit import text
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
@@ -42,6 +40,8 @@ STATUS_LABELS = {
     "not_connected": "Not connected",
 }
 MAX_ERROR_SHOWN = 200
+
+Conns = Annotated[Connections, provided(Connections)]
 
 
 @dataclass(frozen=True)
@@ -65,24 +65,19 @@ class IntegrationView:
         return self.oauth_ready or self.integration.auth.token is not None
 
 
-def _flow(db: AsyncSession, state: AppState) -> ConnectFlow:
-    return ConnectFlow(db, state.settings, state.catalog, state.vault, state.outbound)
-
-
-async def _views(db: AsyncSession, state: AppState, viewer: Viewer) -> list[IntegrationView]:
-    connections = {
-        c.integration: c for c in await _flow(db, state).connections.list(viewer.user_id)
-    }
-    integrations = sorted(state.catalog.integrations.values(), key=lambda i: i.name.lower())
-    return [
-        IntegrationView(i, connections.get(i.slug), oauth.oauth_app(state.settings, i) is not None)
-        for i in integrations
-    ]
+async def _views(
+    db: AsyncSession, connections: Connections, viewer: Viewer
+) -> list[IntegrationView]:
+    mine = {c.integration: c for c in await connections.connections(db, viewer.user_id)}
+    integrations = sorted(connections.catalog.integrations.values(), key=lambda i: i.name.lower())
+    return [IntegrationView(i, mine.get(i.slug), connections.oauth_ready(i)) for i in integrations]
 
 
 @router.get("/integrations")
-async def integrations_page(request: Request, viewer: SignedIn, db: DB, state: State) -> Response:
-    views = await _views(db, state, viewer)
+async def integrations_page(
+    request: Request, viewer: SignedIn, db: DB, connections: Conns
+) -> Response:
+    views = await _views(db, connections, viewer)
     return web.render(
         request, "integrations.html", {"viewer": viewer, "nav": "integrations", "views": views}
     )
@@ -91,7 +86,7 @@ async def integrations_page(request: Request, viewer: SignedIn, db: DB, state: S
 async def _detail(
     request: Request,
     db: AsyncSession,
-    state: AppState,
+    connections: Connections,
     viewer: Viewer,
     slug: str,
     *,
@@ -99,16 +94,13 @@ async def _detail(
     error: str | None = None,
     status: int = 200,
 ) -> Response:
-    flow = _flow(db, state)
-    integration = flow.integration(slug)
-    connection = await ConnectionRepository(db).get(viewer.user_id, slug)
-    view = IntegrationView(
-        integration, connection, oauth.oauth_app(state.settings, integration) is not None
-    )
+    integration = connections.integration(slug)
+    connection = await connections.connection(db, viewer.user_id, slug)
+    view = IntegrationView(integration, connection, connections.oauth_ready(integration))
     terminal: dict[str, str] | None = None
     if request_id:
         try:
-            req = await flow.get_request(viewer.user_id, request_id[:64])
+            req = await connections.get_request(db, viewer.user_id, request_id[:64])
         except NotFound:
             error = error or "This connect link is not valid for your account; start again."
         else:
@@ -132,47 +124,43 @@ async def _detail(
 
 @router.get("/integrations/{slug}")
 async def integration_page(
-    request: Request, slug: str, viewer: SignedIn, db: DB, state: State
+    request: Request, slug: str, viewer: SignedIn, db: DB, connections: Conns
 ) -> Response:
     request_id = text.check("request", request.query_params.get("request", ""))
-    return await _detail(request, db, state, viewer, slug, request_id=request_id)
+    return await _detail(request, db, connections, viewer, slug, request_id=request_id)
 
 
 @router.post("/integrations/{slug}/token")
 async def connect_with_token(
-    request: Request, slug: str, viewer: SignedIn, form: CheckedForm, db: DB, state: State
+    request: Request, slug: str, viewer: SignedIn, form: CheckedForm, db: DB, connections: Conns
 ) -> Response:
-    flow = _flow(db, state)
-    flow.integration(slug)  # 404 for an unknown slug, before anything else
+    connections.integration(slug)  # 404 for an unknown slug, before anything else
     request_id = web.field(form, "request")[:64]
     try:
-        await flow.connect_token(viewer.user_id, slug, web.field(form, "token"))
+        await connections.connect_token(db, viewer.user_id, slug, web.field(form, "token"))
     except (BadRequest, UpstreamError) as exc:
         await db.rollback()
         return await _detail(
             request,
             db,
-            state,
+            connections,
             viewer,
             slug,
             request_id=request_id,
             error=web.sentence(exc.message),
             status=exc.status,
         )
-    on_commit(db, lambda: state.connection_changed(viewer.user_id, slug))
     query = {"connected": "1"} | ({"request": request_id} if request_id else {})
     return web.redirect(f"/integrations/{slug}", **query)
 
 
 @router.post("/integrations/{slug}/disconnect")
 async def disconnect(
-    slug: str, viewer: SignedIn, form: CheckedForm, db: DB, state: State
+    slug: str, viewer: SignedIn, form: CheckedForm, db: DB, connections: Conns
 ) -> Response:
-    flow = _flow(db, state)
-    integration = flow.integration(slug)
+    integration = connections.integration(slug)
     try:
-        await flow.connections.disconnect(viewer.user_id, slug)
+        await connections.disconnect(db, viewer.user_id, slug)
     except NotFound:
         raise NotFound(f"{integration.name} is not connected.") from None
-    on_commit(db, lambda: state.connection_changed(viewer.user_id, slug))
     return web.redirect(f"/integrations/{slug}", notice="disconnected")

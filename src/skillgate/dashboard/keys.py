@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -22,16 +22,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from skillgate.api_keys.models import ApiKey
-from skillgate.api_keys.repository import ApiKeyRepository
-from skillgate.api_keys.service import ApiKeyService
+from skillgate.api_keys.service import ApiKeys
+from skillgate.catalog.loader import Catalog
 from skillgate.dashboard import web
 from skillgate.dashboard.route import DashboardRoute
 from skillgate.dashboard.viewer import CheckedForm, SignedIn, Viewer
 from skillgate.db.base import utcnow
-from skillgate.db.session import DB, on_commit
+from skillgate.db.session import DB
 from skillgate.errors import BadRequest, NotFound, SkillGateError
-from skillgate.http.state import AppState, State
-from skillgate.users.plans import max_active_keys
+from skillgate.http.provide import provided
+from skillgate.http.state import State
+from skillgate.users.plans import PlanLimits, max_active_keys
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
@@ -43,6 +44,9 @@ EXPIRY_CHOICES: tuple[tuple[str, str], ...] = (
     ("365", "In 1 year"),
 )
 ACCESS_CHOICES = (("", "No access"), ("read", "Read only"), ("full", "Full"))
+
+Keys = Annotated[ApiKeys, provided(ApiKeys)]
+Integrations = Annotated[Catalog, provided(Catalog)]
 
 
 @dataclass(frozen=True)
@@ -98,20 +102,21 @@ def expiry_from_form(form: FormData) -> datetime | None:
     return utcnow() + timedelta(days=int(value))
 
 
-async def _page_context(db: AsyncSession, state: AppState, viewer: Viewer) -> dict[str, Any]:
+async def _page_context(
+    db: AsyncSession, keys: ApiKeys, catalog: Catalog, limits: PlanLimits, viewer: Viewer
+) -> dict[str, Any]:
     now = utcnow()
-    keys = await ApiKeyService(db, state.pepper).list(viewer.user_id)
-    rows = [KeyRow(k, _status(k, now)) for k in keys]
+    rows = [KeyRow(k, _status(k, now)) for k in await keys.list_for(db, viewer.user_id)]
     quota = KeyQuota(
         viewer.plan, max_active_keys(viewer.plan), sum(r.status == "active" for r in rows)
     )
-    integrations = sorted(state.catalog.integrations.values(), key=lambda i: i.name.lower())
+    integrations = sorted(catalog.integrations.values(), key=lambda i: i.name.lower())
     return {
         "viewer": viewer,
         "nav": "keys",
         "rows": rows,
         "quota": quota,
-        "limits": state.limits_for(viewer.plan),
+        "limits": limits,
         "integrations": integrations,
         "expiry_choices": EXPIRY_CHOICES,
         "access_choices": ACCESS_CHOICES,
@@ -120,26 +125,37 @@ async def _page_context(db: AsyncSession, state: AppState, viewer: Viewer) -> di
 
 
 @router.get("/keys")
-async def keys_page(request: Request, viewer: SignedIn, db: DB, state: State) -> Response:
-    return web.render(request, "keys.html", await _page_context(db, state, viewer))
+async def keys_page(
+    request: Request, viewer: SignedIn, db: DB, keys: Keys, catalog: Integrations, state: State
+) -> Response:
+    # TODO(lead): the plan limits from PlanLimiter.limits_for (i12-kit), then no State here.
+    context = await _page_context(db, keys, catalog, state.limits_for(viewer.plan), viewer)
+    return web.render(request, "keys.html", context)
 
 
 @router.post("/keys")
 async def create_key(
-    request: Request, viewer: SignedIn, form: CheckedForm, db: DB, state: State
+    request: Request,
+    viewer: SignedIn,
+    form: CheckedForm,
+    db: DB,
+    keys: Keys,
+    catalog: Integrations,
+    state: State,
 ) -> Response:
-    slugs = state.catalog.slugs
+    slugs = catalog.slugs
     try:
         scopes = scopes_from_form(form, slugs)
         expires_at = expiry_from_form(form)
-        key, full_key = await ApiKeyService(db, state.pepper).create(
-            viewer.user_id, web.field(form, "name"), scopes, slugs, expires_at
+        key, full_key = await keys.create(
+            db, viewer.user_id, web.field(form, "name"), scopes, expires_at
         )
     except SkillGateError as exc:
         if exc.status >= 500:
             raise
         await db.rollback()
-        context = await _page_context(db, state, viewer)
+        limits = state.limits_for(viewer.plan)
+        context = await _page_context(db, keys, catalog, limits, viewer)
         context["error"] = web.sentence(exc.message)
         context["form"] = {
             "name": web.field(form, "name"),
@@ -157,25 +173,24 @@ async def create_key(
     )
 
 
-async def _own_key(db: AsyncSession, viewer: Viewer, key_id: str) -> ApiKey:
-    key = await ApiKeyRepository(db).get_for_user(key_id[:64], viewer.user_id)
+async def _own_key(db: AsyncSession, keys: ApiKeys, viewer: Viewer, key_id: str) -> ApiKey:
+    key = await keys.owned(db, viewer.user_id, key_id[:64])
     if key is None:
         raise NotFound("This API key does not exist, or is not yours.")
     return key
 
 
 @router.get("/keys/{key_id}/revoke")
-async def revoke_confirm(request: Request, key_id: str, viewer: SignedIn, db: DB) -> Response:
-    key = await _own_key(db, viewer, key_id)
+async def revoke_confirm(
+    request: Request, key_id: str, viewer: SignedIn, db: DB, keys: Keys
+) -> Response:
+    key = await _own_key(db, keys, viewer, key_id)
     row = KeyRow(key, _status(key, utcnow()))
     return web.render(request, "key_revoke.html", {"viewer": viewer, "nav": "keys", "row": row})
 
 
 @router.post("/keys/{key_id}/revoke")
-async def revoke(
-    key_id: str, viewer: SignedIn, form: CheckedForm, db: DB, state: State
-) -> Response:
-    key = await _own_key(db, viewer, key_id)
-    await ApiKeyService(db, state.pepper).revoke(viewer.user_id, key.id)
-    on_commit(db, lambda: state.verifier.forget_key(key.id))
+async def revoke(key_id: str, viewer: SignedIn, form: CheckedForm, db: DB, keys: Keys) -> Response:
+    key = await _own_key(db, keys, viewer, key_id)
+    await keys.revoke(db, viewer.user_id, key.id)
     return web.redirect("/keys", notice="key_revoked")

@@ -16,7 +16,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from skillgate.api_keys.service import ApiKeyService
+from skillgate.api_keys.service import ApiKeys
 from skillgate.db.base import utcnow
 from skillgate.device import codes
 from skillgate.device.models import DeviceCode
@@ -234,9 +234,8 @@ class DeviceService:
         row.user_id = user_id
         if create_key:
             name = (key_name or "").strip() or f"Device: {row.client_name or 'svc'}"
-            _, full_key = await ApiKeyService(self.db, self.state.pepper).create(
-                user_id, name[:200], None, self.state.catalog.slugs
-            )
+            keys = ApiKeys(pepper=self.state.pepper, slugs=self.state.catalog.slugs, verifier=None)
+            _, full_key = await keys.create(self.db, user_id, name[:200], None)
             row.api_key_sealed = self.state.vault.seal({"key": full_key}, _binding(row))
         await self.db.flush()
 

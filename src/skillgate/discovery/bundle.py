@@ -97,7 +97,14 @@ def skill_md(integration: Integration, endpoints: list[Endpoint]) -> str:
             f"| {e.category} | `{e.name}` | {e.method} | {_cell(_first_sentence(e.description))} "
             f"| [endpoints/{e.category}/{e.name}.md](endpoints/{e.category}/{e.name}.md) |"
         )
-    lines += ["", "## Connecting and authentication", ""]
+    lines += _connecting_and_errors(integration)
+    return "\n".join(lines) + "\n"
+
+
+def _connecting_and_errors(integration: Integration) -> list[str]:
+    """SKILL.md's closing sections: how to connect, and the errors to expect."""
+    slug = integration.slug
+    lines = ["", "## Connecting and authentication", ""]
     methods = []
     if integration.auth.oauth2 is not None:
         methods.append("OAuth (the dashboard's Connect button, or `svc connect " + slug + "`)")
@@ -121,7 +128,7 @@ def skill_md(integration: Integration, endpoints: list[Endpoint]) -> str:
     ]
     for err in integration.common_errors:
         lines.append(f"| {err.code} | {_cell(err.cause)} | {_cell(err.fix)} |")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def endpoint_md(integration: Integration, e: Endpoint) -> str:

@@ -8,26 +8,27 @@ POST /v1/:integration/:endpoint {"params": {...}}
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
+from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
+from skillgate.connections.cache import CredentialCache
 from skillgate.connections.credentials import Credentials
-from skillgate.connections.service import ActiveConnection
-from skillgate.errors import (
-    BadRequest,
-    IntegrationNotConnected,
-    SkillGateError,
-)
+from skillgate.connections.refresh import Refresher
+from skillgate.connections.stored import ActiveConnection
+from skillgate.discovery.rendered import RenderedCatalog
+from skillgate.errors import IntegrationNotConnected, SkillGateError
+from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor import params as params_mod
 from skillgate.executor import request as request_mod
 from skillgate.executor.envelope import envelope
-from skillgate.http import body as body_reader
-from skillgate.http.state import AppState
-from skillgate.kit.outbound import UpstreamResponse
+from skillgate.kit.outbound import Outbound, UpstreamResponse
 from skillgate.kit.principal import Principal
+from skillgate.metrics import Metrics
+from skillgate.users.limiter import PlanLimiter
+from skillgate.users.plans import Plans
 
 
 @dataclass
@@ -35,22 +36,6 @@ class Outcome:
     body: bytes
     upstream_status: int
     headers: dict[str, str]
-
-
-def _params(body: bytes) -> tuple[Any, Any]:
-    """(params, as_typed) of the request body; see params_mod.validate for as_typed."""
-    if not body.strip():
-        return {}, None
-    try:
-        data = body_reader.loads(body)
-    except orjson.JSONDecodeError:
-        raise BadRequest("The request body is not valid JSON.") from None
-    if not isinstance(data, dict):
-        raise BadRequest('The request body must be a JSON object: {"params": {...}}.')
-    unknown = set(data) - {"params", "as_typed"}
-    if unknown:
-        raise BadRequest(f'Unknown field {sorted(unknown)[0]!r}: send {{"params": {{...}}}}.')
-    return data.get("params"), data.get("as_typed")
 
 
 def _auth_header(
@@ -63,26 +48,64 @@ def _auth_header(
     return auth.header, auth.format.replace("{token}", creds.access_token)
 
 
-class Executor:
-    def __init__(self, state: AppState) -> None:
-        self.state = state
+@dataclass(frozen=True)
+class UpstreamPolicy:
+    """How the executor reaches upstreams: the settings it reads, once."""
 
-    async def run(self, principal: Principal, slug: str, name: str, body: bytes) -> Outcome:
-        state = self.state
+    app_url: str  # for action_url in "not connected" errors
+    connect_timeout: float
+    total_timeout: float
+    max_bytes: int
+    base_url: Callable[[str, str], str]  # (slug, catalog base URL) -> the host to call
+
+
+class Executor:
+    """Built once by the composition root; every door's execution goes through `run`."""
+
+    def __init__(
+        self,
+        *,
+        catalog: Catalog,
+        rendered: RenderedCatalog,
+        plans: Plans,
+        limiter: PlanLimiter,
+        credentials: CredentialCache,
+        refresher: Refresher,
+        outbound: Outbound,
+        log: ExecutionWriter,
+        metrics: Metrics,
+        policy: UpstreamPolicy,
+    ) -> None:
+        self.catalog = catalog
+        self.rendered = rendered
+        self.plans = plans
+        self.limiter = limiter
+        self.credentials = credentials
+        self.refresher = refresher
+        self.outbound = outbound
+        self.log = log
+        self.metrics = metrics
+        self.policy = policy
+        self._base_urls: dict[str, str] = {}  # read from the environment once per slug
+
+    async def run(
+        self, principal: Principal, slug: str, name: str, params: Any, as_typed: Any = None
+    ) -> Outcome:
+        """Look up, check scope and rate limit, validate `params`, call, log."""
         started = time.perf_counter()
         upstream_status: int | None = None
         error_code: str | None = None
         known: Endpoint | None = None  # metrics label only names from the catalog
         try:
-            rendered, endpoint = state.rendered.endpoint(slug, name, principal.scopes)
+            rendered, endpoint = self.rendered.endpoint(slug, name, principal.scopes)
             known = endpoint
             integration = rendered.integration
-            limits = state.limits_for(principal.plan)
+            limits = self.plans.limits_for(principal.plan)
             key_id = principal.key.key_id if principal.key else principal.user_id
-            verdict = await state.limiter.enforce(
+            verdict = await self.limiter.enforce(
                 key_id, limits.requests_per_minute, limits.requests_per_day
             )
-            values = params_mod.validate(endpoint, *_params(body))
+            values = params_mod.validate(endpoint, params, as_typed)
             response = await self._call(principal, integration, endpoint, values)
             upstream_status = response.status
             data, failed = envelope(response, integration.body_errors)
@@ -94,28 +117,40 @@ class Executor:
             error_code = exc.code
             raise
         finally:
-            if known is None:  # refused before the lookup answered (unknown name, scope)
-                known = state.catalog.endpoint(slug, name)
+            self._account(principal, slug, name, known, upstream_status, error_code, started)
 
-            if known is not None:  # bounded labels only
-                failed = error_code is not None or (upstream_status or 0) >= 400
-                state.metrics.execution(
-                    slug,
-                    name,
-                    (error_code or "upstream_error") if failed else "success",
-                    time.perf_counter() - started,
-                )
-            if known is not None or state.catalog.get(slug) is not None:
-                # an unknown integration is a probe, not an execution: not logged
-                state.executions.record(
-                    user_id=principal.user_id,
-                    key_id=principal.key.key_id if principal.key else None,
-                    integration=slug,
-                    endpoint=name[:64],
-                    upstream_status=upstream_status,
-                    error=error_code,
-                    duration_ms=(time.perf_counter() - started) * 1000,
-                )
+    def _account(
+        self,
+        principal: Principal,
+        slug: str,
+        name: str,
+        known: Endpoint | None,
+        upstream_status: int | None,
+        error_code: str | None,
+        started: float,
+    ) -> None:
+        """Metrics and the execution log for one call, whatever its outcome."""
+        if known is None:  # refused before the lookup answered (unknown name, scope)
+            known = self.catalog.endpoint(slug, name)
+        if known is not None:  # bounded labels only
+            failed = error_code is not None or (upstream_status or 0) >= 400
+            self.metrics.execution(
+                slug,
+                name,
+                (error_code or "upstream_error") if failed else "success",
+                time.perf_counter() - started,
+            )
+        if known is not None or self.catalog.get(slug) is not None:
+            # an unknown integration is a probe, not an execution: not logged
+            self.log.record(
+                user_id=principal.user_id,
+                key_id=principal.key.key_id if principal.key else None,
+                integration=slug,
+                endpoint=name[:64],
+                upstream_status=upstream_status,
+                error=error_code,
+                duration_ms=(time.perf_counter() - started) * 1000,
+            )
 
     async def _call(
         self,
@@ -124,23 +159,22 @@ class Executor:
         endpoint: Endpoint,
         values: dict[str, Any],
     ) -> UpstreamResponse:
-        state = self.state
-        conn = await state.credentials.get(principal.user_id, integration.slug)
+        conn = await self.credentials.get(principal.user_id, integration.slug)
         if conn is None or conn.status != "connected":
             verb = "reconnect" if conn is not None else "connect"
             raise IntegrationNotConnected(
                 f"{integration.name} is not connected for this account; {verb} it at the "
                 "action_url, then retry.",
-                action_url=f"{state.settings.resolved_app_url}/integrations/{integration.slug}",
+                action_url=f"{self.policy.app_url}/integrations/{integration.slug}",
             )
 
         creds = conn.credentials
         can_refresh = conn.auth_type == "oauth2" and creds.refresh_token is not None
         if can_refresh and creds.expires_soon():
-            creds = await state.refresher.refresh(integration, conn, creds.access_token)
+            creds = await self.refresher.refresh(integration, conn, creds.access_token)
         response = await self._send(integration, endpoint, values, conn, creds)
         if response.status == 401 and can_refresh:
-            creds = await state.refresher.refresh(integration, conn, creds.access_token)
+            creds = await self.refresher.refresh(integration, conn, creds.access_token)
             response = await self._send(integration, endpoint, values, conn, creds)
         return response
 
@@ -152,8 +186,11 @@ class Executor:
         conn: ActiveConnection,
         creds: Credentials,
     ) -> UpstreamResponse:
-        settings = self.state.settings
-        base_url = self.state.base_url(integration.slug, integration.base_url)
+        policy = self.policy
+        base_url = self._base_urls.get(integration.slug)
+        if base_url is None:
+            base_url = policy.base_url(integration.slug, integration.base_url)
+            self._base_urls[integration.slug] = base_url
 
         req = request_mod.build(
             endpoint,
@@ -163,10 +200,10 @@ class Executor:
             _auth_header(integration, conn, creds),
         )
         own = integration.timeouts
-        return await self.state.outbound.send(
+        return await self.outbound.send(
             req,
-            connect_timeout=own.connect if own else settings.upstream_connect_timeout,
-            total_timeout=own.total if own else settings.upstream_total_timeout,
-            max_bytes=settings.upstream_max_bytes,
+            connect_timeout=own.connect if own else policy.connect_timeout,
+            total_timeout=own.total if own else policy.total_timeout,
+            max_bytes=policy.max_bytes,
             service=integration.name,
         )

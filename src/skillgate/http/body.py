@@ -7,7 +7,7 @@ it only runs when the body holds more `[`/`{` bytes than the limit.
 
 `JSONRoute` makes FastAPI's body parsing use it: set it as a router's
 `route_class` and `await request.json()` (what FastAPI calls for a JSON body)
-goes through `loads`.
+goes through `loads`. The agent door reads with `read_body` and `json_object`.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import orjson
 from fastapi.routing import APIRoute
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import Message, Receive
 
 from skillgate.errors import BadRequest
 
@@ -49,6 +50,33 @@ def loads(data: bytes, max_depth: int = MAX_DEPTH) -> Any:
         and too_deep(value, max_depth)
     ):
         raise BadRequest(f"The request body nests deeper than {max_depth} levels.")
+    return value
+
+
+async def read_body(receive: Receive) -> bytes:
+    """The whole body from ASGI `receive`. Its size and pace are bounded by
+    `RequestContextMiddleware`, which every door runs inside (413, 408)."""
+    chunks: list[bytes] = []
+    while True:
+        message: Message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def json_object(data: bytes, usage: str) -> dict[str, Any]:
+    """The body as a JSON object ({} when empty); 400 quoting `usage` otherwise."""
+    if not data.strip():
+        return {}
+    try:
+        value = loads(data)
+    except orjson.JSONDecodeError:
+        raise BadRequest("The request body is not valid JSON.") from None
+    if not isinstance(value, dict):
+        raise BadRequest(f"The request body must be a JSON object: {usage}.")
     return value
 
 

@@ -13,24 +13,22 @@ from starlette.routing import Match
 
 from skillgate.errors import (
     BadRequest,
-    InternalError,
     MethodNotAllowed,
     NotFound,
     SkillGateError,
     UnsupportedMediaType,
 )
-from skillgate.kit import outage
+from skillgate.http.errors import as_error, render_error
 
 log = structlog.get_logger("skillgate.http")
 
 
 def error_response(error: SkillGateError) -> Response:
-    return Response(
-        content=error.render(),
-        status_code=error.status,
-        media_type="application/json",
-        headers=error.headers,
-    )
+    """`http.errors.render_error` as a Starlette response."""
+    status, headers, body = render_error(error)
+    response = Response(content=body, status_code=status)
+    response.raw_headers = headers
+    return response
 
 
 def describe_validation(errors: list[Any]) -> str:
@@ -107,14 +105,7 @@ async def _http(request: Request, exc: Exception) -> Response:
 
 
 async def _unexpected(request: Request, exc: Exception) -> Response:
-    request_id = request.scope.get("state", {}).get("request_id", "-")
-    unavailable = outage.report(exc, request_id)
-    if unavailable is not None:
-        return error_response(unavailable)
-    log.error("unhandled error", request_id=request_id, exc_info=exc)
-    return error_response(
-        InternalError(f"Unexpected server error; quote request id {request_id} when reporting it.")
-    )
+    return error_response(as_error(exc, request.scope.get("state", {}).get("request_id", "-")))
 
 
 def install(app: FastAPI) -> None:

@@ -21,13 +21,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from skillgate.errors import (
-    InternalError,
     NotFound,
     PayloadTooLarge,
     RequestTimeout,
     SkillGateError,
 )
-from skillgate.kit import outage
+from skillgate.http.errors import as_error, send_error
 from skillgate.metrics import Metrics
 
 _REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
@@ -129,7 +128,7 @@ class RequestContextMiddleware:
 
         try:
             if self._hostile_path(scope):
-                await send_with_id_error(
+                await send_error(
                     send_with_id, NotFound(f"No such path: {scope['method']} {scope['path'][:80]}.")
                 )
                 return
@@ -145,34 +144,32 @@ class RequestContextMiddleware:
                 await self.app(scope, self._guarded(receive, count=length is None), send_with_id)
         except Exception as exc:
             if status == 0:
-                await send_with_id_error(send_with_id, self._last_resort(exc, request_id))
+                await send_error(send_with_id, self._last_resort(exc, request_id))
             else:
                 log.exception("error after the response started", request_id=request_id)
         finally:
-            if self.metrics is not None:
-                self.metrics.request(status or 500)
-            if self.access_log:
-                self.log.info(
-                    "request",
-                    method=scope["method"],
-                    path=scope["path"],
-                    status=status,
-                    duration_ms=round((time.perf_counter() - started) * 1000, 2),
-                    request_id=request_id,
-                )
+            self._account(scope, status, started, request_id)
+
+    def _account(self, scope: Scope, status: int, started: float, request_id: str) -> None:
+        """Metrics and the access log line of one request."""
+        if self.metrics is not None:
+            self.metrics.request(status or 500)
+        if self.access_log:
+            self.log.info(
+                "request",
+                method=scope["method"],
+                path=scope["path"],
+                status=status,
+                duration_ms=round((time.perf_counter() - started) * 1000, 2),
+                request_id=request_id,
+            )
 
     @staticmethod
     def _last_resort(exc: Exception, request_id: str) -> SkillGateError:
         """The answer to an exception no handler turned into a response."""
         if isinstance(exc, (BodyTooLarge, BodyTimedOut)):
             return exc
-        unavailable = outage.report(exc, request_id)
-        if unavailable is not None:
-            return unavailable
-        log.exception("unhandled error", request_id=request_id)
-        return InternalError(
-            f"Unexpected server error; quote request id {request_id} when reporting it."
-        )
+        return as_error(exc, request_id)
 
     @staticmethod
     def _hostile_path(scope: Scope) -> bool:
@@ -238,13 +235,3 @@ class RequestContextMiddleware:
                     if not message.get("more_body", False):
                         break
         await send({"type": "http.response.body", "body": b"", "more_body": False})
-
-
-async def send_with_id_error(send: Send, error: SkillGateError) -> None:
-    """Send an error through a `send` that already adds X-Request-ID."""
-    headers = [
-        (b"content-type", b"application/json"),
-        *((k.lower().encode(), v.encode()) for k, v in error.headers.items()),
-    ]
-    await send({"type": "http.response.start", "status": error.status, "headers": headers})
-    await send({"type": "http.response.body", "body": error.render()})

@@ -64,11 +64,6 @@ class AppState:
 
         return self.limits.get(plan, self.limits["free"])
 
-    def connection_changed(self, user_id: str, integration: str) -> None:
-        """Drop what this instance cached about a user's connection."""
-        self.statuses.forget(user_id)
-        self.credentials.forget(user_id, integration)
-
 
 def get_state(request: Request) -> AppState:
     state: AppState = request.app.state.sg

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from skillgate.errors import RateLimited
 from skillgate.kit.ratecount import Counter, Window, spend
-from skillgate.users.plans import PlanLimits
 
 WINDOWS = (("minute", 60), ("day", 86_400))
 
@@ -36,14 +35,9 @@ class _Policy:
 
 
 class PlanLimiter:
-    def __init__(self, counter: Counter, limits: dict[str, PlanLimits] | None = None) -> None:
+    def __init__(self, counter: Counter) -> None:
         self.counter = counter
-        self.limits = limits or {}
         self._policies: dict[tuple[int | None, int | None], _Policy] = {}
-
-    def limits_for(self, plan: str) -> PlanLimits:
-        """A plan's limits; an unknown plan gets the free plan's."""
-        return self.limits.get(plan, self.limits["free"])
 
     def _policy(self, per_minute: int | None, per_day: int | None) -> _Policy:
         found = self._policies.get((per_minute, per_day))

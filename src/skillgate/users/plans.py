@@ -44,3 +44,13 @@ def build_limits(settings: Settings) -> dict[str, PlanLimits]:
 
 def max_active_keys(plan: str) -> int | None:
     return MAX_ACTIVE_KEYS.get(plan, MAX_ACTIVE_KEYS["free"])
+
+
+class Plans:
+    """Each plan's limits, from the settings once."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._limits = build_limits(settings)
+
+    def limits_for(self, plan: str) -> PlanLimits:
+        return self._limits.get(plan, self._limits["free"])

@@ -1,0 +1,82 @@
+"""Discovery: GET /v1/skills[/:integration[/:endpoint]] and GET /v1/:integration/download.
+The answers are pre-rendered bytes (discovery.service)."""
+
+from __future__ import annotations
+
+from skillgate.discovery.service import Discovery
+from skillgate.doors.agent.router import Call, Reply, Route
+from skillgate.http.openapi import STRING, array, obj
+
+_STATUS = {"type": "string", "enum": ["connected", "not_connected"]}
+LISTING = obj(
+    integrations=array(
+        obj(
+            slug=STRING,
+            name=STRING,
+            status=_STATUS,
+            endpoints={"type": "integer"},
+            description=STRING,
+        )
+    )
+)
+DETAIL = obj(
+    integration=STRING,
+    name=STRING,
+    description=STRING,
+    status=_STATUS,
+    categories=array(
+        obj(name=STRING, endpoints=array(obj(name=STRING, method=STRING, description=STRING)))
+    ),
+)
+ENDPOINT = obj(
+    name=STRING,
+    method=STRING,
+    category=STRING,
+    description=STRING,
+    parameters=array(obj(name=STRING, type=STRING, required={"type": "boolean"})),
+    example=STRING,
+    errors=array(obj(code={}, cause=STRING, fix=STRING)),
+    integration=STRING,
+    path=STRING,
+    changes_data={"type": "boolean"},
+)
+BUNDLE = obj(slug=STRING, files=array(obj(file_path=STRING, content=STRING)))
+
+
+def routes(discovery: Discovery) -> tuple[Route, ...]:
+    async def list_integrations(call: Call) -> Reply:
+        return 200, await discovery.listing(call.principal), None
+
+    async def get_integration(call: Call) -> Reply:
+        return 200, await discovery.integration(call.principal, call.path["integration"]), None
+
+    async def get_endpoint(call: Call) -> Reply:
+        path = call.path
+        return (
+            200,
+            await discovery.endpoint(call.principal, path["integration"], path["endpoint"]),
+            None,
+        )
+
+    async def download(call: Call) -> Reply:
+        return 200, discovery.bundle(call.principal, call.path["integration"]), None
+
+    return (
+        Route(
+            "GET", "/v1/skills", list_integrations, "List integrations", "discovery",
+            response=LISTING,
+        ),
+        Route(
+            "GET", "/v1/skills/{integration}", get_integration, "An integration's endpoints",
+            "discovery", response=DETAIL,
+        ),
+        Route(
+            "GET", "/v1/skills/{integration}/{endpoint}", get_endpoint,
+            "An endpoint's documentation", "discovery", response=ENDPOINT,
+        ),
+        # /v1/connections/{integration} has the same shape: a wrong method falls through.
+        Route(
+            "GET", "/v1/{integration}/download", download, "The integration's skill bundle",
+            "discovery", owns=False, response=BUNDLE,
+        ),
+    )  # fmt: skip

@@ -1,0 +1,54 @@
+"""The agent door's ASGI app: authenticate, call the route's handler, send its JSON.
+
+It runs inside the same `RequestContextMiddleware` as the account door (request
+id, body limits and timeouts, hostile paths, access log, metrics); `create_app`
+sends it the requests its router matched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from starlette.types import Receive, Scope, Send
+
+from skillgate.api_keys.verifier import KeyVerifier
+from skillgate.doors.agent.router import Call, Match, Router
+from skillgate.errors import MethodNotAllowed
+from skillgate.http.errors import as_error, send_error
+from skillgate.http.middleware import header
+
+MATCH_KEY = "skillgate.agent_match"  # the scope entry the dispatcher leaves for the door
+_CONTENT_TYPE = (b"content-type", b"application/json")
+
+
+async def _respond(send: Send, status: int, body: bytes, headers: Mapping[str, str] | None) -> None:
+    raw = [_CONTENT_TYPE, (b"content-length", str(len(body)).encode())]
+    if headers:
+        raw.extend((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items())
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": body})
+
+
+class AgentDoor:
+    def __init__(self, verifier: KeyVerifier, router: Router) -> None:
+        self.verifier = verifier
+        self.router = router
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        match: Match = scope[MATCH_KEY]
+        try:
+            if match.route is None:
+                raise MethodNotAllowed(
+                    f"{scope['method']} is not allowed on {scope['path'][:80]}; use {match.allow}.",
+                    headers={"Allow": match.allow},
+                )
+            raw = header(scope, b"authorization")
+            principal = await self.verifier.principal_from_key(
+                raw.decode("latin-1") if raw is not None else None
+            )
+            call = Call(principal, match.params, scope.get("query_string", b""), receive)
+            status, body, headers = await match.route.handler(call)
+        except Exception as exc:
+            await send_error(send, as_error(exc, scope.get("state", {}).get("request_id", "-")))
+            return
+        await _respond(send, status, body, headers)

@@ -1,0 +1,50 @@
+"""POST /v1/:integration/:endpoint {"params": {...}, "as_typed"?: {...}}: one agent call."""
+
+from __future__ import annotations
+
+from skillgate.doors.agent.router import Call, Reply, Route
+from skillgate.errors import BadRequest
+from skillgate.executor.service import Executor
+from skillgate.http.body import json_object
+
+_USAGE = '{"params": {...}}'
+_FIELDS = frozenset({"params", "as_typed"})
+REQUEST_BODY = {
+    "type": "object",
+    "properties": {
+        "params": {"type": "object"},
+        # the text typed for string parameters (docs/execution.md)
+        "as_typed": {"type": "object", "additionalProperties": {"type": "string"}},
+    },
+    "additionalProperties": False,
+}
+
+
+def routes(executor: Executor) -> tuple[Route, ...]:
+    async def execute(call: Call) -> Reply:
+        data = json_object(await call.body(), _USAGE)
+        if not _FIELDS.issuperset(data):
+            unknown = sorted(set(data) - _FIELDS)[0]
+            raise BadRequest(f"Unknown field {unknown!r}: send {_USAGE}.")
+        path = call.path
+        outcome = await executor.run(
+            call.principal,
+            path["integration"],
+            path["endpoint"],
+            data.get("params"),
+            data.get("as_typed"),
+        )
+        return 200, outcome.body, outcome.headers
+
+    return (
+        Route(
+            "POST",
+            "/v1/{integration}/{endpoint}",
+            execute,
+            "Execute an endpoint of a connected integration: 200 {status, data} or {status, error}",
+            "execution",
+            # /v1/connections/{integration} and /v1/connect/{request_id} share the shape.
+            owns=False,
+            request_body=REQUEST_BODY,
+        ),
+    )

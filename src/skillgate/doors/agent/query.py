@@ -1,0 +1,52 @@
+"""Query parameters of the agent door's routes, checked like the account door's:
+a bad value is a 400 naming the parameter; unknown parameters are ignored."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qsl
+
+from skillgate.errors import BadRequest
+from skillgate.kit import text
+
+
+class Query:
+    def __init__(self, raw: bytes) -> None:
+        # The last value wins when a name repeats (as on the account door).
+        self._values = dict(parse_qsl(raw.decode("latin-1"), keep_blank_values=True))
+
+    def integer(self, name: str, default: int, low: int, high: int) -> int:
+        value = self._values.get(name)
+        if value is None:
+            return default
+        try:
+            number = int(value)
+        except ValueError:
+            raise BadRequest(f"{name}: Input should be a valid integer.") from None
+        if number < low:
+            raise BadRequest(f"{name}: Input should be greater than or equal to {low}.")
+        if number > high:
+            raise BadRequest(f"{name}: Input should be less than or equal to {high}.")
+        return number
+
+    def text(self, name: str, max_length: int) -> str | None:
+        value = self._values.get(name)
+        if value is None:
+            return None
+        if len(value) > max_length:
+            raise BadRequest(f"{name}: String should have at most {max_length} characters.")
+        return text.check(name, value)
+
+    def choice(self, name: str, options: tuple[str, ...]) -> str | None:
+        value = self._values.get(name)
+        if value is None:
+            return None
+        if value not in options:
+            shown = " or ".join(repr(o) for o in options)
+            raise BadRequest(f"{name}: Input should be {shown}.")
+        return value
+
+
+def described(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """An optional query parameter as /openapi.json shows it."""
+    return {"name": name, "in": "query", "required": False, "schema": schema}

@@ -1,0 +1,53 @@
+"""Every error answer, made in one place.
+
+`as_error(exc, request_id)` turns anything raised into the error a client sees:
+a `SkillGateError` as it is; a backing-service outage as 503 (logged once per
+interval, `kit.outage`); anything else as 500 quoting the request id, logged
+with its traceback. `render_error(error)` is the JSON answer every door sends
+(`{"error","message"[,"action_url"]}`, its status and headers);
+`send_error` writes it on raw ASGI; the dashboard's HTML page is built on
+`as_error` too (dashboard.route).
+"""
+
+from __future__ import annotations
+
+import structlog
+from starlette.types import Send
+
+from skillgate.errors import InternalError, SkillGateError
+from skillgate.kit import outage
+
+log = structlog.get_logger("skillgate.http")
+RawHeaders = list[tuple[bytes, bytes]]
+
+
+def as_error(exc: BaseException, request_id: str) -> SkillGateError:
+    if isinstance(exc, SkillGateError):
+        return exc
+    unavailable = outage.report(exc, request_id)
+    if unavailable is not None:
+        return unavailable
+    log.error("unhandled error", request_id=request_id, exc_info=exc)
+    return InternalError(
+        f"Unexpected server error; quote request id {request_id} when reporting it."
+    )
+
+
+def render_error(error: SkillGateError) -> tuple[int, RawHeaders, bytes]:
+    """(status, raw headers with content type and length, JSON body)."""
+    body = error.render()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *(
+            (k.lower().encode("latin-1"), v.encode("latin-1"))
+            for k, v in (error.headers or {}).items()
+        ),
+    ]
+    return error.status, headers, body
+
+
+async def send_error(send: Send, error: SkillGateError) -> None:
+    status, headers, body = render_error(error)
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
