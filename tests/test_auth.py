@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from skillgate.auth.sessions import COOKIE_NAME, SessionStore
+from skillgate.auth.sessions import COOKIE_NAME, WebSessions
 from skillgate.auth.tokens import TokenSigner
 from skillgate.db.session import commit
 from tests.conftest import PASSWORD, Harness, bearer
@@ -48,9 +48,9 @@ async def test_expired_or_forged_token_is_401(harness: Harness) -> None:
 async def _session(harness: Harness, user_id: str) -> tuple[str, str]:
     async with harness.state.sessionmaker() as s:
         settings = harness.state.settings
-        token, csrf = await SessionStore(
-            s, settings.session_idle_ttl, settings.session_absolute_ttl
-        ).create(user_id)
+        token, csrf = await WebSessions(
+            settings.session_idle_ttl, settings.session_absolute_ttl
+        ).create(s, user_id)
         await commit(s)
     return token, csrf
 

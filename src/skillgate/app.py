@@ -27,7 +27,6 @@ from skillgate.device.endpoints import router as device_router
 from skillgate.doors.agent.door import MATCH_KEY, AgentDoor
 from skillgate.doors.agent.router import Router
 from skillgate.doors.agent.routes import agent_router
-from skillgate.executions.endpoints import router as executions_router
 from skillgate.gateway import Gateway, build_gateway
 from skillgate.http import handlers
 from skillgate.http.middleware import RequestContextMiddleware
@@ -102,7 +101,6 @@ def _account_door(gateway: Gateway) -> GatewayApp:
     handlers.install(app)
     for router in (
         connections_router,
-        executions_router,
         api_keys_router,
         auth_router,
         device_router,
@@ -137,7 +135,12 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     app = _account_door(gateway)
     app.add_middleware(RequestContextMiddleware, **guard)
     app.agent_router = agent_router(
-        discovery_service=gateway.discovery, plans=gateway.plans, executor=gateway.executor
+        discovery_service=gateway.discovery,
+        plans=gateway.plans,
+        executor=gateway.executor,
+        connections_service=gateway.connections,
+        log=gateway.log,
+        sessions=gateway.sessionmaker,
     )
     app.agent_door = RequestContextMiddleware(
         AgentDoor(gateway.verifier, app.agent_router), **guard

@@ -20,13 +20,18 @@ from skillgate.api_keys import keyformat
 from skillgate.api_keys.service import ApiKeys
 from skillgate.api_keys.usage import UsageRecorder
 from skillgate.api_keys.verifier import KeyVerifier
+from skillgate.auth.deps import Authenticator
+from skillgate.auth.sessions import WebSessions
+from skillgate.auth.signin import SignIn
 from skillgate.auth.tokens import TokenSigner
 from skillgate.catalog.loader import Catalog
 from skillgate.connections.cache import CredentialCache
 from skillgate.connections.refresh import Refresher
 from skillgate.connections.service import Connections
 from skillgate.connections.status import StatusCache
+from skillgate.dashboard.shell import DashboardShell
 from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
+from skillgate.device.service import DeviceFlow
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.discovery.service import Discovery
 from skillgate.executions.service import ExecutionLog
@@ -35,7 +40,7 @@ from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor.service import Executor, UpstreamPolicy
 from skillgate.http.state import AppState
 from skillgate.kit.outbound import Outbound
-from skillgate.kit.ratecount import new_counter
+from skillgate.kit.ratecount import Counter, new_counter
 from skillgate.kit.redis import new_redis
 from skillgate.kit.vault import Vault
 from skillgate.metrics import Metrics
@@ -58,6 +63,8 @@ class Gateway:
     plans: Plans
     discovery: Discovery
     executor: Executor
+    connections: Connections
+    log: ExecutionLog
     state: AppState  # transitional: what the features not yet given their services read
     services: dict[type, Any] = field(default_factory=dict)  # what FastAPI routes receive
 
@@ -90,6 +97,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     metrics = Metrics()
     outbound = Outbound()
     verifier = KeyVerifier(sessionmaker, settings.secret_key, usage, settings.key_cache_ttl)
+    signer = TokenSigner(settings.secret_key, settings.access_token_ttl)
     rendered = RenderedCatalog(catalog)
     limiter = PlanLimiter(new_counter(redis_client))
     executions = ExecutionWriter(
@@ -109,7 +117,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         catalog=catalog,
         verifier=verifier,
         usage=usage,
-        signer=TokenSigner(settings.secret_key, settings.access_token_ttl),
+        signer=signer,
         pepper=keyformat.derive_pepper(settings.secret_key),
         rendered=rendered,
         statuses=statuses,
@@ -155,10 +163,13 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         plans=plans,
         discovery=Discovery(rendered, statuses),
         executor=executor,
+        connections=connections,
+        log=ExecutionLog(executions),
     )
     # Connections, API keys, the execution log (what the routes of those features receive).
     keys = ApiKeys(pepper=state.pepper, slugs=catalog.slugs, verifier=state.verifier)
-    gateway.provide(catalog, connections, keys, ExecutionLog(state.executions))
+    gateway.provide(sessionmaker, catalog, plans, connections, keys, gateway.log)
+    _provide_accounts(gateway, counter=limiter.counter, signer=signer, vault=vault, keys=keys)
     return gateway
 
 
@@ -179,4 +190,34 @@ def _connections(
         outbound=outbound,
         statuses=StatusCache(sessionmaker, ttl),
         credentials=CredentialCache(sessionmaker, vault, ttl),
+    )
+
+
+def _provide_accounts(
+    gateway: Gateway, *, counter: Counter, signer: TokenSigner, vault: Vault, keys: ApiKeys
+) -> None:
+    """Sign-in, sessions, the device flow, the dashboard's shell."""
+    settings = gateway.settings
+    assert settings.secret_key is not None
+    sessions = WebSessions(settings.session_idle_ttl, settings.session_absolute_ttl)
+    gateway.provide(
+        gateway.verifier,
+        signer,
+        sessions,
+        Authenticator(gateway.verifier, signer, sessions),
+        SignIn(counter, sessions, signer),
+        DeviceFlow(
+            app_url=settings.resolved_app_url,
+            counter=counter,
+            redis=gateway.redis,
+            vault=vault,
+            keys=keys,
+        ),
+        DashboardShell(
+            app_url=settings.resolved_app_url,
+            csrf_secret=settings.secret_key,
+            sessions=sessions,
+            sessionmaker=gateway.sessionmaker,
+            free_limits=gateway.plans.limits_for("free"),
+        ),
     )

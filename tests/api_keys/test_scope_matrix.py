@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from skillgate.auth.sessions import COOKIE_NAME, SessionStore
+from skillgate.auth.sessions import COOKIE_NAME, WebSessions
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.service import Connections
 from skillgate.db.base import utcnow
@@ -74,9 +74,9 @@ async def _world(h: Harness) -> World:
     now = utcnow()
     async with h.state.sessionmaker() as s:
         settings = h.state.settings
-        world.cookie, world.csrf = await SessionStore(
-            s, settings.session_idle_ttl, settings.session_absolute_ttl
-        ).create(user.id)
+        world.cookie, world.csrf = await WebSessions(
+            settings.session_idle_ttl, settings.session_absolute_ttl
+        ).create(s, user.id)
         await h.service(Connections).store(
             s, user.id, "oauthy", "oauth2", Credentials(access_token="oauthy-token")
         )

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from sqlalchemy import select, update
 
-from skillgate.auth.sessions import COOKIE_NAME, SessionStore
+from skillgate.auth.sessions import COOKIE_NAME, WebSessions
 from skillgate.connections import stored
 from skillgate.connections.models import Connection
 from skillgate.connections.service import Connections
@@ -93,8 +93,8 @@ async def test_key_rotation_reencrypts_under_the_newest_key(harness: Harness) ->
 async def _browser(harness: Harness, user_id: str) -> None:
     async with harness.state.sessionmaker() as s:
         st = harness.state.settings
-        token, _ = await SessionStore(s, st.session_idle_ttl, st.session_absolute_ttl).create(
-            user_id
+        token, _ = await WebSessions(st.session_idle_ttl, st.session_absolute_ttl).create(
+            s, user_id
         )
         await commit(s)
     harness.client.cookies.set(COOKIE_NAME, token)

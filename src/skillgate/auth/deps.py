@@ -1,13 +1,17 @@
-"""The authentication dependency. Each route states what it accepts.
+"""The authentication dependency of the account door. Each route states what it accepts.
 
     ApiKeyAuth         Bearer API key only (the /v1 routes FastAPI serves; the agent
                        door calls `KeyVerifier.principal_from_key` itself)
 
     KeyTokenOrSession  Bearer API key, Bearer access token or dashboard session (/api-keys)
     TokenOrSession     Bearer access token or dashboard session (/auth/device/authorize)
+    SessionOrNone      the dashboard session's user, or None (browser routes that send
+                       a visitor without one to the sign-in page)
 
 A session cookie on a state-changing JSON request must come with the session's
-CSRF token in `X-CSRF-Token`.
+CSRF token in `X-CSRF-Token`. The credentials are checked by the app's one
+`Authenticator` (the key verifier, the token signer, the session store), which
+routes receive like any other service.
 """
 
 from __future__ import annotations
@@ -17,65 +21,101 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from skillgate.auth.sessions import COOKIE_NAME, SessionStore
+from skillgate.api_keys.verifier import KeyVerifier
+from skillgate.auth.sessions import COOKIE_NAME, WebSessions
+from skillgate.auth.tokens import TokenSigner
 from skillgate.db.session import DB
 from skillgate.errors import CsrfFailed, Unauthorized
-from skillgate.http.state import get_state
+from skillgate.http.provide import provided, services_of
 from skillgate.kit.principal import Principal, Via, bearer_token
 from skillgate.users.repository import UserRepository
 
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
-async def authenticate(request: Request, db: DB | None, accept: frozenset[Via]) -> Principal:
-    state = get_state(request)
-    token = bearer_token(request.headers.get("authorization"))
-    if token is not None:
-        if token.startswith("sk_"):
-            if "api_key" not in accept:
-                raise Unauthorized("An API key cannot be used here; sign in instead.")
-            return Principal.of_key(await state.verifier.verify(token))
-        if "access_token" in accept and db is not None:
-            claims = state.signer.verify(token)
-            user = await UserRepository(db).get(claims.user_id) if claims else None
-            if user is None:
-                raise Unauthorized("The access token is invalid or expired; sign in again.")
-            return Principal(user.id, user.email, user.display_name, user.plan, "access_token")
+class Authenticator:
+    def __init__(self, verifier: KeyVerifier, signer: TokenSigner, sessions: WebSessions) -> None:
+        self.verifier = verifier
+        self.signer = signer
+        self.sessions = sessions
+
+    async def authenticate(
+        self, request: Request, db: AsyncSession | None, accept: frozenset[Via]
+    ) -> Principal:
+        token = bearer_token(request.headers.get("authorization"))
+        if token is not None:
+            if token.startswith("sk_"):
+                if "api_key" not in accept:
+                    raise Unauthorized("An API key cannot be used here; sign in instead.")
+                return Principal.of_key(await self.verifier.verify(token))
+            if "access_token" in accept and db is not None:
+                return await self._access_token(db, token)
+            raise Unauthorized()
+        cookie = request.cookies.get(COOKIE_NAME)
+        if cookie and "session" in accept and db is not None:
+            principal = await self._session(request, db, cookie)
+            if principal is not None:
+                return principal
         raise Unauthorized()
-    cookie = request.cookies.get(COOKIE_NAME)
-    if cookie and "session" in accept and db is not None:
-        settings = state.settings
-        info = await SessionStore(
-            db, settings.session_idle_ttl, settings.session_absolute_ttl
-        ).resolve(cookie)
-        if info is not None:
-            if request.method in _UNSAFE:
-                sent = request.headers.get("x-csrf-token", "")
-                if not hmac.compare_digest(sent.encode(), info.csrf_token.encode()):
-                    raise CsrfFailed("Send the session's CSRF token in the X-CSRF-Token header.")
-            u = info.user
-            return Principal(
-                u.id, u.email, u.display_name, u.plan, "session", session_id=info.session_id
-            )
-    raise Unauthorized()
+
+    async def _access_token(self, db: AsyncSession, token: str) -> Principal:
+        claims = self.signer.verify(token)
+        user = await UserRepository(db).get(claims.user_id) if claims else None
+        if user is None:
+            raise Unauthorized("The access token is invalid or expired; sign in again.")
+        return Principal(user.id, user.email, user.display_name, user.plan, "access_token")
+
+    async def _session(self, request: Request, db: AsyncSession, cookie: str) -> Principal | None:
+        info = await self.sessions.resolve(db, cookie)
+        if info is None:
+            return None
+        if request.method in _UNSAFE:
+            sent = request.headers.get("x-csrf-token", "")
+            if not hmac.compare_digest(sent.encode(), info.csrf_token.encode()):
+                raise CsrfFailed("Send the session's CSRF token in the X-CSRF-Token header.")
+        u = info.user
+        return Principal(
+            u.id, u.email, u.display_name, u.plan, "session", session_id=info.session_id
+        )
+
+
+Auth = Annotated[Authenticator, provided(Authenticator)]
+
+
+async def authenticate(
+    request: Request, db: AsyncSession | None, accept: frozenset[Via]
+) -> Principal:
+    """Transitional, for routes not yet declaring what they accept (connections' browser
+    routes: `SessionOrNone`); reads the app's Authenticator from the service registry."""
+    auth: Authenticator = services_of(request)[Authenticator]
+    return await auth.authenticate(request, db, accept)
 
 
 def _requires(*accept: Via) -> Callable[..., Awaitable[Principal]]:
     allowed = frozenset(accept)
     if "access_token" in allowed or "session" in allowed:
 
-        async def with_db(request: Request, db: DB) -> Principal:
-            return await authenticate(request, db, allowed)
+        async def with_db(request: Request, db: DB, auth: Auth) -> Principal:
+            return await auth.authenticate(request, db, allowed)
 
         return with_db
 
-    async def key_only(request: Request) -> Principal:
-        return await authenticate(request, None, allowed)
+    async def key_only(request: Request, auth: Auth) -> Principal:
+        return await auth.authenticate(request, None, allowed)
 
     return key_only
+
+
+async def _session_or_none(request: Request, db: DB, auth: Auth) -> Principal | None:
+    try:
+        return await auth.authenticate(request, db, frozenset({"session"}))
+    except Unauthorized:
+        return None
 
 
 ApiKeyAuth = Annotated[Principal, Depends(_requires("api_key"))]
 KeyTokenOrSession = Annotated[Principal, Depends(_requires("api_key", "access_token", "session"))]
 TokenOrSession = Annotated[Principal, Depends(_requires("access_token", "session"))]
+SessionOrNone = Annotated[Principal | None, Depends(_session_or_none)]

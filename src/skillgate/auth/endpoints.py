@@ -2,39 +2,24 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from typing import Annotated
 
-from skillgate.auth import throttle
+from fastapi import APIRouter, Request
+
+from skillgate.auth.schemas import LoginRequest, LoginResponse
+from skillgate.auth.signin import SignIn
 from skillgate.db.session import DB
-from skillgate.errors import Unauthorized
 from skillgate.http.body import JSONRoute
 from skillgate.http.client import client_ip
-from skillgate.http.state import State
-from skillgate.kit.text import Secret, Text
-from skillgate.users.service import UserService
+from skillgate.http.provide import provided
 
 router = APIRouter(prefix="/auth", tags=["auth"], route_class=JSONRoute)
 
-
-class LoginRequest(BaseModel):
-    email: Text = Field(max_length=320)
-    password: Secret = Field(max_length=1024)
-
-
-class LoginResponse(BaseModel):
-    access_token: str
-    token_type: str = "bearer"
-    expires_in: int
+SignIns = Annotated[SignIn, provided(SignIn)]
 
 
 @router.post("/login", response_model=LoginResponse)
-async def login(body: LoginRequest, request: Request, db: DB, state: State) -> LoginResponse:
+async def login(body: LoginRequest, request: Request, db: DB, sign_in: SignIns) -> LoginResponse:
     # 429 past the limits, before any password is checked
-    await throttle.sign_in_attempt(state.limiter.counter, body.email, client_ip(request))
-
-    user = await UserService(db).authenticate(body.email, body.password)
-
-    if user is None:
-        raise Unauthorized("Email or password is incorrect.")
-    return LoginResponse(access_token=state.signer.issue(user.id), expires_in=state.signer.ttl)
+    issued = await sign_in.access_token(db, body.email, body.password, client_ip(request))
+    return LoginResponse(access_token=issued.token, expires_in=issued.expires_in)

@@ -1,4 +1,8 @@
-"""Dashboard sessions: created at sign-in (a new id each time), ended server-side."""
+"""Dashboard sessions: created at sign-in (a new id each time), ended server-side.
+
+`WebSessions` is one instance per app (its TTLs are settings); each call takes
+the request's database session, which owns the transaction.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,10 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.auth.models import WebSession
+from skillgate.auth.repository import WebSessionRepository
 from skillgate.db.base import utcnow
 from skillgate.users.models import User
 
@@ -29,20 +33,23 @@ class SessionInfo:
     user: User
 
 
-class SessionStore:
-    def __init__(self, session: AsyncSession, idle_ttl: int, absolute_ttl: int) -> None:
-        self.db = session
+class WebSessions:
+    def __init__(self, idle_ttl: int, absolute_ttl: int) -> None:
         self.idle = timedelta(seconds=idle_ttl)
         self.absolute = timedelta(seconds=absolute_ttl)
+        self.absolute_ttl = absolute_ttl  # seconds: the cookie's max-age
 
-    async def create(self, user_id: str, replaces: str | None = None) -> tuple[str, str]:
+    async def create(
+        self, db: AsyncSession, user_id: str, replaces: str | None = None
+    ) -> tuple[str, str]:
         """A new session (token, csrf); `replaces` is the old cookie's token, ended first."""
+        repo = WebSessionRepository(db)
         if replaces:
-            await self.end(replaces)
+            await repo.delete(_hash(replaces))
         token = secrets.token_urlsafe(32)
         csrf = secrets.token_urlsafe(32)
         now = utcnow()
-        self.db.add(
+        await repo.add(
             WebSession(
                 id=_hash(token),
                 user_id=user_id,
@@ -52,33 +59,27 @@ class SessionStore:
                 expires_at=now + self.absolute,
             )
         )
-        await self.db.flush()
         return token, csrf
 
-    async def resolve(self, token: str) -> SessionInfo | None:
+    async def resolve(self, db: AsyncSession, token: str) -> SessionInfo | None:
         if not token or len(token) > 128:
             return None
-        row = await self.db.execute(
-            select(WebSession, User)
-            .join(User, User.id == WebSession.user_id)
-            .where(WebSession.id == _hash(token))
-        )
-        found = row.first()
+        repo = WebSessionRepository(db)
+        found = await repo.find_with_user(_hash(token))
         if found is None:
             return None
-        ws, user = found[0], found[1]
+        ws, user = found
         now = utcnow()
         if ws.expires_at <= now or ws.last_seen_at + self.idle <= now:
-            await self.db.delete(ws)
-            await self.db.flush()
+            await repo.remove(ws)
             return None
         if now - ws.last_seen_at >= _TOUCH_EVERY:
             ws.last_seen_at = now
-            await self.db.flush()
+            await repo.save()
         return SessionInfo(session_id=ws.id, csrf_token=ws.csrf_token, user=user)
 
-    async def end(self, token: str) -> None:
-        await self.db.execute(delete(WebSession).where(WebSession.id == _hash(token)))
+    async def end(self, db: AsyncSession, token: str) -> None:
+        await WebSessionRepository(db).delete(_hash(token))
 
-    async def end_all(self, user_id: str) -> None:
-        await self.db.execute(delete(WebSession).where(WebSession.user_id == user_id))
+    async def end_all(self, db: AsyncSession, user_id: str) -> None:
+        await WebSessionRepository(db).delete_for_user(user_id)

@@ -1,8 +1,8 @@
-"""Connection routes: thin, over the connections service (connections.service).
+"""Connection routes of the account door: thin, over the connections service.
 
-POST   /v1/connect                      API key   start a connect request (svc connect)
-GET    /v1/connect/{id}                 API key   its status
-GET    /v1/connections                  API key   the caller's connections (no credentials)
+(POST /v1/connect, GET /v1/connect/{id} and GET /v1/connections take an API key
+only: the agent door serves them, doors/agent/connections.py.)
+
 PUT    /v1/connections/{integration}    key, token or session   store a verified pasted token
 DELETE /v1/connections/{integration}    key, token or session   disconnect
 GET    /connect/{integration}           session   browser: off to the provider (or the token form)
@@ -17,13 +17,9 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
 
-from skillgate.auth.deps import ApiKeyAuth, KeyTokenOrSession, authenticate
+from skillgate.auth.deps import KeyTokenOrSession, authenticate
 from skillgate.connections.schemas import (
-    ConnectBody,
-    ConnectionList,
     ConnectionOut,
-    ConnectRequestOut,
-    ConnectStarted,
     TokenBody,
 )
 from skillgate.connections.service import Connections
@@ -37,25 +33,6 @@ from skillgate.kit.text import Text
 router = APIRouter(tags=["connections"], route_class=JSONRoute)
 
 Conns = Annotated[Connections, provided(Connections)]
-
-
-@router.post("/v1/connect", status_code=201)
-async def start_connect(
-    body: ConnectBody, principal: ApiKeyAuth, db: DB, connections: Conns
-) -> ConnectStarted:
-    return await connections.start(db, principal, body.integration)
-
-
-@router.get("/v1/connect/{request_id}", response_model_exclude_none=True)
-async def connect_status(
-    request_id: Text, principal: ApiKeyAuth, db: DB, connections: Conns
-) -> ConnectRequestOut:
-    return await connections.request_of(db, principal, request_id)
-
-
-@router.get("/v1/connections")
-async def list_connections(principal: ApiKeyAuth, db: DB, connections: Conns) -> ConnectionList:
-    return await connections.listing(db, principal)
 
 
 @router.put("/v1/connections/{integration}")

@@ -1,11 +1,13 @@
 """The server-rendered dashboard: sign-up and sign-in, API keys, integrations, device
 approval and the activity log. Jinja2 templates, one CSS file, no JavaScript needed.
 
-    web.py        rendering, security headers, cookies, safe `next` URLs
+    shell.py      what every page shares (cookies, CSRF secret, sessions), built once by
+                  the composition root and received as `shell: Shell`
+    web.py        rendering, security headers, redirects, safe `next` URLs, form fields
     csrf.py       pre-session (signed double-submit) and session CSRF tokens
     viewer.py     who is signed in; the signed-in and CSRF-checked-form dependencies
     route.py      the route class that turns every error into an HTML page
-    (sign-in and sign-up throttling: skillgate.auth.throttle, shared with POST /auth/login)
+    (signing in and up, throttled: skillgate.auth.signin, shared with POST /auth/login)
 
     account.py    /, /signup, /login, /logout
     keys.py       /keys

@@ -22,8 +22,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from skillgate.dashboard import web
+from skillgate.dashboard.shell import DashboardShell
 from skillgate.errors import CsrfFailed
-from skillgate.http.state import get_state
 
 PRE_SESSION_COOKIE = "sg_csrf"
 FIELD = "csrf_token"
@@ -31,8 +31,7 @@ _NONCE_BYTES = 24
 _MAX_NONCE_LENGTH = 64
 
 
-def _sign(request: Request, nonce: str) -> str:
-    secret = get_state(request).settings.secret_key or ""
+def _sign(secret: str, nonce: str) -> str:
     mac = hmac.new(secret.encode(), b"sg-pre-session-csrf|" + nonce.encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(mac.digest()).decode().rstrip("=")
 
@@ -42,27 +41,29 @@ def _nonce(request: Request) -> str | None:
     return value if 16 <= len(value) <= _MAX_NONCE_LENGTH else None
 
 
-def pre_session_token(request: Request) -> tuple[str, str | None]:
+def pre_session_token(shell: DashboardShell, request: Request) -> tuple[str, str | None]:
     """The token for a pre-sign-in form, and a new cookie nonce to set (or None)."""
     nonce = _nonce(request)
     if nonce is not None:
-        return _sign(request, nonce), None
+        return _sign(shell.csrf_secret, nonce), None
     nonce = secrets.token_urlsafe(_NONCE_BYTES)
-    return _sign(request, nonce), nonce
+    return _sign(shell.csrf_secret, nonce), nonce
 
 
-def remember_nonce(request: Request, response: Response, nonce: str | None) -> None:
+def remember_nonce(
+    shell: DashboardShell, request: Request, response: Response, nonce: str | None
+) -> None:
     if nonce is not None:
-        web.set_cookie(request, response, PRE_SESSION_COOKIE, nonce, max_age=None)
+        shell.set_cookie(request, response, PRE_SESSION_COOKIE, nonce, max_age=None)
 
 
 def _same(sent: str, expected: str) -> bool:
     return bool(sent) and hmac.compare_digest(sent.encode(), expected.encode())
 
 
-def check_pre_session(request: Request, form: FormData) -> None:
+def check_pre_session(shell: DashboardShell, request: Request, form: FormData) -> None:
     nonce = _nonce(request)
-    if nonce is None or not _same(web.field(form, FIELD), _sign(request, nonce)):
+    if nonce is None or not _same(web.field(form, FIELD), _sign(shell.csrf_secret, nonce)):
         raise CsrfFailed()
 
 

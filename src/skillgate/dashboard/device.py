@@ -9,12 +9,13 @@
 
 Nothing is approved by a GET or by the first POST: approval is its own POST from
 the confirm screen, which warns not to approve a code the user did not start.
-Wrong codes are throttled per user and per IP by DeviceService.
+Wrong codes are throttled per user and per IP by the device flow (`device.service`).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
 from fastapi import APIRouter
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,42 +24,23 @@ from starlette.responses import Response
 
 from skillgate.api_keys.models import ApiKey
 from skillgate.api_keys.repository import ApiKeyRepository
-from skillgate.api_keys.service import ApiKeys
 from skillgate.dashboard import web
 from skillgate.dashboard.route import DashboardRoute
 from skillgate.dashboard.viewer import CheckedForm, SignedIn, Viewer
 from skillgate.db.base import utcnow
-from skillgate.db.session import DB, on_commit
+from skillgate.db.session import DB
 from skillgate.device.models import DeviceCode
-from skillgate.device.service import DeviceService
+from skillgate.device.service import DeviceFlow, KeyNotReplaceable
 from skillgate.errors import BadRequest, PlanLimitReached, RateLimited
 from skillgate.http.client import client_ip
-from skillgate.http.state import AppState, State
+from skillgate.http.provide import provided
 from skillgate.users.plans import max_active_keys
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
 _NOT_CODE = re.compile(r"[^A-Za-z0-9]")
 MAX_CODE_INPUT = 32
-_KEY_ID = re.compile(r"key_[A-Za-z0-9]{1,60}")
-
-
-class KeyNotReplaceable(BadRequest):
-    """The key picked for replacement is not one of the viewer's active keys (any more)."""
-
-
-async def _replace_key(db: AsyncSession, viewer: Viewer, key_id: str, pepper: bytes) -> ApiKey:
-    """Revoke the viewer's active key `key_id` (flushed, in the request's transaction) so
-    that the device key created next in the same transaction fits the plan's limit."""
-    key = None
-    if _KEY_ID.fullmatch(key_id):  # never hand the database a stray byte (NUL, ...)
-        key = await ApiKeyRepository(db).get_for_user(key_id, viewer.user_id)
-    if key is None or not key.is_active(utcnow()):
-        raise KeyNotReplaceable(
-            "The key to replace is no longer one of your active keys; choose again."
-        )
-    keys = ApiKeys(pepper=pepper, slugs=(), verifier=None)  # the route drops the cache entry
-    return await keys.revoke(db, viewer.user_id, key.id)
+Flow = Annotated[DeviceFlow, provided(DeviceFlow)]
 
 
 def display_code(raw: str) -> str:
@@ -83,7 +65,6 @@ def _entry(
 async def _confirm(
     request: Request,
     db: AsyncSession,
-    state: AppState,
     viewer: Viewer,
     device: DeviceCode,
     *,
@@ -120,43 +101,43 @@ async def device_page(request: Request, viewer: SignedIn) -> Response:
 
 @router.post("/device")
 async def device_lookup(
-    request: Request, viewer: SignedIn, form: CheckedForm, db: DB, state: State
+    request: Request, viewer: SignedIn, form: CheckedForm, db: DB, flow: Flow
 ) -> Response:
     code = web.field(form, "user_code")[:MAX_CODE_INPUT]
     try:
-        device = await DeviceService(db, state).lookup(viewer.user_id, code, client_ip(request))
+        device = await flow.lookup(db, viewer.user_id, code, client_ip(request))
     except (BadRequest, RateLimited) as exc:
         return _entry(
             request, viewer, code, error=exc.message, status=exc.status, headers=exc.headers
         )
-    return await _confirm(request, db, state, viewer, device)
+    return await _confirm(request, db, viewer, device)
 
 
 @router.post("/device/approve")
 async def device_approve(
-    request: Request, viewer: SignedIn, form: CheckedForm, db: DB, state: State
+    request: Request, viewer: SignedIn, form: CheckedForm, db: DB, flow: Flow
 ) -> Response:
     code = web.field(form, "user_code")[:MAX_CODE_INPUT]
     replace_id = web.field(form, "replace_key")
     create_key = web.field(form, "create_key") == "1" or bool(replace_id)
     key_name = web.field(form, "key_name").strip()[:200] or None
-    service = DeviceService(db, state)
     ip = client_ip(request)
     replaced: ApiKey | None = None
     try:
-        if replace_id:  # revoke first, then create: one transaction, all or nothing
-            replaced = await _replace_key(db, viewer, replace_id, state.pepper)
-        await service.authorize(
+        # a replaced key is revoked first, then the new one created: one transaction
+        replaced = await flow.authorize(
+            db,
             viewer.user_id,
             code,
             ip,
             create_key=create_key,
             key_name=key_name,
+            replace_key=replace_id or None,
         )
     except (PlanLimitReached, KeyNotReplaceable) as exc:
         await db.rollback()
         try:  # back to the confirm screen, if the code is still good (checked after the key)
-            device = await DeviceService(db, state).lookup(viewer.user_id, code, ip)
+            device = await flow.lookup(db, viewer.user_id, code, ip)
         except (BadRequest, RateLimited) as bad_code:
             return _entry(
                 request,
@@ -167,16 +148,13 @@ async def device_approve(
                 headers=bad_code.headers,
             )
         return await _confirm(
-            request, db, state, viewer, device, error=web.sentence(exc.message), status=exc.status
+            request, db, viewer, device, error=web.sentence(exc.message), status=exc.status
         )
     except (BadRequest, RateLimited) as exc:
         await db.rollback()
         return _entry(
             request, viewer, code, error=exc.message, status=exc.status, headers=exc.headers
         )
-    if replaced is not None:
-        gone = replaced.id
-        on_commit(db, lambda: state.verifier.forget_key(gone))  # like dashboard/keys.py
     context = {
         "viewer": viewer,
         "nav": "device",
@@ -189,11 +167,11 @@ async def device_approve(
 
 @router.post("/device/deny")
 async def device_deny(
-    request: Request, viewer: SignedIn, form: CheckedForm, db: DB, state: State
+    request: Request, viewer: SignedIn, form: CheckedForm, db: DB, flow: Flow
 ) -> Response:
     code = web.field(form, "user_code")[:MAX_CODE_INPUT]
     try:
-        await DeviceService(db, state).deny(viewer.user_id, code, client_ip(request))
+        await flow.deny(db, viewer.user_id, code, client_ip(request))
     except (BadRequest, RateLimited) as exc:
         await db.rollback()
         return _entry(

@@ -31,8 +31,7 @@ from skillgate.db.base import utcnow
 from skillgate.db.session import DB
 from skillgate.errors import BadRequest, NotFound, SkillGateError
 from skillgate.http.provide import provided
-from skillgate.http.state import State
-from skillgate.users.plans import PlanLimits, max_active_keys
+from skillgate.users.plans import PlanLimits, Plans, max_active_keys
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
@@ -47,6 +46,7 @@ ACCESS_CHOICES = (("", "No access"), ("read", "Read only"), ("full", "Full"))
 
 Keys = Annotated[ApiKeys, provided(ApiKeys)]
 Integrations = Annotated[Catalog, provided(Catalog)]
+PlanTable = Annotated[Plans, provided(Plans)]
 
 
 @dataclass(frozen=True)
@@ -126,10 +126,9 @@ async def _page_context(
 
 @router.get("/keys")
 async def keys_page(
-    request: Request, viewer: SignedIn, db: DB, keys: Keys, catalog: Integrations, state: State
+    request: Request, viewer: SignedIn, db: DB, keys: Keys, catalog: Integrations, plans: PlanTable
 ) -> Response:
-    # TODO(lead): the plan limits from PlanLimiter.limits_for (i12-kit), then no State here.
-    context = await _page_context(db, keys, catalog, state.limits_for(viewer.plan), viewer)
+    context = await _page_context(db, keys, catalog, plans.limits_for(viewer.plan), viewer)
     return web.render(request, "keys.html", context)
 
 
@@ -141,7 +140,7 @@ async def create_key(
     db: DB,
     keys: Keys,
     catalog: Integrations,
-    state: State,
+    plans: PlanTable,
 ) -> Response:
     slugs = catalog.slugs
     try:
@@ -154,7 +153,7 @@ async def create_key(
         if exc.status >= 500:
             raise
         await db.rollback()
-        limits = state.limits_for(viewer.plan)
+        limits = plans.limits_for(viewer.plan)
         context = await _page_context(db, keys, catalog, limits, viewer)
         context["error"] = web.sentence(exc.message)
         context["form"] = {

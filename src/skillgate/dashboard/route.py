@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-import structlog
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
@@ -19,13 +18,12 @@ from starlette.responses import Response
 
 from skillgate.auth.sessions import COOKIE_NAME
 from skillgate.dashboard import web
+from skillgate.dashboard.shell import DashboardShell
 from skillgate.dashboard.viewer import NeedsSignIn, Viewer, current_viewer
-from skillgate.errors import SkillGateError
+from skillgate.errors import BadRequest, ServiceUnavailable, SkillGateError
+from skillgate.http.errors import as_error
 from skillgate.http.handlers import describe_validation
-from skillgate.http.state import get_state
-from skillgate.kit import outage
-
-log = structlog.get_logger("skillgate.dashboard")
+from skillgate.http.provide import services_of
 
 TITLES = {
     400: "That did not work",
@@ -42,40 +40,63 @@ TITLES = {
 }
 
 
+def _shell(request: Request) -> DashboardShell:
+    # The route class wraps the handler, outside dependency injection: it reads the
+    # app's one shell from the same registry `provided(...)` answers from.
+    shell: DashboardShell = services_of(request)[DashboardShell]
+    return shell
+
+
 async def _viewer(request: Request) -> Viewer | None:
     """Who is signed in, for the error page's header (its own read-only transaction)."""
     try:
-        async with get_state(request).sessionmaker() as db:
-            return await current_viewer(request, db)
+        shell = _shell(request)
+        async with shell.sessionmaker() as db:
+            return await current_viewer(request, db, shell.sessions)
     except Exception:  # the database may be why we are here
         return None
 
 
-async def error_page(
-    request: Request,
-    status: int,
-    message: str,
-    headers: dict[str, str] | None = None,
-    *,
-    viewer: bool = True,
-) -> Response:
-    """The error page; `viewer=False` when the database is why we are here (no lookup)."""
+def render_error(request: Request, error: SkillGateError, who: Viewer | None) -> Response:
+    """The HTML variant of `http.handlers.error_response`: the same status, message and
+    headers, on a page."""
+    status = error.status
     title = TITLES.get(status, "Something went wrong")
-    who = await _viewer(request) if viewer else None
     return web.render(
         request,
         "error.html",
-        {"title": title, "message": message, "status": status, "viewer": who},
+        {"title": title, "message": error.message, "status": status, "viewer": who},
         status=status,
-        headers=headers,
+        headers=error.headers,
     )
+
+
+async def error_page(request: Request, error: SkillGateError, *, viewer: bool = True) -> Response:
+    """The error page; `viewer=False` when the database is why we are here (no lookup)."""
+    return render_error(request, error, await _viewer(request) if viewer else None)
+
+
+def _as_error(request: Request, exc: Exception) -> tuple[SkillGateError, bool]:
+    """What the browser is told about `exc`: the error the JSON door would render
+    (`http.errors.as_error`; a framework HTTPException keeps its own status and text),
+    and whether the database may be asked who is signed in (not when it is why we are
+    here)."""
+    if isinstance(exc, RequestValidationError):
+        return BadRequest(describe_validation(list(exc.errors()))), True
+    if isinstance(exc, HTTPException):
+        error = SkillGateError(str(exc.detail))
+        error.status = exc.status_code
+        return error, True
+    error = as_error(exc, request.scope.get("state", {}).get("request_id", "-"))
+    outage = error is not exc and isinstance(error, ServiceUnavailable)
+    return error, not outage
 
 
 def _to_sign_in(request: Request, exc: NeedsSignIn) -> Response:
     query = {"next": exc.next_path} if exc.next_path and exc.next_path != "/" else {}
     response = web.redirect("/login", **query)
     if request.cookies.get(COOKIE_NAME):
-        web.delete_cookie(request, response, COOKIE_NAME)  # expired or ended elsewhere
+        _shell(request).delete_cookie(request, response, COOKIE_NAME)  # expired or ended elsewhere
     return response
 
 
@@ -88,24 +109,8 @@ class DashboardRoute(APIRoute):
                 return await handler(request)
             except NeedsSignIn as exc:
                 return _to_sign_in(request, exc)
-            except SkillGateError as exc:
-                return await error_page(request, exc.status, exc.message, exc.headers)
-            except RequestValidationError as exc:
-                return await error_page(request, 400, describe_validation(list(exc.errors())))
-            except HTTPException as exc:
-                return await error_page(request, exc.status_code, str(exc.detail))
             except Exception as exc:
-                request_id = request.scope.get("state", {}).get("request_id", "-")
-                unavailable = outage.report(exc, request_id)
-                if unavailable is not None:
-                    return await error_page(
-                        request, 503, unavailable.message, unavailable.headers, viewer=False
-                    )
-                log.exception("dashboard error", request_id=request_id, path=request.url.path)
-                return await error_page(
-                    request,
-                    500,
-                    f"Unexpected server error; quote request id {request_id} when reporting it.",
-                )
+                error, ask_viewer = _as_error(request, exc)
+                return await error_page(request, error, viewer=ask_viewer)
 
         return html_errors

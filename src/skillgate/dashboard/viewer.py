@@ -15,10 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import FormData
 from starlette.requests import Request
 
-from skillgate.auth.sessions import COOKIE_NAME, SessionStore
+from skillgate.auth.sessions import COOKIE_NAME, WebSessions
 from skillgate.dashboard import csrf
+from skillgate.dashboard.shell import Shell
 from skillgate.db.session import DB
-from skillgate.http.state import get_state
 
 
 class NeedsSignIn(Exception):
@@ -40,24 +40,21 @@ class Viewer:
     csrf_token: str
 
 
-def session_store(request: Request, db: AsyncSession) -> SessionStore:
-    settings = get_state(request).settings
-    return SessionStore(db, settings.session_idle_ttl, settings.session_absolute_ttl)
-
-
-async def current_viewer(request: Request, db: AsyncSession) -> Viewer | None:
+async def current_viewer(
+    request: Request, db: AsyncSession, sessions: WebSessions
+) -> Viewer | None:
     token = request.cookies.get(COOKIE_NAME)
     if not token:
         return None
-    info = await session_store(request, db).resolve(token)
+    info = await sessions.resolve(db, token)
     if info is None:
         return None
     user = info.user
     return Viewer(user.id, user.email, user.display_name, user.plan, info.csrf_token)
 
 
-async def _signed_in(request: Request, db: DB) -> Viewer:
-    viewer = await current_viewer(request, db)
+async def _signed_in(request: Request, db: DB, shell: Shell) -> Viewer:
+    viewer = await current_viewer(request, db, shell.sessions)
     if viewer is None:
         here = None
         if request.method == "GET":

@@ -3,7 +3,8 @@
 Every page is sent with `Cache-Control: no-store` (pages are personal, and the
 key-creation page holds a secret), a strict Content-Security-Policy (scripts
 and styles from this origin only, no framing) and `Referrer-Policy: same-origin`
-(a `?user_code=` or `?request=` never leaves the site in a Referer).
+(a `?user_code=` or `?request=` never leaves the site in a Referer). Cookies are
+set by the shell (`dashboard.shell`), which knows whether they must be Secure.
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ from urllib.parse import urlencode, urlsplit
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from starlette.datastructures import FormData
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse
 
-from skillgate.http.state import get_state
 from skillgate.kit import text
 from skillgate.users.plans import PlanLimits
 
@@ -83,7 +83,6 @@ def render(
         "nav": "",
         "notice": NOTICES.get(request.query_params.get("notice", "")),
         "error": None,
-        "app_url": get_state(request).settings.resolved_app_url,
     }
     values.update(context or {})
     if values["limits"] is not None:
@@ -102,32 +101,6 @@ def redirect(path: str, **query: str) -> RedirectResponse:
     response = RedirectResponse(target, status_code=303)
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-def secure_cookies(request: Request) -> bool:
-    """`Secure` when this request came over https, or the dashboard's address is https."""
-    app_url = get_state(request).settings.resolved_app_url
-    return request.url.scheme == "https" or app_url.startswith("https://")
-
-
-def set_cookie(
-    request: Request, response: Response, name: str, value: str, max_age: int | None
-) -> None:
-    response.set_cookie(
-        name,
-        value,
-        max_age=max_age,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=secure_cookies(request),
-    )
-
-
-def delete_cookie(request: Request, response: Response, name: str) -> None:
-    response.delete_cookie(
-        name, path="/", httponly=True, samesite="lax", secure=secure_cookies(request)
-    )
 
 
 def safe_next(value: str | None) -> str | None:

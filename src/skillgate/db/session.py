@@ -8,11 +8,14 @@ durable commit (dropping a cache entry) is registered with `on_commit`.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated
 
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from skillgate.http.provide import services_of
 
 _ON_COMMIT = "skillgate.on_commit"
 
@@ -29,8 +32,10 @@ async def commit(session: AsyncSession) -> None:
         callback()
 
 
-async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
-    maker: async_sessionmaker[AsyncSession] = request.app.state.sg.sessionmaker
+@contextlib.asynccontextmanager
+async def unit_of_work(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+    """A session whose transaction commits when the block ends without an error (then
+    the `on_commit` callbacks run) and rolls back when it raises: one per request."""
     async with maker() as session:
         try:
             yield session
@@ -40,6 +45,12 @@ async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
             raise
         else:
             await commit(session)
+
+
+async def get_db(request: Request) -> AsyncIterator[AsyncSession]:
+    maker: async_sessionmaker[AsyncSession] = services_of(request)[async_sessionmaker]
+    async with unit_of_work(maker) as session:
+        yield session
 
 
 DB = Annotated[AsyncSession, Depends(get_db, scope="function")]

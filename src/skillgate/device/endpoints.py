@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
@@ -17,17 +17,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from skillgate.auth.deps import TokenOrSession
 from skillgate.db.session import DB
-from skillgate.device.service import DeviceService
+from skillgate.device.schemas import Answer, DeviceAuthorized
+from skillgate.device.service import DeviceFlow
 from skillgate.errors import BadRequest, SkillGateError
 from skillgate.http.body import JSONRoute, loads
 from skillgate.http.client import client_ip
 from skillgate.http.handlers import describe_validation
-from skillgate.http.state import State
+from skillgate.http.provide import provided
 from skillgate.kit.text import Text
 
 router = APIRouter(prefix="/auth/device", tags=["device"], route_class=JSONRoute)
 _CODE_BODY = 'Send no body, or {"client_name": "<up to 100 characters>"}.'
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
+
+Flow = Annotated[DeviceFlow, provided(DeviceFlow)]
 
 
 class CodeBody(BaseModel):
@@ -51,8 +54,8 @@ def _no_store() -> Iterator[None]:
         raise
 
 
-def _json(data: dict[str, Any]) -> JSONResponse:
-    return JSONResponse(data, headers=NO_STORE)
+def _json(answer: Answer) -> JSONResponse:
+    return JSONResponse(answer.body(), headers=NO_STORE)
 
 
 def _body(properties: dict[str, Any], required: bool) -> dict[str, Any]:
@@ -65,7 +68,7 @@ def _body(properties: dict[str, Any], required: bool) -> dict[str, Any]:
 @router.post(
     "/code", openapi_extra=_body({"client_name": {"type": "string", "maxLength": 100}}, False)
 )
-async def device_code(request: Request, db: DB, state: State) -> Response:
+async def device_code(request: Request, db: DB, flow: Flow) -> Response:
     with _no_store():
         body = await request.body()
         name = None
@@ -79,26 +82,30 @@ async def device_code(request: Request, db: DB, state: State) -> Response:
                 raise BadRequest(describe_validation(errors)) from None
             except ValueError:
                 raise BadRequest(_CODE_BODY) from None
-        return _json(await DeviceService(db, state).start(name, client_ip(request)))
+        return _json(await flow.start(db, name, client_ip(request)))
 
 
 @router.post("/token", openapi_extra=_body({"device_code": {"type": "string"}}, True))
-async def device_token(request: Request, db: DB, state: State) -> Response:
+async def device_token(request: Request, db: DB, flow: Flow) -> Response:
     with _no_store():
         try:
             body = await request.json()
         except ValueError:
             raise BadRequest('Send {"device_code": "<40 hex characters>"}.') from None
         code = body.get("device_code") if isinstance(body, dict) else None
-        return _json(await DeviceService(db, state).poll(code))
+        return _json(await flow.poll(db, code))
 
 
 @router.post("/authorize")
 async def device_authorize(
-    body: AuthorizeBody, request: Request, principal: TokenOrSession, db: DB, state: State
+    body: AuthorizeBody, request: Request, principal: TokenOrSession, db: DB, flow: Flow
 ) -> Response:
     with _no_store():
-        await DeviceService(db, state).authorize(
-            principal.user_id, body.user_code, client_ip(request), create_key=body.create_api_key
+        await flow.authorize(
+            db,
+            principal.user_id,
+            body.user_code,
+            client_ip(request),
+            create_key=body.create_api_key,
         )
-        return _json({"status": "authorized"})
+        return _json(DeviceAuthorized())

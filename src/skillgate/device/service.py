@@ -8,18 +8,21 @@ table holds too many pending codes.
 
 from __future__ import annotations
 
-from datetime import timedelta
+import re
+from datetime import datetime, timedelta
 from typing import Any
 
 import structlog
-from sqlalchemy import delete, func, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from skillgate.api_keys.models import ApiKey
+from skillgate.api_keys.repository import ApiKeyRepository
 from skillgate.api_keys.service import ApiKeys
 from skillgate.db.base import utcnow
 from skillgate.device import codes
 from skillgate.device.models import DeviceCode
+from skillgate.device.repository import DeviceCodeRepository
+from skillgate.device.schemas import DevicePoll, DeviceStart, DeviceUser
 from skillgate.errors import (
     BadRequest,
     NotFound,
@@ -27,14 +30,14 @@ from skillgate.errors import (
     ServiceUnavailable,
     SkillGateError,
 )
-from skillgate.http.state import AppState
-from skillgate.kit.ratecount import Window, release, spend
-from skillgate.kit.vault import Binding
+from skillgate.kit.ratecount import Counter, Window, release, spend
+from skillgate.kit.vault import Binding, Vault
 from skillgate.users.repository import UserRepository
 
 log = structlog.get_logger(__name__)
 MAX_WRONG_CODES = 20
 WRONG_CODE_WINDOW = 900
+_KEY_ID = re.compile(r"key_[A-Za-z0-9]{1,60}")
 _WRONG_BY_USER = Window("device:wrong:user", MAX_WRONG_CODES, WRONG_CODE_WINDOW)
 _WRONG_BY_IP = Window("device:wrong:ip", MAX_WRONG_CODES, WRONG_CODE_WINDOW)
 _STARTS = Window("device:start", codes.STARTS_PER_ADDRESS, codes.START_WINDOW_SECONDS)
@@ -51,23 +54,51 @@ class DeviceError(SkillGateError):
         super().__init__(message, extra=extra)
 
 
+class KeyNotReplaceable(BadRequest):
+    """The key picked for replacement is not one of the user's active keys (any more)."""
+
+
 def _binding(device: DeviceCode) -> Binding:
     return Binding(device.id, device.user_id or "", "device")
 
 
-class DeviceService:
-    def __init__(self, db: AsyncSession, state: AppState) -> None:
-        self.db = db
-        self.state = state
+class DeviceFlow:
+    """One per app; every call takes the request's database session (which commits).
+
+    `counter`: the shared fixed-window counter (start and wrong-code throttles);
+    `redis`: paces polls across instances when set (else the row paces them);
+    `vault`: seals a device's new API key until its first `complete` poll;
+    `keys`: creating and replacing that key (a replaced key leaves the verifier's
+    cache once the transaction commits: ApiKeys.revoke registers it).
+    """
+
+    def __init__(
+        self,
+        *,
+        app_url: str,
+        counter: Counter,
+        redis: Any,
+        vault: Vault,
+        keys: ApiKeys,
+    ) -> None:
+        self.app_url = app_url
+        self.counter = counter
+        self.redis = redis
+        self.vault = vault
+        self.keys = keys
 
     # --- the client side (no authentication) -----------------------------------
 
-    async def start(self, client_name: str | None, ip: str) -> dict[str, Any]:
+    # --- the client side (no authentication) -----------------------------------
+
+    async def start(self, db: AsyncSession, client_name: str | None, ip: str) -> DeviceStart:
         await self._throttle_start(ip)
-        await self._purge()
+        repo = DeviceCodeRepository(db)
+        await repo.purge_expired_before(
+            utcnow() - timedelta(seconds=codes.PURGE_AFTER_EXPIRY_SECONDS)
+        )
         now = utcnow()
-        await self._refuse_when_full(now)
-        app_url = self.state.settings.resolved_app_url
+        await self._refuse_when_full(repo, now)
         for _ in range(5):  # a user-code collision is astronomically rare; retry anyway
             device_code, user_code = codes.new_device_code(), codes.new_user_code()
             row = DeviceCode(
@@ -78,57 +109,46 @@ class DeviceService:
                 created_at=now,
                 expires_at=now + timedelta(seconds=codes.LIFETIME_SECONDS),
             )
-            try:
-                async with self.db.begin_nested():
-                    self.db.add(row)
-            except IntegrityError:
+            if not await repo.insert(row):
                 continue
             shown = codes.display(user_code)
-            return {
-                "device_code": device_code,
-                "user_code": shown,
-                "verification_uri": f"{app_url}/device",
-                "verification_uri_complete": f"{app_url}/device?user_code={shown}",
-                "expires_in": codes.LIFETIME_SECONDS,
-                "interval": codes.INTERVAL_SECONDS,
-            }
+            return DeviceStart(
+                device_code=device_code,
+                user_code=shown,
+                verification_uri=f"{self.app_url}/device",
+                verification_uri_complete=f"{self.app_url}/device?user_code={shown}",
+                expires_in=codes.LIFETIME_SECONDS,
+                interval=codes.INTERVAL_SECONDS,
+            )
         raise BadRequest("Could not allocate a device code; retry.")
 
     async def _throttle_start(self, ip: str) -> None:
         """A fixed window per client address, on the shared counter (Redis when set)."""
-        spent = await spend(self.state.limiter.counter, [(_STARTS, ip)])
+        spent = await spend(self.counter, [(_STARTS, ip)])
         if not spent.allowed:
             raise RateLimited(
                 f"Too many sign-ins started from this address; retry in {spent.retry_after} s.",
                 retry_after=spent.retry_after,
             )
 
-    async def _refuse_when_full(self, now: Any) -> None:
+    async def _refuse_when_full(self, repo: DeviceCodeRepository, now: datetime) -> None:
         """Bound the table: expired codes are purged, unexpired pending ones are capped."""
-        pending = await self.db.scalar(
-            select(func.count())
-            .select_from(DeviceCode)
-            .where(DeviceCode.status == "pending", DeviceCode.expires_at > now)
-        )
-        if (pending or 0) >= codes.MAX_PENDING_CODES:
+        pending = await repo.count_pending(now)
+        if pending >= codes.MAX_PENDING_CODES:
             log.warning("device sign-ins refused: too many pending codes", pending=pending)
             raise ServiceUnavailable(
                 "Too many sign-ins are pending; retry in a minute.",
                 headers={"Retry-After": str(codes.FULL_RETRY_AFTER_SECONDS)},
             )
 
-    async def poll(self, device_code: object) -> dict[str, Any]:
+    async def poll(self, db: AsyncSession, device_code: object) -> DevicePoll:
         if not codes.is_device_code(device_code):
             raise BadRequest(
                 "device_code: expected the 40-character hex code from /auth/device/code."
             )
         assert isinstance(device_code, str)
-        result = await self.db.execute(
-            select(DeviceCode).where(
-                DeviceCode.device_code_hash == codes.digest(device_code.lower())
-            )
-        )
-        row = result.scalar_one_or_none()
+        repo = DeviceCodeRepository(db)
+        row = await repo.by_device_code(codes.digest(device_code.lower()))
         if row is None:
             raise NotFound("Unknown device code; start again with POST /auth/device/code.")
         now = utcnow()
@@ -143,21 +163,20 @@ class DeviceService:
             raise DeviceError(
                 "expired_token", "The device code expired; start again.", status="expired"
             )
-        if await self._too_fast(row, now):
+        if await self._too_fast(repo, row, now):
             row.interval += codes.SLOW_DOWN_STEP
-            await self.db.flush()
-            return {"status": "pending", "error": "slow_down", "interval": row.interval}
+            await repo.save()
+            return DevicePoll(status="pending", error="slow_down", interval=row.interval)
         if row.status != "authorized":
-            return {"status": "pending", "error": "authorization_pending"}
-        return await self._consume(row)
+            return DevicePoll(status="pending", error="authorization_pending")
+        return await self._consume(db, repo, row)
 
-    async def _too_fast(self, row: DeviceCode, now: Any) -> bool:
+    async def _too_fast(self, repo: DeviceCodeRepository, row: DeviceCode, now: datetime) -> bool:
         """Polled sooner than the interval? Paced in Redis when configured, else in the row."""
-        redis = self.state.redis
-        if redis is not None:
+        if self.redis is not None:
             try:
                 # SET NX answers None (not False) when the key is still there.
-                first = await redis.set(
+                first = await self.redis.set(
                     f"sg:device:poll:{row.id}", "1", nx=True, px=row.interval * 1000
                 )
             except Exception:  # Redis down: pace in the row instead
@@ -167,38 +186,33 @@ class DeviceService:
 
         last = row.last_polled_at
         row.last_polled_at = now
-        await self.db.flush()
+        await repo.save()
         return last is not None and (now - last).total_seconds() < row.interval
 
-    async def _consume(self, row: DeviceCode) -> dict[str, Any]:
+    async def _consume(
+        self, db: AsyncSession, repo: DeviceCodeRepository, row: DeviceCode
+    ) -> DevicePoll:
         sealed = row.api_key_sealed  # read first: the UPDATE below also clears the loaded row
         # Only the first poll that sees `authorized` wins; a racing one gets already_used.
-        done = await self.db.execute(
-            update(DeviceCode)
-            .where(DeviceCode.id == row.id, DeviceCode.status == "authorized")
-            .values(status="consumed", api_key_sealed=None)
-        )
-        if done.rowcount != 1:  # type: ignore[attr-defined]
+        if not await repo.consume(row.id):
             raise DeviceError("already_used", "This device code was already used; start again.")
-        user = await UserRepository(self.db).get(row.user_id or "")
+        user = await UserRepository(db).get(row.user_id or "")
         if user is None:
             raise NotFound("The approving account no longer exists; start again.")
-        answer: dict[str, Any] = {
-            "status": "complete",
-            "user": {"email": user.email, "display_name": user.display_name},
-            "api_keys_url": f"{self.state.settings.resolved_app_url}/keys",
-        }
-        if sealed:
-            answer["api_key"] = self.state.vault.open(sealed, _binding(row))["key"]
-        return answer
+        return DevicePoll(
+            status="complete",
+            user=DeviceUser(email=user.email, display_name=user.display_name),
+            api_keys_url=f"{self.app_url}/keys",
+            api_key=self.vault.open(sealed, _binding(row))["key"] if sealed else None,
+        )
 
     # --- the browser side (a signed-in user) ------------------------------------
 
-    async def lookup(self, user_id: str, user_code: str, ip: str) -> DeviceCode:
+    async def lookup(self, db: AsyncSession, user_id: str, user_code: str, ip: str) -> DeviceCode:
         """Reserve a guess on the user's and the address's counters first (atomic: no
         more than MAX_WRONG_CODES guesses are evaluated, however many arrive at once),
         evaluate, and give the reservation back when the code was right."""
-        counter = self.state.limiter.counter
+        counter = self.counter
         spent = await spend(counter, [(_WRONG_BY_USER, user_id), (_WRONG_BY_IP, ip)])
         if not spent.allowed:
             await release(counter, spent)  # refused unevaluated: the count stays at the limit
@@ -209,10 +223,7 @@ class DeviceService:
         normalized = codes.normalize_user_code(user_code)
         row = None
         if normalized is not None:
-            result = await self.db.execute(
-                select(DeviceCode).where(DeviceCode.user_code_hash == codes.digest(normalized))
-            )
-            row = result.scalar_one_or_none()
+            row = await DeviceCodeRepository(db).by_user_code(codes.digest(normalized))
         if row is None or row.status != "pending" or row.expires_at <= utcnow():
             raise BadRequest(_INVALID)  # the reservation stays: a wrong guess counts
         await release(counter, spent)
@@ -222,30 +233,41 @@ class DeviceService:
 
     async def authorize(
         self,
+        db: AsyncSession,
         user_id: str,
         user_code: str,
         ip: str,
         *,
         create_key: bool = False,
         key_name: str | None = None,
-    ) -> None:
-        row = await self.lookup(user_id, user_code, ip)
+        replace_key: str | None = None,
+    ) -> ApiKey | None:
+        """Approve the code, optionally creating an API key the device receives once;
+        `replace_key` (one of the user's active keys) is revoked first, in the same
+        transaction, so the new key fits the plan's limit. Answers the replaced key."""
+        replaced = await self._replace_key(db, user_id, replace_key) if replace_key else None
+        row = await self.lookup(db, user_id, user_code, ip)
         row.status = "authorized"
         row.user_id = user_id
         if create_key:
             name = (key_name or "").strip() or f"Device: {row.client_name or 'svc'}"
-            keys = ApiKeys(pepper=self.state.pepper, slugs=self.state.catalog.slugs, verifier=None)
-            _, full_key = await keys.create(self.db, user_id, name[:200], None)
-            row.api_key_sealed = self.state.vault.seal({"key": full_key}, _binding(row))
-        await self.db.flush()
+            _, full_key = await self.keys.create(db, user_id, name[:200], None)
+            row.api_key_sealed = self.vault.seal({"key": full_key}, _binding(row))
+        await DeviceCodeRepository(db).save()
+        return replaced
 
-    async def deny(self, user_id: str, user_code: str, ip: str) -> None:
+    async def _replace_key(self, db: AsyncSession, user_id: str, key_id: str) -> ApiKey:
+        key = None
+        if _KEY_ID.fullmatch(key_id):  # never hand the database a stray byte (NUL, ...)
+            key = await ApiKeyRepository(db).get_for_user(key_id, user_id)
+        if key is None or not key.is_active(utcnow()):
+            raise KeyNotReplaceable(
+                "The key to replace is no longer one of your active keys; choose again."
+            )
+        return await self.keys.revoke(db, user_id, key.id)
+
+    async def deny(self, db: AsyncSession, user_id: str, user_code: str, ip: str) -> None:
         """Refuse the code: the polling client is told `access_denied` and stops."""
-        row = await self.lookup(user_id, user_code, ip)
+        row = await self.lookup(db, user_id, user_code, ip)
         row.status = "denied"
-        await self.db.flush()
-
-    async def _purge(self) -> None:
-
-        cutoff = utcnow() - timedelta(seconds=codes.PURGE_AFTER_EXPIRY_SECONDS)
-        await self.db.execute(delete(DeviceCode).where(DeviceCode.expires_at < cutoff))
+        await DeviceCodeRepository(db).save()

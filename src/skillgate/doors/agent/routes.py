@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from skillgate.connections.service import Connections
 from skillgate.discovery.service import Discovery
-from skillgate.doors.agent import discovery, execute, profile
+from skillgate.doors.agent import connections, discovery, execute, executions, profile
 from skillgate.doors.agent.router import Router
+from skillgate.executions.service import ExecutionLog
 from skillgate.executor.service import Executor
 from skillgate.users.plans import Plans
 
 
-def agent_router(*, discovery_service: Discovery, plans: Plans, executor: Executor) -> Router:
+def agent_router(
+    *,
+    discovery_service: Discovery,
+    plans: Plans,
+    executor: Executor,
+    connections_service: Connections,
+    log: ExecutionLog,
+    sessions: async_sessionmaker[AsyncSession],
+) -> Router:
     return Router(
         [
             *discovery.routes(discovery_service),
             *profile.routes(plans),
-            *execute.routes(executor),
+            *connections.routes(connections_service, sessions),
+            *executions.routes(log, sessions),
+            *execute.routes(executor),  # last: its pattern is the widest
         ]
     )
