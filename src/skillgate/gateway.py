@@ -128,7 +128,6 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         executions=executions,
         limits=build_limits(settings),
         metrics=metrics,
-        outbound=outbound,
         redis=redis_client,
     )
     executor = Executor(

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from skillgate.connections.status import StatusCache
     from skillgate.discovery.rendered import RenderedCatalog
     from skillgate.executions.writer import ExecutionWriter
-    from skillgate.kit.outbound import Outbound
     from skillgate.kit.vault import Vault
     from skillgate.metrics import Metrics
     from skillgate.users.limiter import PlanLimiter
@@ -46,7 +45,6 @@ class AppState:
     executions: ExecutionWriter
     limits: dict[str, PlanLimits]
     metrics: Metrics
-    outbound: Outbound  # its session opens in the lifespan (Gateway.start)
 
     redis: Any = None
     extras: dict[str, Any] = field(default_factory=dict)
