@@ -35,6 +35,12 @@ from typing import Any
 import orjson
 
 
+class ConfigError(Exception):
+    """A configuration the server refuses to start with; the message is one line.
+
+    Not a SkillGateError: it stops the server (or a command) before any request."""
+
+
 class SkillGateError(Exception):
     status = 500
     code = "internal_error"

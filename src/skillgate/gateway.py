@@ -11,11 +11,9 @@ constructor, not in a lookup.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiohttp
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from skillgate.api_keys import keyformat
@@ -31,7 +29,6 @@ from skillgate.connections.cache import CredentialCache
 from skillgate.connections.refresh import Refresher
 from skillgate.connections.service import Connections
 from skillgate.connections.status import StatusCache
-from skillgate.connections.vault import Vault
 from skillgate.dashboard.shell import DashboardShell
 from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
 from skillgate.device.service import DeviceFlow
@@ -40,13 +37,15 @@ from skillgate.discovery.service import Discovery
 from skillgate.executions.service import ExecutionLog
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
-from skillgate.executor.ratelimit import Counter, MemoryCounter, RateLimiter, RedisCounter
 from skillgate.executor.service import Executor, UpstreamPolicy
-from skillgate.executor.upstream import new_session
 from skillgate.http.state import AppState
+from skillgate.kit.outbound import Outbound
+from skillgate.kit.ratecount import Counter, new_counter
 from skillgate.kit.redis import new_redis
+from skillgate.kit.vault import Vault
 from skillgate.metrics import Metrics
 from skillgate.settings import Settings
+from skillgate.users.limiter import PlanLimiter
 from skillgate.users.plans import Plans, build_limits
 
 
@@ -59,6 +58,7 @@ class Gateway:
     redis: Any
     usage: UsageRecorder
     metrics: Metrics
+    outbound: Outbound
     verifier: KeyVerifier
     plans: Plans
     discovery: Discovery
@@ -73,15 +73,14 @@ class Gateway:
             self.services[type(service)] = service
 
     async def start(self) -> None:
-        self.state.http_session = new_session()
+        await self.outbound.start()
         self.state.executions.start()
         self.usage.start()
 
     async def close(self) -> None:
         await self.usage.close()
         await self.state.executions.close()
-        if self.state.http_session is not None:
-            await self.state.http_session.close()
+        await self.outbound.close()
         if self.redis is not None:
             await self.redis.aclose()
         await self.engine.dispose()
@@ -96,25 +95,20 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     vault = Vault(settings.encryption_keys or "")
     redis_client = new_redis(settings.redis_url, settings.redis_timeout)
     metrics = Metrics()
+    outbound = Outbound()
     verifier = KeyVerifier(sessionmaker, settings.secret_key, usage, settings.key_cache_ttl)
     signer = TokenSigner(settings.secret_key, settings.access_token_ttl)
     rendered = RenderedCatalog(catalog)
-    limiter = RateLimiter(RedisCounter(redis_client) if redis_client else MemoryCounter())
+    limiter = PlanLimiter(new_counter(redis_client))
     executions = ExecutionWriter(
         SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker),
         spool_dir=settings.data_dir / "spool",
     )
     plans = Plans(settings)
-    connections = _connections(settings, catalog, sessionmaker, vault, lambda: state.http())
+    connections = _connections(settings, catalog, sessionmaker, vault, outbound)
     statuses, credentials = connections.statuses, connections.credentials
-    state: AppState  # bound below; the refresher's callables read it at call time
     refresher = Refresher(
-        settings,
-        sessionmaker,
-        vault,
-        http=lambda: state.http(),
-        redis=lambda: redis_client,
-        on_change=connections.changed,
+        settings, sessionmaker, vault, outbound, redis_client, on_change=connections.changed
     )
     state = AppState(
         settings=settings,
@@ -143,7 +137,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         limiter=limiter,
         credentials=credentials,
         refresher=refresher,
-        http=lambda: state.http(),
+        outbound=outbound,
         log=executions,
         metrics=metrics,
         policy=UpstreamPolicy(
@@ -162,6 +156,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         redis=redis_client,
         usage=usage,
         metrics=metrics,
+        outbound=outbound,
         state=state,
         verifier=verifier,
         plans=plans,
@@ -182,7 +177,7 @@ def _connections(
     catalog: Catalog,
     sessionmaker: async_sessionmaker[AsyncSession],
     vault: Vault,
-    http: Callable[[], aiohttp.ClientSession],
+    outbound: Outbound,
 ) -> Connections:
     """The connections service, with this instance's caches of who is connected and of
     decrypted credentials (it drops their entries when a connection changes)."""
@@ -191,7 +186,7 @@ def _connections(
         settings=settings,
         catalog=catalog,
         vault=vault,
-        http=http,
+        outbound=outbound,
         statuses=StatusCache(sessionmaker, ttl),
         credentials=CredentialCache(sessionmaker, vault, ttl),
     )

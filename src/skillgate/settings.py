@@ -19,12 +19,10 @@ from typing import Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from skillgate.errors import ConfigError
+
 DEFAULT_DB_FILE = "skillgate.db"
 SECRETS_FILE = ".skillgate-secrets.json"
-
-
-class ConfigError(Exception):
-    """A configuration the server refuses to start with; the message is one line."""
 
 
 class Settings(BaseSettings):

@@ -14,6 +14,7 @@ from skillgate.auth.models import WebSession
 from skillgate.auth.sessions import COOKIE_NAME
 from skillgate.db.base import utcnow
 from skillgate.db.session import commit
+from skillgate.kit.ratecount import Window
 from skillgate.users import passwords
 from tests.conftest import PASSWORD, Harness
 from tests.dashboard.conftest import Web, csrf_of
@@ -216,7 +217,7 @@ async def test_sign_in_is_throttled_per_account_then_per_ip(
     harness: Harness, web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await harness.user("ada@example.com")
-    limit = throttle.SIGN_IN_PER_ACCOUNT.attempts
+    limit = throttle.SIGN_IN_PER_ACCOUNT.limit
     for _ in range(limit):
         r = await web.login("ada@example.com", "wrong-password")
         assert r.status_code == 400
@@ -231,7 +232,7 @@ async def test_sign_in_is_throttled_per_account_then_per_ip(
     assert (await web.login("ghost@example.com", "x" * 9)).status_code == 429
 
     # Per IP: many accounts from one address.
-    monkeypatch.setattr(throttle, "SIGN_IN_PER_IP", throttle.Limit("signin:ip2", 3, 900))
+    monkeypatch.setattr(throttle, "SIGN_IN_PER_IP", Window("signin:ip2", 3, 900))
     await harness.user("bob@example.com")
     for n in range(3):
         await web.login(f"user{n}@example.com", "wrong-password")
@@ -241,7 +242,7 @@ async def test_sign_in_is_throttled_per_account_then_per_ip(
 async def test_sign_up_is_throttled_per_ip(
     harness: Harness, web: Web, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(throttle, "SIGN_UP_PER_IP", throttle.Limit("signup:ip2", 2, 3600))
+    monkeypatch.setattr(throttle, "SIGN_UP_PER_IP", Window("signup:ip2", 2, 3600))
     for n in range(2):
         assert (await web.signup(f"u{n}@example.com")).status_code == 303
         web.client.cookies.clear()  # signed out again: the sign-up form shows

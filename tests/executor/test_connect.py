@@ -13,8 +13,8 @@ from skillgate.auth.sessions import COOKIE_NAME, WebSessions
 from skillgate.connections import stored
 from skillgate.connections.models import Connection
 from skillgate.connections.service import Connections
-from skillgate.connections.vault import Binding, Vault, VaultError
 from skillgate.db.session import commit
+from skillgate.kit.vault import Binding, Vault, VaultError
 from tests.conftest import Harness, bearer
 from tests.upstream import Provider
 

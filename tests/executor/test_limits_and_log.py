@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from skillgate.executor.ratelimit import MemoryCounter, RateLimiter
+from skillgate.kit.ratecount import MemoryCounter
+from skillgate.users.limiter import PlanLimiter
 from tests.conftest import Harness, bearer
 from tests.upstream import Provider
 
@@ -48,7 +49,7 @@ async def test_unlimited_plan_has_no_limit_headers(harness: Harness, provider: P
 
 
 async def test_day_window_counts_too() -> None:
-    limiter = RateLimiter(MemoryCounter())
+    limiter = PlanLimiter(MemoryCounter())
     for _ in range(3):
         assert (await limiter.check("k", None, 3)).allowed
     verdict = await limiter.check("k", None, 3)

@@ -16,7 +16,7 @@ from skillgate.auth import throttle
 from skillgate.auth.sessions import WebSessions
 from skillgate.auth.tokens import TokenSigner
 from skillgate.errors import Unauthorized
-from skillgate.executor.ratelimit import Counter
+from skillgate.kit.ratecount import Counter
 from skillgate.users.models import User
 from skillgate.users.service import UserService
 

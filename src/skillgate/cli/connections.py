@@ -48,8 +48,8 @@ def set_connection(
     from skillgate.catalog.loader import extra_paths_from_env, load_catalog
     from skillgate.connections import stored
     from skillgate.connections.credentials import Credentials
-    from skillgate.connections.vault import Vault
     from skillgate.errors import NotFound
+    from skillgate.kit.vault import Vault
 
     async def work(session: AsyncSession, settings: Settings) -> dict[str, object]:
         catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
@@ -122,7 +122,7 @@ def list_connections(email: str) -> None:
 def reencrypt() -> None:
     """Re-encrypt every stored credential under the first key of SKILLGATE_ENCRYPTION_KEYS."""
     from skillgate.connections import stored
-    from skillgate.connections.vault import Vault
+    from skillgate.kit.vault import Vault
 
     async def work(session: AsyncSession, settings: Settings) -> dict[str, object]:
         vault = Vault(settings.encryption_keys or "")

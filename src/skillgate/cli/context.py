@@ -14,8 +14,8 @@ from skillgate.cli.output import fail
 from skillgate.db import migrate
 from skillgate.db.engine import create_engine, create_sessionmaker
 from skillgate.db.session import commit
-from skillgate.errors import SkillGateError
-from skillgate.settings import ConfigError, Settings, get_settings
+from skillgate.errors import ConfigError, SkillGateError
+from skillgate.settings import Settings, get_settings
 
 T = TypeVar("T")
 

@@ -52,10 +52,10 @@ def serve(host: str, port: int, workers: int) -> None:
     import uvicorn
 
     from skillgate.catalog.loader import CatalogError, extra_paths_from_env, load_catalog
-    from skillgate.connections.vault import Vault
     from skillgate.db import migrate
+    from skillgate.errors import ConfigError
     from skillgate.http.protocol import TimedHttpToolsProtocol
-    from skillgate.settings import ConfigError
+    from skillgate.kit.vault import Vault
 
     settings = load_settings(may_create=True)
     try:

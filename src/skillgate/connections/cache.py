@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from skillgate.connections.repository import ConnectionRepository
 from skillgate.connections.stored import ActiveConnection, active_of
-from skillgate.connections.vault import Vault
 from skillgate.kit.cache import TTLCache
+from skillgate.kit.vault import Vault
 
 
 class CredentialCache:

@@ -11,7 +11,7 @@ from skillgate.db.base import Base, UTCDateTime, new_id, utcnow
 class Connection(Base):
     """One user's credentials for one integration.
 
-    `credentials` is AES-GCM ciphertext (see `skillgate.connections.vault`) bound to
+    `credentials` is AES-GCM ciphertext (see `skillgate.kit.vault`) bound to
     this row's id, user and integration; nothing else here is secret.
     status: `connected`, or `reconnect_required` after a refresh was refused.
     """

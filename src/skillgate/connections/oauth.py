@@ -3,7 +3,8 @@
 The provider's URLs come from the catalog (overridable with
 SKILLGATE_<SLUG>_AUTHORIZE_URL / _TOKEN_URL, e.g. for a test provider); the
 client id and secret from SKILLGATE_<SLUG>_CLIENT_ID / _CLIENT_SECRET. Token
-requests go through the worker's aiohttp session.
+requests go through the kit's Outbound (20 s, 5 s to connect, at most 1 MiB,
+no redirects).
 """
 
 from __future__ import annotations
@@ -14,15 +15,19 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
-import aiohttp
 from authlib.common.security import generate_token
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
+from yarl import URL
 
 from skillgate.catalog.models import Integration, OAuth2Auth
 from skillgate.connections.credentials import Credentials
+from skillgate.errors import UpstreamError
+from skillgate.kit.outbound import Outbound, UpstreamRequest
 from skillgate.settings import Settings
 
-TOKEN_TIMEOUT = aiohttp.ClientTimeout(total=20, sock_connect=5)
+TOKEN_CONNECT_TIMEOUT = 5.0
+TOKEN_TOTAL_TIMEOUT = 20.0
+TOKEN_MAX_BYTES = 1024 * 1024
 
 
 class OAuthError(Exception):
@@ -88,38 +93,38 @@ def authorize_redirect(app: OAuthApp, state: str, verifier: str, redirect_uri: s
     return app.authorize_url + separator + urlencode(query)
 
 
-def _parse_token_body(raw: bytes, content_type: str) -> dict[str, Any]:
-    import orjson
-
-    if "json" in content_type or raw[:1] == b"{":
-        try:
-            data = orjson.loads(raw)
-            return data if isinstance(data, dict) else {}
-        except orjson.JSONDecodeError:
-            return {}
-    return dict(parse_qsl(raw.decode("utf-8", errors="replace")))
+def _token_body(body: Any, content_type: str) -> dict[str, Any]:
+    """The token answer: a JSON object, or a form-encoded body; {} for anything else."""
+    if isinstance(body, dict):
+        return body
+    if isinstance(body, str) and "json" not in content_type and not body.startswith("{"):
+        return dict(parse_qsl(body))
+    return {}
 
 
-async def _token_request(
-    http: aiohttp.ClientSession, app: OAuthApp, form: dict[str, str]
-) -> dict[str, Any]:
-    headers = {"Accept": "application/json"}
+async def _token_request(outbound: Outbound, app: OAuthApp, form: dict[str, str]) -> dict[str, Any]:
+    headers = {"Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded"}
     if app.auth.token_auth_method == "client_secret_basic":
         pair = f"{app.client_id}:{app.client_secret}".encode()
         headers["Authorization"] = "Basic " + base64.b64encode(pair).decode()
     else:
         form = {**form, "client_id": app.client_id, "client_secret": app.client_secret}
+    url = str(URL(app.token_url))  # percent-encoded as the outbound request expects
+    request = UpstreamRequest("POST", url, headers, urlencode(form).encode())
     try:
-        async with http.post(
-            app.token_url, data=form, headers=headers, timeout=TOKEN_TIMEOUT, allow_redirects=False
-        ) as resp:
-            raw = await resp.content.read(1024 * 1024)
-            data = _parse_token_body(raw, resp.headers.get("content-type", ""))
-            status = resp.status
-    except (aiohttp.ClientError, OSError, TimeoutError):
+        resp = await outbound.send(
+            request,
+            connect_timeout=TOKEN_CONNECT_TIMEOUT,
+            total_timeout=TOKEN_TOTAL_TIMEOUT,
+            max_bytes=TOKEN_MAX_BYTES,
+            service=f"{app.slug}: the token endpoint",
+        )
+    except UpstreamError:  # unreachable, too slow, or an answer past the size cap
         raise OAuthError(
             f"{app.slug}: the token endpoint could not be reached", rejected=False
         ) from None
+    status = resp.status
+    data = _token_body(resp.body, resp.headers.get("content-type", ""))
     if status >= 500:
         raise OAuthError(f"{app.slug}: the token endpoint answered {status}", rejected=False)
     error = data.get("error")
@@ -154,18 +159,18 @@ def granted_scopes(data: dict[str, Any], app: OAuthApp) -> list[str]:
 
 
 async def exchange_code(
-    http: aiohttp.ClientSession, app: OAuthApp, code: str, verifier: str, redirect_uri: str
+    outbound: Outbound, app: OAuthApp, code: str, verifier: str, redirect_uri: str
 ) -> tuple[Credentials, list[str]]:
     form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri}
     if app.auth.pkce:
         form["code_verifier"] = verifier
-    data = await _token_request(http, app, form)
+    data = await _token_request(outbound, app, form)
     return _credentials(data), granted_scopes(data, app)
 
 
-async def refresh(http: aiohttp.ClientSession, app: OAuthApp, refresh_token: str) -> Credentials:
+async def refresh(outbound: Outbound, app: OAuthApp, refresh_token: str) -> Credentials:
     """New credentials; keeps the old refresh token unless the provider rotated it."""
     data = await _token_request(
-        http, app, {"grant_type": "refresh_token", "refresh_token": refresh_token}
+        outbound, app, {"grant_type": "refresh_token", "refresh_token": refresh_token}
     )
     return _credentials(data, previous_refresh=refresh_token)

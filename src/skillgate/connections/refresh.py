@@ -15,7 +15,6 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-import aiohttp
 import structlog
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -24,10 +23,11 @@ from skillgate.connections import oauth
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.repository import ConnectionRepository
 from skillgate.connections.stored import ActiveConnection, open_credentials, seal_credentials
-from skillgate.connections.vault import Vault
 from skillgate.db.base import utcnow
 from skillgate.errors import TokenExpired, UpstreamUnavailable
 from skillgate.kit.locks import KeyedLock, file_lock, redis_lock
+from skillgate.kit.outbound import Outbound
+from skillgate.kit.vault import Vault
 from skillgate.settings import Settings
 
 log = structlog.get_logger(__name__)
@@ -39,14 +39,14 @@ class Refresher:
         settings: Settings,
         sessionmaker: async_sessionmaker[AsyncSession],
         vault: Vault,
-        http: Callable[[], aiohttp.ClientSession],
-        redis: Callable[[], Any],
+        outbound: Outbound,
+        redis: Any,  # a Redis client, or None
         on_change: Callable[[str, str], None],
     ) -> None:
         self.settings = settings
         self.sessionmaker = sessionmaker
         self.vault = vault
-        self.http = http
+        self.outbound = outbound
         self.redis = redis
         self.on_change = on_change  # (user_id, integration) -> drop cached credentials
         self._local = KeyedLock()
@@ -54,9 +54,8 @@ class Refresher:
 
     @contextlib.asynccontextmanager
     async def _cross_process(self, connection_id: str) -> AsyncIterator[None]:
-        client = self.redis()
-        if client is not None:
-            async with redis_lock(client, f"sg:lock:refresh:{connection_id}"):
+        if self.redis is not None:
+            async with redis_lock(self.redis, f"sg:lock:refresh:{connection_id}"):
                 yield
         elif self.settings.is_sqlite:
             async with file_lock(self.settings.data_dir / ".skillgate-locks", connection_id):
@@ -92,7 +91,7 @@ class Refresher:
                 try:
                     self.refreshes += 1
                     fresh: Credentials | None = await oauth.refresh(
-                        self.http(), app, current.refresh_token
+                        self.outbound, app, current.refresh_token
                     )
                 except oauth.OAuthError as exc:
                     if not exc.rejected:

@@ -17,11 +17,10 @@ API's schema objects; the others serve the dashboard and the browser routes.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-import aiohttp
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.api_keys.scopes import can_see, require_access
@@ -39,12 +38,13 @@ from skillgate.connections.schemas import (
     ConnectStarted,
 )
 from skillgate.connections.status import StatusCache
-from skillgate.connections.vault import Vault
 from skillgate.connections.verify import verify_token
 from skillgate.db.base import utcnow
 from skillgate.db.session import on_commit
 from skillgate.errors import BadRequest, NotFound
+from skillgate.kit.outbound import Outbound
 from skillgate.kit.principal import Principal
+from skillgate.kit.vault import Vault
 from skillgate.settings import Settings
 
 REQUEST_TTL = timedelta(minutes=10)
@@ -68,14 +68,14 @@ class Connections:
         settings: Settings,
         catalog: Catalog,
         vault: Vault,
-        http: Callable[[], aiohttp.ClientSession],
+        outbound: Outbound,
         statuses: StatusCache,
         credentials: CredentialCache,
     ) -> None:
         self.settings = settings  # OAuth apps, token verification, the public URLs
         self.catalog = catalog
         self.vault = vault
-        self.http = http  # the server's outbound session (token checks, code exchange)
+        self.outbound = outbound  # token checks and the OAuth code exchange
         self.statuses = statuses
         self.credentials = credentials
         self.app_url = settings.resolved_app_url
@@ -256,7 +256,7 @@ class Connections:
             raise BadRequest("The provider's answer had no authorization code; start again.")
         try:
             creds, scopes = await oauth.exchange_code(
-                self.http(), app, code, req.code_verifier, self.callback_url(slug)
+                self.outbound, app, code, req.code_verifier, self.callback_url(slug)
             )
         except oauth.OAuthError as exc:
             await self._fail(db, req, str(exc))
@@ -273,7 +273,7 @@ class Connections:
     ) -> Connection:
         """Store a pasted token once the integration's verification request accepts it."""
         integration = self.integration(slug)
-        account = await verify_token(self.http(), self.settings, integration, token)
+        account = await verify_token(self.outbound, self.settings, integration, token)
         connection = await self.store(
             db, user_id, slug, "token", Credentials(access_token=token.strip()), account=account
         )

@@ -19,9 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.models import Connection
 from skillgate.connections.repository import ConnectionRepository
-from skillgate.connections.vault import Binding, Vault, VaultError
 from skillgate.db.base import new_id, utcnow
 from skillgate.errors import NotFound
+from skillgate.kit.vault import Binding, Vault, VaultError
 
 log = structlog.get_logger(__name__)
 

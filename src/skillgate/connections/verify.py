@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import aiohttp
 import orjson
 
 from skillgate.catalog.models import Integration
 from skillgate.errors import BadRequest
 from skillgate.executor.envelope import body_failed
-from skillgate.executor.request import USER_AGENT, UpstreamRequest
-from skillgate.executor.upstream import send
+from skillgate.kit.outbound import USER_AGENT, Outbound, UpstreamRequest
 from skillgate.settings import Settings
 
 _ACCOUNT_FIELDS = ("login", "email", "emailAddress", "user", "name", "team")
@@ -32,7 +30,7 @@ def _account(body: Any) -> str | None:
 
 
 async def verify_token(
-    http: aiohttp.ClientSession, settings: Settings, integration: Integration, token: str
+    outbound: Outbound, settings: Settings, integration: Integration, token: str
 ) -> str | None:
     """The account label when the upstream accepts `token`; BadRequest when it refuses."""
     auth = integration.auth.token
@@ -52,8 +50,7 @@ async def verify_token(
     request = UpstreamRequest(
         integration.verify.method, base_url + integration.verify.path, headers, body
     )
-    response = await send(
-        http,
+    response = await outbound.send(
         request,
         connect_timeout=settings.upstream_connect_timeout,
         total_timeout=15,

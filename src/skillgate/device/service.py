@@ -9,7 +9,6 @@ table holds too many pending codes.
 from __future__ import annotations
 
 import re
-import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,7 +18,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from skillgate.api_keys.models import ApiKey
 from skillgate.api_keys.repository import ApiKeyRepository
 from skillgate.api_keys.service import ApiKeys
-from skillgate.connections.vault import Binding, Vault
 from skillgate.db.base import utcnow
 from skillgate.device import codes
 from skillgate.device.models import DeviceCode
@@ -32,13 +30,17 @@ from skillgate.errors import (
     ServiceUnavailable,
     SkillGateError,
 )
-from skillgate.executor.ratelimit import Counter
+from skillgate.kit.ratecount import Counter, Window, release, spend
+from skillgate.kit.vault import Binding, Vault
 from skillgate.users.repository import UserRepository
 
 log = structlog.get_logger(__name__)
 MAX_WRONG_CODES = 20
 WRONG_CODE_WINDOW = 900
 _KEY_ID = re.compile(r"key_[A-Za-z0-9]{1,60}")
+_WRONG_BY_USER = Window("device:wrong:user", MAX_WRONG_CODES, WRONG_CODE_WINDOW)
+_WRONG_BY_IP = Window("device:wrong:ip", MAX_WRONG_CODES, WRONG_CODE_WINDOW)
+_STARTS = Window("device:start", codes.STARTS_PER_ADDRESS, codes.START_WINDOW_SECONDS)
 _INVALID = "That code is invalid or expired: check the code your terminal shows, or start again."
 
 
@@ -122,15 +124,11 @@ class DeviceFlow:
 
     async def _throttle_start(self, ip: str) -> None:
         """A fixed window per client address, on the shared counter (Redis when set)."""
-        now = time.time()
-        window = codes.START_WINDOW_SECONDS
-        key = f"sg:device:start:{ip}:{int(now // window)}"
-        [count] = await self.counter.hit([(key, window)])
-        if count > codes.STARTS_PER_ADDRESS:
-            retry = int(window - now % window) or 1
+        spent = await spend(self.counter, [(_STARTS, ip)])
+        if not spent.allowed:
             raise RateLimited(
-                f"Too many sign-ins started from this address; retry in {retry} s.",
-                retry_after=retry,
+                f"Too many sign-ins started from this address; retry in {spent.retry_after} s.",
+                retry_after=spent.retry_after,
             )
 
     async def _refuse_when_full(self, repo: DeviceCodeRepository, now: datetime) -> None:
@@ -214,13 +212,13 @@ class DeviceFlow:
         """Reserve a guess on the user's and the address's counters first (atomic: no
         more than MAX_WRONG_CODES guesses are evaluated, however many arrive at once),
         evaluate, and give the reservation back when the code was right."""
-        keys = [f"sg:device:wrong:user:{user_id}", f"sg:device:wrong:ip:{ip}"]
         counter = self.counter
-        if max(await counter.hit([(k, WRONG_CODE_WINDOW) for k in keys])) > MAX_WRONG_CODES:
-            await counter.release(keys)  # refused unevaluated: the count stays at the limit
+        spent = await spend(counter, [(_WRONG_BY_USER, user_id), (_WRONG_BY_IP, ip)])
+        if not spent.allowed:
+            await release(counter, spent)  # refused unevaluated: the count stays at the limit
             raise RateLimited(
                 "Too many wrong codes; wait 15 minutes and try again.",
-                retry_after=WRONG_CODE_WINDOW,
+                retry_after=spent.retry_after,
             )
         normalized = codes.normalize_user_code(user_code)
         row = None
@@ -228,7 +226,7 @@ class DeviceFlow:
             row = await DeviceCodeRepository(db).by_user_code(codes.digest(normalized))
         if row is None or row.status != "pending" or row.expires_at <= utcnow():
             raise BadRequest(_INVALID)  # the reservation stays: a wrong guess counts
-        await counter.release(keys)
+        await release(counter, spent)
         assert normalized is not None
         row.user_code_display = codes.display(normalized)
         return row

@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from skillgate.executor.upstream import UpstreamResponse
+from skillgate.kit.outbound import UpstreamResponse
 
 
 def body_failed(style: str | None, body: Any) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 from urllib.parse import SplitResult, quote, urlencode, urlsplit
@@ -19,23 +19,11 @@ import orjson
 
 from skillgate.catalog.models import BodyEncoding, Endpoint, Parameter
 from skillgate.errors import BadRequest
+from skillgate.kit.outbound import USER_AGENT, UpstreamRequest
 
-USER_AGENT = "skillgate/0.1"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _UNRESERVED = re.compile(r"[A-Za-z0-9._~-]+")  # what `quote` leaves as it is
-
-
-@dataclass
-class UpstreamRequest:
-    method: str
-    url: str
-    headers: dict[str, str]
-    body: bytes | None = None
-    query: list[tuple[str, str]] = field(default_factory=list)
-
-    def __repr__(self) -> str:  # headers carry credentials
-        return f"UpstreamRequest({self.method} {self.url})"
 
 
 def _text(value: Any) -> str:

@@ -12,8 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import aiohttp
-
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.connections.cache import CredentialCache
@@ -26,10 +24,10 @@ from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor import params as params_mod
 from skillgate.executor import request as request_mod
 from skillgate.executor.envelope import envelope
-from skillgate.executor.ratelimit import RateLimiter
-from skillgate.executor.upstream import UpstreamResponse, send
+from skillgate.kit.outbound import Outbound, UpstreamResponse
 from skillgate.kit.principal import Principal
 from skillgate.metrics import Metrics
+from skillgate.users.limiter import PlanLimiter
 from skillgate.users.plans import Plans
 
 
@@ -70,10 +68,10 @@ class Executor:
         catalog: Catalog,
         rendered: RenderedCatalog,
         plans: Plans,
-        limiter: RateLimiter,
+        limiter: PlanLimiter,
         credentials: CredentialCache,
         refresher: Refresher,
-        http: Callable[[], aiohttp.ClientSession],
+        outbound: Outbound,
         log: ExecutionWriter,
         metrics: Metrics,
         policy: UpstreamPolicy,
@@ -84,7 +82,7 @@ class Executor:
         self.limiter = limiter
         self.credentials = credentials
         self.refresher = refresher
-        self.http = http
+        self.outbound = outbound
         self.log = log
         self.metrics = metrics
         self.policy = policy
@@ -202,8 +200,7 @@ class Executor:
             _auth_header(integration, conn, creds),
         )
         own = integration.timeouts
-        return await send(
-            self.http(),
+        return await self.outbound.send(
             req,
             connect_timeout=own.connect if own else policy.connect_timeout,
             total_timeout=own.total if own else policy.total_timeout,

@@ -11,8 +11,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from skillgate.settings import Settings
 
 if TYPE_CHECKING:
-    import aiohttp
-
     from skillgate.api_keys.usage import UsageRecorder
     from skillgate.api_keys.verifier import KeyVerifier
     from skillgate.auth.tokens import TokenSigner
@@ -20,11 +18,11 @@ if TYPE_CHECKING:
     from skillgate.connections.cache import CredentialCache
     from skillgate.connections.refresh import Refresher
     from skillgate.connections.status import StatusCache
-    from skillgate.connections.vault import Vault
     from skillgate.discovery.rendered import RenderedCatalog
     from skillgate.executions.writer import ExecutionWriter
-    from skillgate.executor.ratelimit import RateLimiter
+    from skillgate.kit.vault import Vault
     from skillgate.metrics import Metrics
+    from skillgate.users.limiter import PlanLimiter
     from skillgate.users.plans import PlanLimits
 
 
@@ -43,22 +41,16 @@ class AppState:
     vault: Vault
     credentials: CredentialCache
     refresher: Refresher
-    limiter: RateLimiter
+    limiter: PlanLimiter
     executions: ExecutionWriter
     limits: dict[str, PlanLimits]
     metrics: Metrics
 
-    # Created in the lifespan (they need the running loop).
-    http_session: aiohttp.ClientSession | None = None
     redis: Any = None
     extras: dict[str, Any] = field(default_factory=dict)
     # Each integration's upstream base URL, read from the environment once (see
     # Settings.upstream_base_url): every execution asks.
     base_urls: dict[str, str] = field(default_factory=dict)
-
-    def http(self) -> aiohttp.ClientSession:
-        assert self.http_session is not None, "the app's lifespan has not started"
-        return self.http_session
 
     def base_url(self, slug: str, catalog_base_url: str) -> str:
         found = self.base_urls.get(slug)

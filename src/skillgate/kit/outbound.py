@@ -1,14 +1,19 @@
-"""Send one request upstream with aiohttp: bounded in time and size, no redirects.
+"""Outbound HTTP: one request out, bounded in time and size, no redirects.
 
-One ClientSession per worker, created in the app's lifespan. Cookies are
-never stored (DummyCookieJar) and no upstream header is passed to the client.
+`Outbound` owns the worker's one aiohttp ClientSession (opened in the app's
+lifespan by the composition root, closed at shutdown); every service that calls
+out receives it in its constructor: the executor (agent calls), token
+verification and the OAuth token exchange and refresh (skillgate.connections).
+Cookies are never stored (DummyCookieJar) and no upstream header is passed to
+the client. Failures are the gateway's own errors: `UpstreamTimeout` (504),
+`UpstreamUnavailable` and `UpstreamResponseTooLarge` (502).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -16,10 +21,22 @@ import orjson
 from yarl import URL
 
 from skillgate.errors import UpstreamResponseTooLarge, UpstreamTimeout, UpstreamUnavailable
-from skillgate.executor.request import UpstreamRequest
 
+USER_AGENT = "skillgate/0.1"
 MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 _CHUNK = 64 * 1024
+
+
+@dataclass
+class UpstreamRequest:
+    method: str
+    url: str  # already encoded (sent as it is)
+    headers: dict[str, str]
+    body: bytes | None = None
+    query: list[tuple[str, str]] = field(default_factory=list)  # what the URL carries
+
+    def __repr__(self) -> str:  # headers carry credentials
+        return f"UpstreamRequest({self.method} {self.url})"
 
 
 @dataclass
@@ -29,7 +46,7 @@ class UpstreamResponse:
     body: Any  # parsed JSON, or text
 
 
-def new_session() -> aiohttp.ClientSession:
+def _new_session() -> aiohttp.ClientSession:
     connector = aiohttp.TCPConnector(limit=256, limit_per_host=64, ttl_dns_cache=300)
     return aiohttp.ClientSession(
         connector=connector,
@@ -77,20 +94,55 @@ async def _read_capped(resp: aiohttp.ClientResponse, max_bytes: int, service: st
     return b"".join(chunks)
 
 
-async def send(
+class Outbound:
+    """The worker's outbound HTTP: `start()` in the lifespan, `send()`, `close()`."""
+
+    def __init__(self) -> None:
+        self._session: aiohttp.ClientSession | None = None
+
+    async def start(self) -> None:
+        if self._session is None:
+            self._session = _new_session()
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    @property
+    def session(self) -> aiohttp.ClientSession:
+        assert self._session is not None, "the app's lifespan has not started"
+        return self._session
+
+    async def send(
+        self,
+        request: UpstreamRequest,
+        *,
+        connect_timeout: float,
+        total_timeout: float,
+        max_bytes: int = MAX_RESPONSE_BYTES,
+        service: str = "the upstream service",
+    ) -> UpstreamResponse:
+        """One request; a redirect is answered as it is (never followed)."""
+        assert self._session is not None, "the app's lifespan has not started"
+        return await _send(
+            self._session, request, connect_timeout, total_timeout, max_bytes, service
+        )
+
+
+async def _send(
     session: aiohttp.ClientSession,
     request: UpstreamRequest,
-    *,
     connect_timeout: float,
     total_timeout: float,
-    max_bytes: int = MAX_RESPONSE_BYTES,
-    service: str = "the upstream service",
+    max_bytes: int,
+    service: str,
 ) -> UpstreamResponse:
     timeout = _timeout(connect_timeout, total_timeout)
     try:
         async with session.request(
             request.method,
-            URL(request.url, encoded=True),  # built and encoded by executor.request
+            URL(request.url, encoded=True),  # built and encoded by the caller
             headers=request.headers,
             data=request.body,
             allow_redirects=False,

@@ -19,7 +19,7 @@ from typing import Any
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from skillgate.settings import ConfigError
+from skillgate.errors import ConfigError
 
 _VERSION = 1
 

@@ -1,0 +1,42 @@
+"""The outbound HTTP object's lifecycle and its body decoding (the requests themselves,
+timeouts, size cap and redirects: tests/executor/test_execute.py against a loopback
+provider)."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillgate.errors import UpstreamUnavailable
+from skillgate.kit.outbound import Outbound, UpstreamRequest, _decode
+
+
+async def test_one_session_from_start_to_close() -> None:
+    outbound = Outbound()
+    request = UpstreamRequest("GET", "http://127.0.0.1:1/", {})
+    with pytest.raises(AssertionError, match="lifespan"):
+        await outbound.send(request, connect_timeout=1, total_timeout=1)
+    await outbound.start()
+    session = outbound.session
+    await outbound.start()  # started twice: still the one session
+    assert outbound.session is session
+    with pytest.raises(UpstreamUnavailable, match="could not be reached"):
+        await outbound.send(request, connect_timeout=1, total_timeout=1, service="Nothing")
+    await outbound.close()
+    assert session.closed
+    await outbound.close()  # closing twice is harmless
+    with pytest.raises(AssertionError):
+        outbound.session
+
+
+def test_bodies_decode_as_json_when_they_are_else_as_text() -> None:
+    assert _decode(b"", "application/json") is None
+    assert _decode(b'{"a": 1}', "text/plain") == {"a": 1}  # looks like JSON: parsed
+    assert _decode(b"[1]", "") == [1]
+    assert _decode(b"not json", "application/json") == "not json"
+    assert _decode(b"a=1&b=2", "application/x-www-form-urlencoded") == "a=1&b=2"
+    assert _decode(b"\xff", "text/plain") == "\ufffd"
+
+
+def test_a_request_never_shows_its_headers() -> None:
+    request = UpstreamRequest("GET", "https://api.example.com/x", {"Authorization": "Bearer s"})
+    assert repr(request) == "UpstreamRequest(GET https://api.example.com/x)"
