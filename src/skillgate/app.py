@@ -96,7 +96,7 @@ def _account_door(gateway: Gateway) -> GatewayApp:
         redoc_url=None,
         redirect_slashes=False,
     )
-    app.state.sg = gateway.state
+    app.state.gateway = gateway  # for operator tooling, tests and benchmarks; no route reads it
     app.state.services = gateway.services
     handlers.install(app)
     for router in (

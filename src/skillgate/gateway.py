@@ -7,6 +7,10 @@ constructor, not in a lookup.
 
     start()   inside the app's lifespan (things that need the running loop)
     close()   at shutdown, in reverse order
+
+`create_app` also leaves the gateway on `app.state.gateway` for operator tooling,
+tests and benchmarks; no route reads it (routes receive their service, see
+http/provide.py).
 """
 
 from __future__ import annotations
@@ -38,7 +42,6 @@ from skillgate.executions.service import ExecutionLog
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor.service import Executor, UpstreamPolicy
-from skillgate.http.state import AppState
 from skillgate.kit.outbound import Outbound
 from skillgate.kit.ratecount import Counter, new_counter
 from skillgate.kit.redis import new_redis
@@ -46,26 +49,34 @@ from skillgate.kit.vault import Vault
 from skillgate.metrics import Metrics
 from skillgate.settings import Settings
 from skillgate.users.limiter import PlanLimiter
-from skillgate.users.plans import Plans, build_limits
+from skillgate.users.plans import Plans
 
 
 @dataclass
 class Gateway:
+    """What a running server holds. The doors get the services they serve from here,
+    in `create_app`; FastAPI routes get theirs from `services`, by type."""
+
     settings: Settings
     catalog: Catalog
     engine: AsyncEngine
     sessionmaker: async_sessionmaker[AsyncSession]
     redis: Any
-    usage: UsageRecorder
     metrics: Metrics
     outbound: Outbound
+    vault: Vault
+    usage: UsageRecorder
     verifier: KeyVerifier
+    signer: TokenSigner
+    limiter: PlanLimiter
     plans: Plans
+    rendered: RenderedCatalog
+    executions: ExecutionWriter
+    connections: Connections
+    refresher: Refresher
     discovery: Discovery
     executor: Executor
-    connections: Connections
     log: ExecutionLog
-    state: AppState  # transitional: what the features not yet given their services read
     services: dict[type, Any] = field(default_factory=dict)  # what FastAPI routes receive
 
     def provide(self, *services: Any) -> None:
@@ -74,72 +85,60 @@ class Gateway:
 
     async def start(self) -> None:
         await self.outbound.start()
-        self.state.executions.start()
+        self.executions.start()
         self.usage.start()
 
     async def close(self) -> None:
         await self.usage.close()
-        await self.state.executions.close()
+        await self.executions.close()
         await self.outbound.close()
         if self.redis is not None:
             await self.redis.aclose()
         await self.engine.dispose()
 
 
-def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
-    assert settings.secret_key is not None
+@dataclass
+class _Base:
+    """The mechanisms every service is built from."""
+
+    settings: Settings
+    engine: AsyncEngine
+    sessionmaker: async_sessionmaker[AsyncSession]
+    redis: Any
+    vault: Vault
+    outbound: Outbound
+    metrics: Metrics
+
+
+def _base(settings: Settings) -> _Base:
     engine = create_engine(settings.resolved_database_url)
+    return _Base(
+        settings=settings,
+        engine=engine,
+        sessionmaker=create_sessionmaker(engine),
+        redis=new_redis(settings.redis_url, settings.redis_timeout),
+        vault=Vault(settings.encryption_keys or ""),
+        outbound=Outbound(),
+        metrics=Metrics(),
+    )
+
+
+def _execution_log(
+    settings: Settings, sessionmaker: async_sessionmaker[AsyncSession]
+) -> ExecutionWriter:
     db_file = sqlite_file(settings.resolved_database_url)
-    sessionmaker = create_sessionmaker(engine)
-    usage = UsageRecorder(sessionmaker)
-    vault = Vault(settings.encryption_keys or "")
-    redis_client = new_redis(settings.redis_url, settings.redis_timeout)
-    metrics = Metrics()
-    outbound = Outbound()
-    verifier = KeyVerifier(sessionmaker, settings.secret_key, usage, settings.key_cache_ttl)
-    signer = TokenSigner(settings.secret_key, settings.access_token_ttl)
-    rendered = RenderedCatalog(catalog)
-    limiter = PlanLimiter(new_counter(redis_client))
-    executions = ExecutionWriter(
+    return ExecutionWriter(
         SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker),
         spool_dir=settings.data_dir / "spool",
     )
-    plans = Plans(settings)
-    connections = _connections(settings, catalog, sessionmaker, vault, outbound)
-    statuses, credentials = connections.statuses, connections.credentials
-    refresher = Refresher(
-        settings, sessionmaker, vault, outbound, redis_client, on_change=connections.changed
-    )
-    state = AppState(
-        settings=settings,
-        engine=engine,
-        sessionmaker=sessionmaker,
+
+
+def _executor(base: _Base, catalog: Catalog, **collaborators: Any) -> Executor:
+    settings = base.settings
+    return Executor(
         catalog=catalog,
-        verifier=verifier,
-        usage=usage,
-        signer=signer,
-        pepper=keyformat.derive_pepper(settings.secret_key),
-        rendered=rendered,
-        statuses=statuses,
-        vault=vault,
-        credentials=credentials,
-        refresher=refresher,
-        limiter=limiter,
-        executions=executions,
-        limits=build_limits(settings),
-        metrics=metrics,
-        redis=redis_client,
-    )
-    executor = Executor(
-        catalog=catalog,
-        rendered=rendered,
-        plans=plans,
-        limiter=limiter,
-        credentials=credentials,
-        refresher=refresher,
-        outbound=outbound,
-        log=executions,
-        metrics=metrics,
+        outbound=base.outbound,
+        metrics=base.metrics,
         policy=UpstreamPolicy(
             app_url=settings.resolved_app_url,
             connect_timeout=settings.upstream_connect_timeout,
@@ -147,28 +146,56 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
             max_bytes=settings.upstream_max_bytes,
             base_url=settings.upstream_base_url,
         ),
+        **collaborators,
+    )
+
+
+def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
+    assert settings.secret_key is not None
+    base = _base(settings)
+    maker = base.sessionmaker
+    usage = UsageRecorder(maker)
+    verifier = KeyVerifier(maker, settings.secret_key, usage, settings.key_cache_ttl)
+    limiter = PlanLimiter(new_counter(base.redis))
+    plans = Plans(settings)
+    rendered = RenderedCatalog(catalog)
+    executions = _execution_log(settings, maker)
+    connections = _connections(settings, catalog, maker, base.vault, base.outbound)
+    refresher = Refresher(
+        settings, maker, base.vault, base.outbound, base.redis, on_change=connections.changed
+    )
+    executor = _executor(
+        base,
+        catalog,
+        rendered=rendered,
+        plans=plans,
+        limiter=limiter,
+        credentials=connections.credentials,
+        refresher=refresher,
+        log=executions,
     )
     gateway = Gateway(
-        settings=settings,
+        **vars(base),
         catalog=catalog,
-        engine=engine,
-        sessionmaker=sessionmaker,
-        redis=redis_client,
         usage=usage,
-        metrics=metrics,
-        outbound=outbound,
-        state=state,
         verifier=verifier,
+        signer=TokenSigner(settings.secret_key, settings.access_token_ttl),
+        limiter=limiter,
         plans=plans,
-        discovery=Discovery(rendered, statuses),
-        executor=executor,
+        rendered=rendered,
+        executions=executions,
         connections=connections,
+        refresher=refresher,
+        discovery=Discovery(rendered, connections.statuses),
+        executor=executor,
         log=ExecutionLog(executions),
     )
-    # Connections, API keys, the execution log (what the routes of those features receive).
-    keys = ApiKeys(pepper=state.pepper, slugs=catalog.slugs, verifier=state.verifier)
-    gateway.provide(sessionmaker, catalog, plans, connections, keys, gateway.log)
-    _provide_accounts(gateway, counter=limiter.counter, signer=signer, vault=vault, keys=keys)
+    # What the account door's routes receive, by type.
+    keys = ApiKeys(
+        pepper=keyformat.derive_pepper(settings.secret_key), slugs=catalog.slugs, verifier=verifier
+    )
+    gateway.provide(maker, catalog, plans, connections, keys, gateway.log)
+    _provide_accounts(gateway, counter=limiter.counter, keys=keys)
     return gateway
 
 
@@ -192,13 +219,12 @@ def _connections(
     )
 
 
-def _provide_accounts(
-    gateway: Gateway, *, counter: Counter, signer: TokenSigner, vault: Vault, keys: ApiKeys
-) -> None:
+def _provide_accounts(gateway: Gateway, *, counter: Counter, keys: ApiKeys) -> None:
     """Sign-in, sessions, the device flow, the dashboard's shell."""
     settings = gateway.settings
     assert settings.secret_key is not None
     sessions = WebSessions(settings.session_idle_ttl, settings.session_absolute_ttl)
+    signer = gateway.signer
     gateway.provide(
         gateway.verifier,
         signer,
@@ -209,7 +235,7 @@ def _provide_accounts(
             app_url=settings.resolved_app_url,
             counter=counter,
             redis=gateway.redis,
-            vault=vault,
+            vault=gateway.vault,
             keys=keys,
         ),
         DashboardShell(
