@@ -3,7 +3,7 @@
 - `/bench/constant`: a FastAPI route, first in the route list (the issue's baseline:
   "the same app's constant-response route").
 - `/bench/constant-raw`: raw ASGI inside the same `RequestContextMiddleware` as the
-  API's hot routes (http.fastpath), with no authentication: the stricter baseline,
+  API's hot routes (doors.agent), with no authentication: the stricter baseline,
   what a response costs before the route does any work.
 """
 
@@ -28,9 +28,9 @@ async def _constant_raw(scope: Scope, receive: Receive, send: Send) -> None:
 class BenchApp:
     def __init__(self, app: FastAPI) -> None:
         self.app = app
-        settings = app.state.sg.settings
+        settings = app.state.gateway.settings
         self.raw = RequestContextMiddleware(
-            _constant_raw, max_body=settings.max_request_bytes, metrics=app.state.sg.metrics
+            _constant_raw, max_body=settings.max_request_bytes, metrics=app.state.gateway.metrics
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -149,7 +149,7 @@ class Harness:
 
     @property
     def state(self) -> Any:
-        return self.app.state.sg
+        return self.app.state.gateway
 
     def service(self, kind: type[T]) -> T:
         """The app's one instance of a service (as `http.provide` hands it to routes)."""

@@ -252,6 +252,6 @@ async def test_pacing_in_redis_when_configured(
             )
     assert first.json() == {"status": "pending", "error": "authorization_pending"}
     assert second.json() == {"status": "pending", "error": "slow_down", "interval": 10}
-    async with app.state.sg.sessionmaker() as s:
+    async with app.state.gateway.sessionmaker() as s:
         row = (await s.execute(select(DeviceCode))).scalar_one()
     assert row.last_polled_at is None  # paced in Redis, not in the row

@@ -40,7 +40,7 @@ async def _connect(harness: Harness, user_id: str, slug: str) -> None:
     async with harness.state.sessionmaker() as s:
         s.add(Connection(user_id=user_id, integration=slug, auth_type="token", credentials=b"x"))
         await commit(s)
-    harness.state.statuses.forget(user_id)
+    harness.state.connections.statuses.forget(user_id)
 
 
 async def test_list_integrations(harness: Harness) -> None:

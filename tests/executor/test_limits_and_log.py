@@ -131,7 +131,7 @@ async def test_pending_rows_are_flushed_at_shutdown(
     from tests.conftest import make_settings
 
     app = create_app(make_settings(database_url, Path(str(tmp_path))), catalog=test_catalog)  # type: ignore[arg-type]
-    state = app.state.sg
+    state = app.state.gateway
     async with app.router.lifespan_context(app):
         user = None
         from skillgate.db.session import commit
