@@ -7,6 +7,7 @@ import os
 import secrets
 import tempfile
 from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,14 +16,28 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
+from skillgate.api_keys.usage import UsageRecorder
+from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.app import create_app
+from skillgate.auth.tokens import TokenSigner
 from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.connections.status import StatusCache
+from skillgate.connections.vault import Vault
 from skillgate.db import migrate
 from skillgate.db.engine import create_engine
 from skillgate.db.models import Base
 from skillgate.db.session import commit
+from skillgate.discovery.rendered import RenderedCatalog
+from skillgate.executions.writer import ExecutionWriter
+from skillgate.executor.ratelimit import MemoryCounter
+from skillgate.http.state import AppState
 from skillgate.settings import Settings
 from skillgate.users.service import UserService
 from tests.upstream import Provider
@@ -31,6 +46,12 @@ FIXTURES = Path(__file__).parent / "fixtures"
 PG_URL = os.environ.get("SKILLGATE_TEST_DATABASE_URL")
 REDIS_URL = os.environ.get("SKILLGATE_TEST_REDIS_URL")
 PASSWORD = "correct-horse-battery"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "own_app: the harness builds this test an app of its own (see `harness`)"
+    )
 
 
 def pytest_report_header() -> list[str]:
@@ -138,17 +159,96 @@ def provider(provider_server: Provider, monkeypatch: pytest.MonkeyPatch) -> Prov
     return provider_server
 
 
+def state_of(app: FastAPI) -> AppState:
+    """The one place tests reach into what the app holds (AppState is going: only this
+    function and Harness's accessors below change when it does)."""
+    state: AppState = app.state.sg
+    return state
+
+
 @dataclass
 class Harness:
+    """The app in-process and a client on it. A test reads the app's services through the
+    accessors here, never through the app's own attributes."""
+
     app: FastAPI
     client: httpx.AsyncClient
 
     @property
-    def state(self) -> Any:
-        return self.app.state.sg
+    def settings(self) -> Settings:
+        return state_of(self.app).settings
+
+    @property
+    def sessionmaker(self) -> async_sessionmaker[AsyncSession]:
+        return state_of(self.app).sessionmaker
+
+    @property
+    def engine(self) -> AsyncEngine:
+        return state_of(self.app).engine
+
+    @property
+    def catalog(self) -> Catalog:
+        return state_of(self.app).catalog
+
+    @property
+    def verifier(self) -> KeyVerifier:
+        return state_of(self.app).verifier
+
+    @property
+    def usage(self) -> UsageRecorder:
+        return state_of(self.app).usage
+
+    @property
+    def signer(self) -> TokenSigner:
+        return state_of(self.app).signer
+
+    @property
+    def pepper(self) -> bytes:
+        return state_of(self.app).pepper
+
+    @property
+    def rendered(self) -> RenderedCatalog:
+        return state_of(self.app).rendered
+
+    @property
+    def statuses(self) -> StatusCache:
+        return state_of(self.app).statuses
+
+    @property
+    def vault(self) -> Vault:
+        return state_of(self.app).vault
+
+    @property
+    def executions(self) -> ExecutionWriter:
+        return state_of(self.app).executions
+
+    @property
+    def base_urls(self) -> dict[str, str]:
+        return state_of(self.app).base_urls
+
+    def connection_changed(self, user_id: str, integration: str) -> None:
+        state_of(self.app).connection_changed(user_id, integration)
+
+    async def reset(self) -> None:
+        """Between two tests on the session's app, forget what the last one left in memory
+        that the next could see. (`database_url` then empties every table.)
+
+        - pending execution-log rows and key usage are written now, not into the next
+          test's tables;
+        - the fixed-window counters start empty: sign-in (per email), device codes (per
+          address: every test calls from 127.0.0.1) and plan limits;
+        - upstream base URLs are read from the environment again (`provider` sets them).
+        The key, status and credential caches are keyed by random ids (keys, users) that
+        no later test reuses, and a revocation forgets its key, so they are left alone.
+        """
+        state = state_of(self.app)
+        await state.executions.flush()
+        await state.usage.flush()
+        state.limiter.counter = MemoryCounter()
+        state.base_urls.clear()
 
     async def user(self, email: str = "ada@example.com", plan: str = "free") -> Any:
-        async with self.state.sessionmaker() as session:
+        async with self.sessionmaker() as session:
             user = await UserService(session).create(email, PASSWORD, plan=plan)
             await commit(session)
             return user
@@ -186,12 +286,59 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+class SessionApps:
+    """One app per database for the whole test run, started on first use."""
+
+    def __init__(self, stack: AsyncExitStack, data_dir: Path, catalog: Catalog) -> None:
+        self._stack = stack
+        self._data_dir = data_dir
+        self._catalog = catalog
+        self._apps: dict[str, FastAPI] = {}
+
+    async def get(self, database_url: str) -> FastAPI:
+        app = self._apps.get(database_url)
+        if app is None:
+            data_dir = self._data_dir / f"app-{len(self._apps)}"
+            data_dir.mkdir()
+            app = create_app(make_settings(database_url, data_dir), catalog=self._catalog)
+            await self._stack.enter_async_context(app.router.lifespan_context(app))
+            self._apps[database_url] = app
+        return app
+
+
+@pytest.fixture(scope="session")
+async def session_apps(
+    tmp_path_factory: pytest.TempPathFactory, test_catalog: Catalog
+) -> AsyncIterator[SessionApps]:
+    async with AsyncExitStack() as stack:
+        yield SessionApps(stack, tmp_path_factory.mktemp("apps"), test_catalog)
+
+
+@asynccontextmanager
+async def client_for(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        yield client
+
+
 @pytest.fixture
 async def harness(
-    database_url: str, tmp_path: Path, test_catalog: Catalog
+    request: pytest.FixtureRequest,
+    database_url: str,
+    tmp_path: Path,
+    test_catalog: Catalog,
+    session_apps: SessionApps,
 ) -> AsyncIterator[Harness]:
-    app = create_app(make_settings(database_url, tmp_path), catalog=test_catalog)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+    """The app of this run for `database_url` (tables emptied after each test), with a
+    fresh client (its own cookies). A test marked `own_app` (it closes the log writer,
+    changes settings, or counts from zero) gets a new app of its own instead."""
+    if request.node.get_closest_marker("own_app"):
+        app = create_app(make_settings(database_url, tmp_path), catalog=test_catalog)
+        async with app.router.lifespan_context(app), client_for(app) as client:
             yield Harness(app, client)
+        return
+    app = await session_apps.get(database_url)
+    async with client_for(app) as client:
+        harness = Harness(app, client)
+        yield harness
+    await harness.reset()

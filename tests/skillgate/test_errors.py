@@ -77,7 +77,7 @@ async def test_request_id_is_generated_when_absent_or_unsafe(harness: Harness) -
 
 
 async def test_declared_oversized_body_is_413(harness: Harness) -> None:
-    big = b"x" * (harness.state.settings.max_request_bytes + 1)
+    big = b"x" * (harness.settings.max_request_bytes + 1)
     r = await harness.client.post(
         "/auth/login", content=big, headers={"content-type": "application/json"}
     )
@@ -86,7 +86,7 @@ async def test_declared_oversized_body_is_413(harness: Harness) -> None:
 
 
 async def test_streamed_oversized_body_is_413(harness: Harness) -> None:
-    limit = harness.state.settings.max_request_bytes
+    limit = harness.settings.max_request_bytes
 
     async def chunks():  # type: ignore[no-untyped-def]
         for _ in range(4):

@@ -6,6 +6,7 @@ import asyncio
 import re
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import update
 
 from skillgate.api_keys.models import ApiKey
@@ -104,10 +105,10 @@ async def test_wrong_checksum_is_rejected_without_a_lookup(harness: Harness) -> 
     full, _ = await harness.key()
     last = full[-1]
     tampered = full[:-1] + ("A" if last != "A" else "B")
-    before = harness.state.verifier.lookups
+    before = harness.verifier.lookups
     r = await harness.client.get("/v1/me", headers=bearer(tampered))
     assert r.status_code == 401
-    assert harness.state.verifier.lookups == before
+    assert harness.verifier.lookups == before
 
 
 async def test_malformed_credentials_are_401(harness: Harness) -> None:
@@ -131,13 +132,13 @@ async def test_malformed_credentials_are_401(harness: Harness) -> None:
 async def test_expired_key_is_401(harness: Harness) -> None:
     await harness.user(plan="pro")
     full, key = await harness.key()
-    async with harness.state.sessionmaker() as s, s.begin():
+    async with harness.sessionmaker() as s, s.begin():
         await s.execute(
             update(ApiKey)
             .where(ApiKey.id == key["id"])
             .values(expires_at=datetime.now(UTC) - timedelta(seconds=1))
         )
-    harness.state.verifier.forget_key(key["id"])
+    harness.verifier.forget_key(key["id"])
     r = await harness.client.get("/v1/me", headers=bearer(full))
     assert r.status_code == 401
     assert "expired" in r.json()["message"]
@@ -216,13 +217,14 @@ async def test_scopes_are_normalised(harness: Harness) -> None:
     assert r.json()["api_key"]["scopes"] == ["*"]
 
 
+@pytest.mark.own_app  # closes or reconfigures the app's services, or counts from zero
 async def test_last_used_at_is_written_at_most_once_a_minute(harness: Harness) -> None:
     await harness.user()
     full, key = await harness.key()
-    usage = harness.state.usage
+    usage = harness.usage
     for _ in range(5):
         assert (await harness.client.get("/v1/me", headers=bearer(full))).status_code == 200
-        harness.state.verifier.forget_key(key["id"])  # force the path that records use
+        harness.verifier.forget_key(key["id"])  # force the path that records use
     await usage.flush()
     assert usage.writes == 1
     token = await harness.token()

@@ -35,9 +35,9 @@ def test_covers(parent: list[str], child: list[str], expected: bool) -> None:
 async def test_service_refuses_a_key_broader_than_its_parent(harness: Harness) -> None:
     """Defence in depth below the route's `*` check: the service itself compares scopes."""
     user = await harness.user(plan="pro")
-    slugs = harness.state.catalog.slugs
-    async with harness.state.sessionmaker() as s:
-        service = ApiKeyService(s, harness.state.pepper)
+    slugs = harness.catalog.slugs
+    async with harness.sessionmaker() as s:
+        service = ApiKeyService(s, harness.pepper)
         for parent, child in ((["sample:read"], ["sample"]), (["sample"], None)):
             with pytest.raises(ScopeNotAllowed) as caught:
                 await service.create(user.id, "k", child, slugs, parent_scopes=parent)

@@ -72,12 +72,12 @@ async def _world(h: Harness) -> World:
         world.spare_key_id = r.json()["api_key"]["id"]
     await world.connect_sample()
     now = utcnow()
-    async with h.state.sessionmaker() as s:
-        settings = h.state.settings
+    async with h.sessionmaker() as s:
+        settings = h.settings
         world.cookie, world.csrf = await SessionStore(
             s, settings.session_idle_ttl, settings.session_absolute_ttl
         ).create(user.id)
-        await ConnectionService(s, h.state.vault).store(
+        await ConnectionService(s, h.vault).store(
             user.id, "oauthy", "oauth2", Credentials(access_token="oauthy-token")
         )
         for n, slug in enumerate(("sample", "oauthy")):

@@ -37,7 +37,7 @@ async def test_wrong_password_and_unknown_email_answer_alike(harness: Harness) -
 
 async def test_expired_or_forged_token_is_401(harness: Harness) -> None:
     user = await harness.user()
-    signer: TokenSigner = harness.state.signer
+    signer: TokenSigner = harness.signer
     old = signer.issue(user.id, now=time.time() - 10_000)
     forged = TokenSigner("another-secret-" + "y" * 40, 900).issue(user.id)
     for token in (old, forged, "a.b.c", "not-a-token"):
@@ -46,8 +46,8 @@ async def test_expired_or_forged_token_is_401(harness: Harness) -> None:
 
 
 async def _session(harness: Harness, user_id: str) -> tuple[str, str]:
-    async with harness.state.sessionmaker() as s:
-        settings = harness.state.settings
+    async with harness.sessionmaker() as s:
+        settings = harness.settings
         token, csrf = await SessionStore(
             s, settings.session_idle_ttl, settings.session_absolute_ttl
         ).create(user_id)

@@ -55,16 +55,16 @@ async def test_ciphertext_is_bound_to_its_connection(harness: Harness) -> None:
     for email in ("a@example.com", "b@example.com"):
         full, _ = await harness.key(email)
         await harness.connect_token(full)
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         a, b = (await s.execute(select(Connection).order_by(Connection.created_at))).scalars().all()
-        vault: Vault = harness.state.vault
+        vault: Vault = harness.vault
         with pytest.raises(VaultError):
             vault.open(a.credentials, Binding(b.id, b.user_id, b.integration))
         await s.execute(
             update(Connection).where(Connection.id == b.id).values(credentials=a.credentials)
         )
         await commit(s)
-        harness.state.connection_changed(b.user_id, "sample")
+        harness.connection_changed(b.user_id, "sample")
     full_b, _ = await harness.key("b@example.com")
     r = await harness.run(full_b, "sample", "get_user", username="x")
     assert r.status_code == 403  # refuses to use someone else's secret
@@ -76,11 +76,11 @@ async def test_key_rotation_reencrypts_under_the_newest_key(harness: Harness) ->
     await harness.user()
     full, _ = await harness.key()
     await harness.connect_token(full)
-    old_ring = harness.state.settings.encryption_keys
+    old_ring = harness.settings.encryption_keys
     new_ring = "k2:" + base64.urlsafe_b64encode(b"n" * 32).decode() + "," + old_ring
     from skillgate.connections.service import ConnectionService
 
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         moved = await ConnectionService(s, Vault(new_ring)).reencrypt_all()
         await commit(s)
         assert moved == 1
@@ -91,8 +91,8 @@ async def test_key_rotation_reencrypts_under_the_newest_key(harness: Harness) ->
 
 
 async def _browser(harness: Harness, user_id: str) -> None:
-    async with harness.state.sessionmaker() as s:
-        st = harness.state.settings
+    async with harness.sessionmaker() as s:
+        st = harness.settings
         token, _ = await SessionStore(s, st.session_idle_ttl, st.session_absolute_ttl).create(
             user_id
         )

@@ -26,23 +26,23 @@ async def connect_oauth(harness: Harness, provider: Provider, *, expired: bool) 
         refresh_token=tokens["refresh_token"],
         expires_at=time.time() - 10 if expired else time.time() + 3600,
     )
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         from skillgate.users.models import User
 
         user = (await s.execute(select(User))).scalars().first()
         assert user is not None
-        await ConnectionService(s, harness.state.vault).store(user.id, "oauthy", "oauth2", creds)
+        await ConnectionService(s, harness.vault).store(user.id, "oauthy", "oauth2", creds)
         await commit(s)
-        harness.state.connection_changed(user.id, "oauthy")
+        harness.connection_changed(user.id, "oauthy")
     return creds
 
 
 async def _stored(harness: Harness) -> tuple[Connection, Credentials]:
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         row = (
             await s.execute(select(Connection).where(Connection.integration == "oauthy"))
         ).scalar_one()
-        return row, ConnectionService(s, harness.state.vault).open(row)
+        return row, ConnectionService(s, harness.vault).open(row)
 
 
 async def test_twenty_concurrent_calls_refresh_once(harness: Harness, provider: Provider) -> None:

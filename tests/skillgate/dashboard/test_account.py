@@ -158,8 +158,8 @@ async def test_expired_sessions_are_refused(harness: Harness, signed_in: Web) ->
     token = signed_in.session
     assert token
     assert await _signed_in_as(harness, token)
-    idle = harness.state.settings.session_idle_ttl
-    async with harness.state.sessionmaker() as s:
+    idle = harness.settings.session_idle_ttl
+    async with harness.sessionmaker() as s:
         await s.execute(
             update(WebSession).values(last_seen_at=utcnow() - timedelta(seconds=idle + 5))
         )

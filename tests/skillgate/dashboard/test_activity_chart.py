@@ -34,7 +34,7 @@ def _row(user_id: str, at: datetime, integration: str, status: int | None, error
 
 
 async def _insert(harness: Harness, rows: list[Execution]) -> None:
-    async with harness.state.sessionmaker() as session:
+    async with harness.sessionmaker() as session:
         session.add_all(rows)
         await session.commit()
 
@@ -43,8 +43,8 @@ async def _landed(harness: Harness, n: int) -> None:
     """Wait for the execution writer's background batch (a flush does not wait for a
     batch already in flight) so the page's counts are deterministic."""
     for _ in range(100):
-        await harness.state.executions.flush()
-        async with harness.state.sessionmaker() as session:
+        await harness.executions.flush()
+        async with harness.sessionmaker() as session:
             if await session.scalar(select(func.count()).select_from(Execution)) == n:
                 return
         await asyncio.sleep(0.05)
@@ -73,7 +73,7 @@ async def test_daily_counts_group_by_utc_day_integration_and_outcome(harness: Ha
     )
     since = window_start(today.date())
     assert since == today - 13 * day
-    async with harness.state.sessionmaker() as session:
+    async with harness.sessionmaker() as session:
         if session.get_bind().dialect.name == "postgresql":
             # Far from UTC: the days must still be UTC days.
             await session.execute(text("SET TIME ZONE 'Pacific/Kiritimati'"))

@@ -27,7 +27,7 @@ async def _start(harness: Harness, client_name: str = "svc on laptop") -> dict[s
 
 
 async def _status(harness: Harness) -> str:
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         return str((await s.execute(select(DeviceCode.status))).scalar_one())
 
 
@@ -207,7 +207,7 @@ async def test_at_the_key_limit_replace_the_key_for_the_device(
     me = await harness.client.get("/v1/me", headers=bearer(answer["api_key"]))
     assert me.status_code == 200
     assert me.json()["api_key"]["name"] == "Device: svc on new-box"
-    async with harness.state.sessionmaker() as session:
+    async with harness.sessionmaker() as session:
         replaced = await session.get(ApiKey, old_id)
         assert replaced is not None
         assert replaced.revoked_at is not None

@@ -88,7 +88,7 @@ async def test_oauth_outcome_messages_are_shown_escaped(harness: Harness, signed
 
 async def test_reconnect_when_the_provider_refused(harness: Harness, signed_in: Web) -> None:
     await signed_in.post("/integrations/sample/token", {"token": "good-token"})
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         await s.execute(update(Connection).values(status="reconnect_required"))
         await commit(s)
     page = await signed_in.get("/integrations/sample")

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.usefixtures("provider")
 
 async def _snapshot(harness: Harness) -> dict[str, Any]:
     """Everything a dashboard action could change."""
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         counts = {
             model.__name__: (await s.execute(select(func.count()).select_from(model))).scalar_one()
             for model in (User, ApiKey, WebSession, Connection, ConnectRequest, DeviceCode)

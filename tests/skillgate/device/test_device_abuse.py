@@ -97,7 +97,7 @@ async def test_starting_codes_is_throttled_per_client_address(counted: Harness) 
         assert 1 <= int(refused.headers["retry-after"]) <= codes.START_WINDOW_SECONDS
         assert refused.headers["cache-control"] == "no-store"
         assert (await other.post("/auth/device/code")).status_code == 200
-    async with counted.state.sessionmaker() as s:
+    async with counted.sessionmaker() as s:
         stored = await s.scalar(select(func.count()).select_from(DeviceCode))
     assert stored == codes.STARTS_PER_ADDRESS + 1  # the refused start wrote nothing
 
@@ -115,7 +115,7 @@ async def _fill(harness: Harness, n: int, expires_at: datetime) -> None:
         }
         for i in range(n)
     ]
-    async with harness.state.sessionmaker() as s, s.begin():
+    async with harness.sessionmaker() as s, s.begin():
         await s.execute(insert(DeviceCode), rows)
 
 
@@ -127,12 +127,12 @@ async def test_pending_codes_have_a_global_cap(harness: Harness) -> None:
     assert full.json()["error"] == "service_unavailable"
     assert full.headers["retry-after"] == str(codes.FULL_RETRY_AFTER_SECONDS)
     # Codes that expired long ago are purged at the next start, and starts work again.
-    async with harness.state.sessionmaker() as s, s.begin():
+    async with harness.sessionmaker() as s, s.begin():
         await s.execute(
             update(DeviceCode).values(expires_at=datetime.now(UTC) - timedelta(hours=2))
         )
     assert (await harness.client.post("/auth/device/code")).status_code == 200
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         assert await s.scalar(select(func.count()).select_from(DeviceCode)) == 1
 
 

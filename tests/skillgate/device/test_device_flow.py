@@ -28,7 +28,7 @@ async def _poll(harness: Harness, code: object) -> tuple[int, dict[str, object]]
 
 async def _wait_interval(harness: Harness) -> None:
     """Pretend the client waited its interval."""
-    async with harness.state.sessionmaker() as s, s.begin():
+    async with harness.sessionmaker() as s, s.begin():
         await s.execute(
             update(DeviceCode).values(last_polled_at=datetime.now(UTC) - timedelta(seconds=60))
         )
@@ -62,7 +62,7 @@ async def test_code_record_and_hashed_storage(harness: Harness) -> None:
     )
     assert record["expires_in"] == 900
     assert record["interval"] == 5
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         row = (await s.execute(select(DeviceCode))).scalar_one()
     stored = str(vars(row))
     assert str(record["device_code"]) not in stored
@@ -107,7 +107,7 @@ async def test_device_can_receive_a_new_key_once(harness: Harness) -> None:
     me = await harness.client.get("/v1/me", headers=bearer(key))
     assert me.status_code == 200
     assert me.json()["api_key"]["name"] == "Device: ci box"
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         row = (await s.execute(select(DeviceCode))).scalar_one()
     assert row.api_key_sealed is None  # gone once delivered
 
@@ -123,7 +123,7 @@ async def test_polling_too_fast_slows_down_and_remembers(harness: Harness) -> No
         200,
         {"status": "pending", "error": "slow_down", "interval": 15},
     )
-    async with harness.state.sessionmaker() as s, s.begin():
+    async with harness.sessionmaker() as s, s.begin():
         await s.execute(
             update(DeviceCode).values(last_polled_at=datetime.now(UTC) - timedelta(seconds=12))
         )
@@ -137,7 +137,7 @@ async def test_expired_code(harness: Harness) -> None:
     await harness.user()
     token = await harness.token()
     record = await _start(harness)
-    async with harness.state.sessionmaker() as s, s.begin():
+    async with harness.sessionmaker() as s, s.begin():
         await s.execute(
             update(DeviceCode).values(expires_at=datetime.now(UTC) - timedelta(seconds=1))
         )
@@ -212,12 +212,12 @@ async def test_authorize_needs_a_signed_in_user(harness: Harness) -> None:
 
 async def test_expired_codes_are_purged(harness: Harness) -> None:
     await _start(harness)
-    async with harness.state.sessionmaker() as s, s.begin():
+    async with harness.sessionmaker() as s, s.begin():
         await s.execute(
             update(DeviceCode).values(expires_at=datetime.now(UTC) - timedelta(hours=2))
         )
     await _start(harness)
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         rows = (await s.execute(select(DeviceCode))).scalars().all()
     assert len(rows) == 1
 
@@ -227,7 +227,7 @@ async def test_pacing_in_redis_when_configured(
 ) -> None:
     import pytest
 
-    from tests.conftest import REDIS_URL, make_settings
+    from tests.conftest import REDIS_URL, make_settings, state_of
 
     if not REDIS_URL:
         pytest.skip("needs SKILLGATE_TEST_REDIS_URL")
@@ -252,6 +252,6 @@ async def test_pacing_in_redis_when_configured(
             )
     assert first.json() == {"status": "pending", "error": "authorization_pending"}
     assert second.json() == {"status": "pending", "error": "slow_down", "interval": 10}
-    async with app.state.sg.sessionmaker() as s:
+    async with state_of(app).sessionmaker() as s:
         row = (await s.execute(select(DeviceCode))).scalar_one()
     assert row.last_polled_at is None  # paced in Redis, not in the row

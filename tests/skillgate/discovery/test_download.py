@@ -31,7 +31,7 @@ async def test_bundle_files_and_skill_md(harness: Harness) -> None:
     skill = body["files"][0]["content"]
     assert skill.startswith("---\n")
     front = yaml.safe_load(skill.split("---\n")[1])
-    integration = harness.state.catalog.get("sample")
+    integration = harness.catalog.get("sample")
     assert front["name"] == "svc-sample"
     assert front["metadata"]["version"] == catalog_version(integration)
     assert front["metadata"]["integration"] == "sample"

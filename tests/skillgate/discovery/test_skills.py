@@ -37,10 +37,10 @@ SAMPLE_CATEGORIES = [
 
 
 async def _connect(harness: Harness, user_id: str, slug: str) -> None:
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         s.add(Connection(user_id=user_id, integration=slug, auth_type="token", credentials=b"x"))
         await commit(s)
-    harness.state.statuses.forget(user_id)
+    harness.statuses.forget(user_id)
 
 
 async def test_list_integrations(harness: Harness) -> None:
@@ -244,7 +244,7 @@ async def test_scopes_filter_what_a_key_sees(harness: Harness, test_catalog: obj
 
 
 async def test_out_of_scope_integration_is_403(harness: Harness) -> None:
-    harness.state.rendered.by_slug  # the fixture catalog has only `sample`
+    harness.rendered.by_slug  # the fixture catalog has only `sample`
     await harness.user(plan="pro")
     full, key = await harness.key()
     # Narrow the cached identity to another slug, as a key scoped to `github` would be.
@@ -252,9 +252,9 @@ async def test_out_of_scope_integration_is_403(harness: Harness) -> None:
 
     from skillgate.api_keys.models import ApiKey
 
-    async with harness.state.sessionmaker() as s, s.begin():
+    async with harness.sessionmaker() as s, s.begin():
         await s.execute(update(ApiKey).where(ApiKey.id == key["id"]).values(scopes=["github"]))
-    harness.state.verifier.forget_key(key["id"])
+    harness.verifier.forget_key(key["id"])
     assert (await harness.client.get("/v1/skills", headers=bearer(full))).json() == {
         "integrations": []
     }

@@ -24,7 +24,7 @@ def _row(user_id: str, n: int) -> tuple[object, ...]:
 
 
 async def _rows(harness: Harness) -> list[tuple[object, ...]]:
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         found = (await s.execute(select(Execution).order_by(Execution.id))).scalars().all()
     return [
         (
@@ -46,11 +46,11 @@ async def test_each_row_is_spooled_before_it_is_queued_and_the_file_empties(
     harness: Harness,
 ) -> None:
     user = await harness.user()
-    spool_dir = harness.state.settings.data_dir / "spool"
+    spool_dir = harness.settings.data_dir / "spool"
     [own] = list(spool_dir.glob("executions-*.jsonl"))
     assert own.name.startswith(f"executions-{os.getpid()}-")
     assert own.stat().st_mode & 0o777 == 0o600
-    writer = harness.state.executions
+    writer = harness.executions
     for i in range(3):
         writer.record(
             user_id=user.id,
@@ -66,7 +66,7 @@ async def test_each_row_is_spooled_before_it_is_queued_and_the_file_empties(
     assert b"get_user" in lines[0]
     await writer.flush()
     assert own.stat().st_size == 0
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         assert await s.scalar(select(func.count()).select_from(Execution)) == 3
 
 
@@ -89,7 +89,7 @@ async def test_a_dead_writers_file_is_replayed_once_and_removed(
     alive.open()
     alive.append(_row(user.id, 9))  # type: ignore[arg-type]
 
-    sink = harness.state.executions._sink
+    sink = harness.executions._sink
     await sink.insert(rows[:2])  # already stored before the crash: ignored on replay
     writer = ExecutionWriter(sink, spool_dir=spool_dir)
     assert await writer.replay() == 5
@@ -107,7 +107,7 @@ async def test_rows_left_at_shutdown_stay_in_the_spool_for_the_next_start(
 ) -> None:
     user = await harness.user()
     spool_dir = tmp_path / "shutdown-spool"
-    sink = harness.state.executions._sink
+    sink = harness.executions._sink
 
     class Refusing:
         async def insert(self, rows: list[object]) -> None:
@@ -154,7 +154,7 @@ async def test_a_flush_waits_for_a_batch_already_being_written(
     writes a batch: it returns only once that batch is stored, and the spool still holds
     the rows until then (a kill in between loses nothing)."""
     user = await harness.user()
-    sink = _SlowSink(SessionSink(harness.state.sessionmaker))
+    sink = _SlowSink(SessionSink(harness.sessionmaker))
     writer = ExecutionWriter(sink, interval=60, spool_dir=tmp_path / "race-spool")
     writer.start()
     try:
@@ -173,7 +173,7 @@ async def test_a_flush_waits_for_a_batch_already_being_written(
         await sink.started.wait()
         assert len(own.read_bytes().splitlines()) == 3  # taken, not yet stored: still spooled
         await writer.flush()
-        async with harness.state.sessionmaker() as s:
+        async with harness.sessionmaker() as s:
             assert await s.scalar(select(func.count()).select_from(Execution)) == 3
         assert own.stat().st_size == 0
         await in_flight

@@ -278,18 +278,19 @@ async def test_redirects_are_not_followed(harness: Harness, provider: Provider) 
 
 async def test_upstream_down_is_502(harness: Harness, provider: Provider) -> None:
     full = await _ready(harness)
-    harness.state.base_urls["sample"] = "http://127.0.0.1:9"  # nothing listens
+    harness.base_urls["sample"] = "http://127.0.0.1:9"  # nothing listens
 
     r = await harness.run(full, "sample", "get_user", username="x")
     assert r.status_code == 502
     assert r.json()["error"] == "upstream_unavailable"
 
 
+@pytest.mark.own_app  # closes or reconfigures the app's services, or counts from zero
 async def test_upstream_stall_is_504_within_the_timeout(
     harness: Harness, provider: Provider
 ) -> None:
     full = await _ready(harness)
-    harness.state.settings.upstream_total_timeout = 0.5
+    harness.settings.upstream_total_timeout = 0.5
     provider.reply("GET", "/users/slow", Reply(200, {"late": True}, delay=3))
     import time
 

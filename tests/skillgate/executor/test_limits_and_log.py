@@ -69,7 +69,7 @@ async def test_execution_log_lists_own_calls_newest_first(
     provider.reply("GET", "/users/missing", Reply(404, {"message": "Not Found"}))
     await harness.run(full, "sample", "get_user", username="missing")
     await harness.run(full, "sample", "create_issue", owner="o", repo="r")  # invalid: no title
-    await harness.state.executions.flush()
+    await harness.executions.flush()
     r = await harness.client.get("/v1/executions", headers=bearer(full))
     assert r.status_code == 200
     rows = r.json()["executions"]
@@ -101,13 +101,14 @@ async def test_execution_log_lists_own_calls_newest_first(
     assert bad.status_code == 400
 
 
+@pytest.mark.own_app  # closes or reconfigures the app's services, or counts from zero
 async def test_execution_log_is_written_off_the_request_path_in_batches(
     harness: Harness, provider: Provider
 ) -> None:
     await harness.user(plan="unlimited")
     full, _ = await harness.key()
     await harness.connect_token(full)
-    writer = harness.state.executions
+    writer = harness.executions
     await writer.close()  # stop the periodic flush so the count below is exact
     before = writer.written
     await asyncio.gather(
@@ -127,10 +128,10 @@ async def test_pending_rows_are_flushed_at_shutdown(
 
     from skillgate.app import create_app
     from skillgate.executions.models import Execution
-    from tests.conftest import make_settings
+    from tests.conftest import make_settings, state_of
 
     app = create_app(make_settings(database_url, Path(str(tmp_path))), catalog=test_catalog)  # type: ignore[arg-type]
-    state = app.state.sg
+    state = state_of(app)
     async with app.router.lifespan_context(app):
         user = None
         from skillgate.db.session import commit
@@ -169,13 +170,13 @@ async def test_log_rows_read_back_like_the_orm_writes(harness: Harness) -> None:
     from skillgate.executions.models import Execution
     from skillgate.executions.sinks import SessionSink, SqliteSink
 
-    sink = harness.state.executions._sink
-    sqlite = harness.state.settings.is_sqlite
+    sink = harness.executions._sink
+    sqlite = harness.settings.is_sqlite
     assert isinstance(sink, SqliteSink if sqlite else SessionSink)
 
     user = await harness.user()
     at = datetime(2026, 11, 21, 5, 6, 7, 890123, tzinfo=UTC)
-    writer = harness.state.executions
+    writer = harness.executions
     writer.record(
         user_id=user.id,
         key_id="key_x",
@@ -198,7 +199,7 @@ async def test_log_rows_read_back_like_the_orm_writes(harness: Harness) -> None:
         at=later,
     )
     await writer.flush()
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         rows = (await s.execute(select(Execution).order_by(Execution.created_at))).scalars().all()
     got = [
         (r.user_id, r.key_id, r.endpoint, r.upstream_status, r.error, r.duration_ms, r.created_at)
@@ -210,33 +211,35 @@ async def test_log_rows_read_back_like_the_orm_writes(harness: Harness) -> None:
     ]
 
 
+@pytest.mark.own_app  # closes or reconfigures the app's services, or counts from zero
 async def test_log_rows_wait_while_the_database_refuses_them(harness: Harness) -> None:
     from sqlalchemy import func, select, text
 
     from skillgate.executions.models import Execution
 
     user = await harness.user()
-    writer = harness.state.executions
+    writer = harness.executions
     await writer.close()  # no periodic flush during the test
     for _ in range(3):
         writer.record(
             user_id=user.id, key_id=None, integration="sample", endpoint="get_user",
             upstream_status=200, error=None, duration_ms=1,
         )  # fmt: skip
-    async with harness.state.engine.begin() as conn:
+    async with harness.engine.begin() as conn:
         await conn.execute(text("ALTER TABLE executions RENAME TO executions_away"))
     try:
         await writer.flush()  # fails: the rows stay pending
         assert writer.written == 0
     finally:
-        async with harness.state.engine.begin() as conn:
+        async with harness.engine.begin() as conn:
             await conn.execute(text("ALTER TABLE executions_away RENAME TO executions"))
     await writer.flush()
     assert writer.written == 3
-    async with harness.state.sessionmaker() as s:
+    async with harness.sessionmaker() as s:
         assert (await s.execute(select(func.count()).select_from(Execution))).scalar_one() == 3
 
 
+@pytest.mark.own_app  # closes or reconfigures the app's services, or counts from zero
 async def test_metrics_count_requests_and_executions(harness: Harness, provider: Provider) -> None:
     await harness.user(plan="pro")
     full, _ = await harness.key()

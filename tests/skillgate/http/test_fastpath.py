@@ -120,7 +120,7 @@ async def test_oversized_execution_bodies_are_413(harness: Harness) -> None:
     """The request middleware bounds the raw routes' bodies: declared, and streamed."""
     await harness.user()
     full, _ = await harness.key()
-    limit = harness.state.settings.max_request_bytes
+    limit = harness.settings.max_request_bytes
     headers = {**bearer(full), "content-type": "application/json"}
 
     async def chunks():  # type: ignore[no-untyped-def]

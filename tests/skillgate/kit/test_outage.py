@@ -148,7 +148,7 @@ async def test_sqlite_file_gone_is_503_then_recovers(tmp_path: Path, test_catalo
         key, _ = await h.key()
         assert (await h.client.get("/v1/me", headers=bearer(key))).status_code == 200
         shutil.move(home, tmp_path / "away")  # new connections cannot open the file
-        await h.state.engine.dispose()
+        await h.engine.dispose()
         answers = [await h.client.request(m, p, headers=hd) for m, p, hd in _routes(key)]
         shutil.move(tmp_path / "away", home)
         back = [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import Harness, bearer
 
 
@@ -27,10 +29,11 @@ async def test_me_describes_user_plan_and_key(harness: Harness) -> None:
     assert r.headers["x-request-id"]
 
 
+@pytest.mark.own_app  # closes or reconfigures the app's services, or counts from zero
 async def test_me_does_not_query_the_database_per_request(harness: Harness) -> None:
     await harness.user()
     full, _ = await harness.key()
-    verifier = harness.state.verifier
+    verifier = harness.verifier
     verifier._cache.ttl = 60.0  # a long TTL makes the count exact regardless of timing
     await harness.client.get("/v1/me", headers=bearer(full))
     before = verifier.lookups
