@@ -145,10 +145,7 @@ def provider_server() -> Iterator[Provider]:
 @pytest.fixture
 def provider(provider_server: Provider, monkeypatch: pytest.MonkeyPatch) -> Provider:
     """The loopback provider, reset, with the fixture integrations pointed at it."""
-    fresh = Provider()
-    provider_server.__dict__.update(
-        {k: v for k, v in fresh.__dict__.items() if k not in ("port", "_server", "_thread")}
-    )
+    provider_server.reset()
     url = provider_server.url
     monkeypatch.setenv("SKILLGATE_SAMPLE_BASE_URL", url)
     monkeypatch.setenv("SKILLGATE_OAUTHY_BASE_URL", url + "/v2")

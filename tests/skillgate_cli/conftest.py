@@ -95,9 +95,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
 @pytest.fixture
 def upstream(gateway: Gateway) -> FakeGateway:
     """The providers' loopback server, with no routes and no requests yet."""
-    gateway.upstream.routes.clear()
-    with gateway.upstream.lock:
-        gateway.upstream.requests.clear()
+    gateway.upstream.clear()
     return gateway.upstream
 
 

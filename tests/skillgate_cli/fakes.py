@@ -1,9 +1,9 @@
 """Loopback servers for what the real gateway cannot (yet) do on demand.
 
-- `FakeGateway`: answers routes the way DESIGN's contract says (execution,
-  connect, device flow; 5xx on demand) and records every request, so a test can
-  assert the exact method, path, headers and body `svc` sent. Tests that use it
-  for endpoints the server does not have yet are named `test_*_contract_*`.
+- `FakeGateway`: canned routes on the loopback server (tests/loopback.py) that answer
+  the way DESIGN's contract says (execution, connect, device flow; 5xx on demand), so
+  a test can assert the exact method, path, headers and body `svc` sent. Tests that
+  use it for endpoints the server does not have yet are named `test_*_contract_*`.
 - `silent_server`: accepts connections and never answers (timeouts).
 - `resetting_server`: accepts, reads the request, answers with a TCP reset.
 """
@@ -14,21 +14,33 @@ import json
 import socket
 import struct
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from email.message import Message
 from typing import Any
+
+from tests.loopback import Answer, Loopback, Received
 
 
 @dataclass
 class Recorded:
     method: str
-    path: str
-    headers: dict[str, str]
-    body: Any
+    path: str  # with the query, as sent
+    headers: Message  # names as sent; looked up case-insensitively
+    body: Any  # parsed JSON, else text
     at: float
+
+    @classmethod
+    def of(cls, received: Received) -> Recorded:
+        headers = Message()
+        for name, value in received.headers:
+            headers[name] = value
+        try:
+            body = json.loads(received.body) if received.body else None
+        except ValueError:
+            body = received.body.decode("utf-8", "replace")
+        return cls(received.method, received.target, headers, body, received.at)
 
 
 @dataclass
@@ -39,6 +51,11 @@ class Reply:
     raw: bytes | None = None  # sent as-is instead of JSON
     drop: bool = False  # close the connection after answering, without saying so
 
+    def answer(self) -> Answer:
+        payload = self.raw if self.raw is not None else json.dumps(self.body).encode()
+        headers = {"Content-Type": "application/json", "X-Request-ID": "req-fake", **self.headers}
+        return Answer(self.status, payload, list(headers.items()), drop=self.drop)
+
 
 Route = Callable[[Recorded], Reply]
 
@@ -46,9 +63,21 @@ Route = Callable[[Recorded], Reply]
 class FakeGateway:
     def __init__(self) -> None:
         self.routes: dict[tuple[str, str], Route] = {}
-        self.requests: list[Recorded] = []
-        self.lock = threading.Lock()
-        self.url = ""
+        self.server = Loopback(self._answer)
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def requests(self) -> list[Recorded]:
+        with self.server.lock:
+            return [Recorded.of(r) for r in self.server.received]
+
+    def clear(self) -> None:
+        """No routes and no requests."""
+        self.routes.clear()
+        self.server.clear()
 
     def on(self, method: str, path: str, reply: Reply | Route | list[Reply]) -> None:
         """Answer `method path` with a fixed reply, a function, or a list (one per call,
@@ -63,65 +92,23 @@ class FakeGateway:
             self.routes[(method, path)] = reply
 
     def calls(self, method: str, path: str) -> list[Recorded]:
-        with self.lock:
-            return [r for r in self.requests if r.method == method and r.path == path]
+        return [r for r in self.requests if r.method == method and r.path == path]
 
-    def _handle(self, handler: BaseHTTPRequestHandler) -> None:
-        length = int(handler.headers.get("Content-Length") or 0)
-        raw = handler.rfile.read(length) if length else b""
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = raw.decode("utf-8", "replace")
-        rec = Recorded(
-            handler.command, handler.path, dict(handler.headers.items()), body, time.monotonic()
-        )
-        with self.lock:
-            self.requests.append(rec)
-        route = self.routes.get((handler.command, handler.path))
+    def _answer(self, received: Received) -> Answer:
+        rec = Recorded.of(received)
+        route = self.routes.get((rec.method, rec.path))
         if route is None:
-            reply = Reply(404, {"error": "not_found", "message": f"No such path: {handler.path}."})
+            reply = Reply(404, {"error": "not_found", "message": f"No such path: {rec.path}."})
         else:
             reply = route(rec)
-        payload = reply.raw if reply.raw is not None else json.dumps(reply.body).encode()
-        handler.send_response(reply.status)
-        headers = {"Content-Type": "application/json", "X-Request-ID": "req-fake", **reply.headers}
-        for name, value in headers.items():
-            handler.send_header(name, value)
-        handler.send_header("Content-Length", str(len(payload)))
-        handler.end_headers()
-        handler.wfile.write(payload)
-        if reply.drop:
-            handler.close_connection = True
+        return reply.answer()
 
 
 @contextmanager
 def fake_gateway() -> Iterator[FakeGateway]:
     fake = FakeGateway()
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        disable_nagle_algorithm = True  # no 40 ms delayed-ACK stall on kept-alive connections
-
-        def do_GET(self) -> None:
-            fake._handle(self)
-
-        do_POST = do_DELETE = do_GET
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    fake.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.start()
-    try:
+    with fake.server:
         yield fake
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 @contextmanager

@@ -25,7 +25,7 @@ async def test_builds_one_correct_request_and_wraps_the_answer(
     harness: Harness, provider: Provider
 ) -> None:
     full = await _ready(harness)
-    provider.requests.clear()
+    provider.clear()
     r = await harness.client.post(
         "/v1/sample/create_issue",
         json={
@@ -67,7 +67,7 @@ async def test_builds_one_correct_request_and_wraps_the_answer(
 
 async def test_query_parameters_and_defaults_not_sent(harness: Harness, provider: Provider) -> None:
     full = await _ready(harness)
-    provider.requests.clear()
+    provider.clear()
     r = await harness.run(
         full, "sample", "list_issues", owner="o", repo="r", labels=["a", "b c"], per_page="50"
     )
@@ -83,7 +83,7 @@ async def test_graphql_variables_nest_by_maps_to(harness: Harness, provider: Pro
     await harness.user(plan="pro")
     full, _ = await harness.key()
     await connect_oauth(harness, provider, expired=False)
-    provider.requests.clear()
+    provider.clear()
     r = await harness.run(full, "oauthy", "search", name="widget", first=5)
     assert r.json()["status"] == 200
     [sent] = provider.api_requests()
@@ -123,7 +123,7 @@ async def test_upstream_errors_and_non_json_pass_through(
 
 async def test_param_validation(harness: Harness, provider: Provider) -> None:
     full = await _ready(harness)
-    provider.requests.clear()
+    provider.clear()
     r = await harness.run(full, "sample", "create_issue", owner="o", repo="r", titel="x")
     assert r.status_code == 400
     msg = r.json()["message"]
@@ -158,7 +158,7 @@ async def test_param_validation(harness: Harness, provider: Provider) -> None:
 
 async def test_a_boolean_is_never_a_string(harness: Harness, provider: Provider) -> None:
     full = await _ready(harness)
-    provider.requests.clear()
+    provider.clear()
     # `svc run sample get_user --username` (a bare flag) sends true.
     r = await harness.run(full, "sample", "get_user", username=True)
     assert r.status_code == 400
@@ -178,7 +178,7 @@ async def _execute(harness: Harness, full: str, path: str, body: object) -> http
 
 async def test_as_typed_delivers_string_text_exactly(harness: Harness, provider: Provider) -> None:
     full = await _ready(harness)
-    provider.requests.clear()
+    provider.clear()
     # What the CLI guessed (object, number, boolean) vs what the user typed.
     r = await _execute(
         harness,
@@ -199,7 +199,7 @@ async def test_as_typed_delivers_string_text_exactly(harness: Harness, provider:
     [sent] = provider.api_requests()
     assert sent.path == "/repos/o/007/issues"
     assert sent.json() == {"title": '{"k": 1}', "weight": 1000.0, "draft": True}
-    provider.requests.clear()
+    provider.clear()
     r = await _execute(
         harness,
         full,
@@ -215,7 +215,7 @@ async def test_as_typed_must_be_an_object_of_strings(
     harness: Harness, provider: Provider, as_typed: object
 ) -> None:
     full = await _ready(harness)
-    provider.requests.clear()
+    provider.clear()
     r = await _execute(
         harness,
         full,
@@ -248,7 +248,7 @@ async def test_path_parameters_cannot_escape(
     harness: Harness, provider: Provider, value: str
 ) -> None:
     full = await _ready(harness)
-    provider.requests.clear()
+    provider.clear()
     r = await harness.run(full, "sample", "get_user", username=value)
     sent = provider.api_requests()
     if r.status_code == 400:
@@ -270,7 +270,7 @@ async def test_redirects_are_not_followed(harness: Harness, provider: Provider) 
     provider.reply(
         "GET", "/users/moved", Reply(302, {"moved": True}, {"Location": "http://evil.test/steal"})
     )
-    provider.requests.clear()
+    provider.clear()
     r = await harness.run(full, "sample", "get_user", username="moved")
     assert r.json() == {"status": 302, "data": {"moved": True}}
     assert len(provider.api_requests()) == 1
