@@ -3,6 +3,7 @@ runner that starts the real `svc` executable with a clean environment."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from skillgate_cli.main import run_in
 from tests.process import clean_env, new_data_dir, run_cli, serve
 from tests.skillgate_cli.fakes import FakeGateway, fake_gateway
 
@@ -117,6 +119,11 @@ def svc_env(base_url: str | None = None, key: str | None = None, **extra: str) -
     return env
 
 
+def _text(data: bytes) -> str:
+    """Bytes as `subprocess.run(text=True)` reads them (UTF-8, universal newlines)."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
+
+
 def svc(
     *args: str,
     cwd: Path,
@@ -125,7 +132,32 @@ def svc(
     input: str = "",
     **extra: str,
 ) -> subprocess.CompletedProcess[str]:
-    """Run the real `svc` with stdin a pipe (never a terminal) and no browser."""
+    """Run `svc` in this process (skillgate_cli.main.run_in) with the environment, directory
+    and streams the real one would get: stdin a pipe (never a terminal), no browser."""
+    out, err = io.BytesIO(), io.BytesIO()
+    code = run_in(
+        args,
+        env=svc_env(base_url, key, **extra),
+        cwd=cwd,
+        stdin=io.BytesIO(input.encode()),
+        stdout=out,
+        stderr=err,
+    )
+    return subprocess.CompletedProcess(
+        ["svc", *args], code, _text(out.getvalue()), _text(err.getvalue())
+    )
+
+
+def svc_process(
+    *args: str,
+    cwd: Path,
+    base_url: str | None = None,
+    key: str | None = None,
+    input: str = "",
+    **extra: str,
+) -> subprocess.CompletedProcess[str]:
+    """Run the real `svc` executable (start-up and exit-code tests), stdin a pipe, no
+    browser."""
     return run_cli("svc", *args, cwd=cwd, env=svc_env(base_url, key, **extra), input=input)
 
 

@@ -11,7 +11,10 @@ import pytest
 
 from skillgate_cli import __version__
 from tests.process import clean_env
-from tests.skillgate_cli.conftest import only_error, svc
+from tests.skillgate_cli.conftest import only_error
+from tests.skillgate_cli.conftest import (
+    svc_process as svc,  # the real executable: start-up, exit codes
+)
 
 
 def test_version(tmp_path: Path) -> None:
