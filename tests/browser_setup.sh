@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install Debian's Chromium for the Playwright browser tests (tests/dashboard/).
+# Install Debian's Chromium for the Playwright browser tests (tests/skillgate/dashboard/).
 # Never `playwright install`: it downloads a browser build from outside the package
 # registries. Without root, or when apt fails, the browser tests skip with a reason.
 set -u

@@ -8,6 +8,7 @@ import os
 import secrets
 import tempfile
 from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -16,14 +17,29 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
+from skillgate.api_keys import keyformat
+from skillgate.api_keys.usage import UsageRecorder
+from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.app import create_app
+from skillgate.auth.tokens import TokenSigner
 from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.connections.status import StatusCache
 from skillgate.db import migrate
 from skillgate.db.engine import create_engine
 from skillgate.db.models import Base
 from skillgate.db.session import commit
+from skillgate.discovery.rendered import RenderedCatalog
+from skillgate.executions.writer import ExecutionWriter
+from skillgate.gateway import Gateway
+from skillgate.kit.ratecount import MemoryCounter
+from skillgate.kit.vault import Vault
 from skillgate.settings import Settings
 from skillgate.users.service import UserService
 from tests.upstream import Provider
@@ -35,6 +51,12 @@ PASSWORD = "correct-horse-battery"
 
 
 T = TypeVar("T")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "own_app: the harness builds this test an app of its own (see `harness`)"
+    )
 
 
 def pytest_report_header() -> list[str]:
@@ -128,10 +150,7 @@ def provider_server() -> Iterator[Provider]:
 @pytest.fixture
 def provider(provider_server: Provider, monkeypatch: pytest.MonkeyPatch) -> Provider:
     """The loopback provider, reset, with the fixture integrations pointed at it."""
-    fresh = Provider()
-    provider_server.__dict__.update(
-        {k: v for k, v in fresh.__dict__.items() if k not in ("port", "_server", "_thread")}
-    )
+    provider_server.reset()
     url = provider_server.url
     monkeypatch.setenv("SKILLGATE_SAMPLE_BASE_URL", url)
     monkeypatch.setenv("SKILLGATE_OAUTHY_BASE_URL", url + "/v2")
@@ -142,22 +161,101 @@ def provider(provider_server: Provider, monkeypatch: pytest.MonkeyPatch) -> Prov
     return provider_server
 
 
+def state_of(app: FastAPI) -> Gateway:
+    """The one place tests reach into what the app holds (the composition root that
+    create_app leaves on app.state for tooling and tests)."""
+    gateway: Gateway = app.state.gateway
+    return gateway
+
+
 @dataclass
 class Harness:
+    """The app in-process and a client on it. A test reads the app's services through the
+    accessors here, never through the app's own attributes."""
+
     app: FastAPI
     client: httpx.AsyncClient
 
     @property
-    def state(self) -> Any:
-        return self.app.state.gateway
+    def settings(self) -> Settings:
+        return state_of(self.app).settings
+
+    @property
+    def sessionmaker(self) -> async_sessionmaker[AsyncSession]:
+        return state_of(self.app).sessionmaker
+
+    @property
+    def engine(self) -> AsyncEngine:
+        return state_of(self.app).engine
+
+    @property
+    def catalog(self) -> Catalog:
+        return state_of(self.app).catalog
+
+    @property
+    def verifier(self) -> KeyVerifier:
+        return state_of(self.app).verifier
+
+    @property
+    def usage(self) -> UsageRecorder:
+        return state_of(self.app).usage
+
+    @property
+    def signer(self) -> TokenSigner:
+        return state_of(self.app).signer
+
+    @property
+    def pepper(self) -> bytes:
+        secret = state_of(self.app).settings.secret_key
+        assert secret is not None
+        return keyformat.derive_pepper(secret)
+
+    @property
+    def rendered(self) -> RenderedCatalog:
+        return state_of(self.app).rendered
+
+    @property
+    def statuses(self) -> StatusCache:
+        return state_of(self.app).connections.statuses
+
+    @property
+    def vault(self) -> Vault:
+        return state_of(self.app).vault
+
+    @property
+    def executions(self) -> ExecutionWriter:
+        return state_of(self.app).executions
+
+    def connection_changed(self, user_id: str, integration: str) -> None:
+        state_of(self.app).connections.changed(user_id, integration)
 
     def service(self, kind: type[T]) -> T:
         """The app's one instance of a service (as `http.provide` hands it to routes)."""
         found: T = self.app.state.services[kind]
         return found
 
+    async def reset(self) -> None:
+        """Between two tests on the session's app, forget what the last one left in memory
+        that the next could see. (`database_url` then empties every table.)
+
+        - pending execution-log rows and key usage are written now, not into the next
+          test's tables;
+        - the fixed-window counters start empty: sign-in (per email), device codes (per
+          address: every test calls from 127.0.0.1) and plan limits;
+        - upstream base URLs are read from the environment again (`provider` sets them).
+        The key, status and credential caches are keyed by random ids (keys, users) that
+        no later test reuses, and a revocation forgets its key, so they are left alone.
+        """
+        state = state_of(self.app)
+        await state.executions.flush()
+        await state.usage.flush()
+        counter = state.limiter.counter  # shared with sign-in and the device flow
+        assert isinstance(counter, MemoryCounter)
+        counter.clear()
+        state.executor.reload_base_urls()
+
     async def user(self, email: str = "ada@example.com", plan: str = "free") -> Any:
-        async with self.state.sessionmaker() as session:
+        async with self.sessionmaker() as session:
             user = await UserService(session).create(email, PASSWORD, plan=plan)
             await commit(session)
             return user
@@ -207,9 +305,59 @@ async def open_harness(
             yield Harness(app, client)
 
 
+class SessionApps:
+    """One app per database for the whole test run, started on first use."""
+
+    def __init__(self, stack: AsyncExitStack, data_dir: Path, catalog: Catalog) -> None:
+        self._stack = stack
+        self._data_dir = data_dir
+        self._catalog = catalog
+        self._apps: dict[str, FastAPI] = {}
+
+    async def get(self, database_url: str) -> FastAPI:
+        app = self._apps.get(database_url)
+        if app is None:
+            data_dir = self._data_dir / f"app-{len(self._apps)}"
+            data_dir.mkdir()
+            app = create_app(make_settings(database_url, data_dir), catalog=self._catalog)
+            await self._stack.enter_async_context(app.router.lifespan_context(app))
+            self._apps[database_url] = app
+        return app
+
+
+@pytest.fixture(scope="session")
+async def session_apps(
+    tmp_path_factory: pytest.TempPathFactory, test_catalog: Catalog
+) -> AsyncIterator[SessionApps]:
+    async with AsyncExitStack() as stack:
+        yield SessionApps(stack, tmp_path_factory.mktemp("apps"), test_catalog)
+
+
+@asynccontextmanager
+async def client_for(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        yield client
+
+
 @pytest.fixture
 async def harness(
-    database_url: str, tmp_path: Path, test_catalog: Catalog
+    request: pytest.FixtureRequest,
+    database_url: str,
+    tmp_path: Path,
+    test_catalog: Catalog,
+    session_apps: SessionApps,
 ) -> AsyncIterator[Harness]:
-    async with open_harness(database_url, tmp_path, test_catalog) as harness:
+    """The app of this run for `database_url` (tables emptied after each test), with a
+    fresh client (its own cookies). A test marked `own_app` (it closes the log writer,
+    changes settings, or counts from zero) gets a new app of its own instead."""
+    if request.node.get_closest_marker("own_app"):
+        app = create_app(make_settings(database_url, tmp_path), catalog=test_catalog)
+        async with app.router.lifespan_context(app), client_for(app) as client:
+            yield Harness(app, client)
+        return
+    app = await session_apps.get(database_url)
+    async with client_for(app) as client:
+        harness = Harness(app, client)
         yield harness
+    await harness.reset()

@@ -1,7 +1,6 @@
-"""A real HTTP server on loopback that plays a provider, for executor and OAuth tests.
-
-It records every request (method, raw path, query, headers, body) and answers
-what the test scripts: a status and body, a delay, a redirect, a huge body,
+"""A provider for executor and OAuth tests: handlers on the loopback server
+(tests/loopback.py) that record every request (method, raw path, query, headers, body)
+and answer what the test scripts: a status and body, a delay, a redirect, a huge body,
 non-JSON. It also serves OAuth: `/oauth/token` for authorization codes and
 refresh tokens (rotating them, refusing with `invalid_grant` or failing with
 500 on demand), and `/me` to verify pasted tokens.
@@ -9,7 +8,6 @@ refresh tokens (rotating them, refusing with `invalid_grant` or failing with
 
 from __future__ import annotations
 
-import asyncio
 import json
 import secrets
 import threading
@@ -19,18 +17,21 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
 
-import uvicorn
-
-Scope = dict[str, Any]
+from tests.loopback import Answer, Loopback, Received
 
 
 @dataclass
 class Recorded:
     method: str
-    path: str  # raw, as received
+    path: str  # raw, as received, without the query
     query: list[tuple[str, str]]
-    headers: dict[str, str]
+    headers: dict[str, str]  # names lower-cased
     body: bytes
+
+    @classmethod
+    def of(cls, received: Received) -> Recorded:
+        headers = {name.lower(): value for name, value in received.headers}
+        return cls(received.method, received.path, received.query, headers, received.body)
 
     def json(self) -> Any:
         return json.loads(self.body)
@@ -45,10 +46,34 @@ class Reply:
     stream_bytes: int = 0  # send this many bytes in chunks, no Content-Length
     declared_length: int | None = None
 
+    def answer(self) -> Answer:
+        headers = list(self.headers.items())
+        names = {name.lower() for name in self.headers}
+        if isinstance(self.body, dict | list):
+            payload = json.dumps(self.body).encode()
+            headers.append(("content-type", "application/json"))
+        elif isinstance(self.body, str):
+            payload = self.body.encode()
+            if "content-type" not in names:
+                headers.append(("content-type", "text/plain; charset=utf-8"))
+        else:
+            payload = self.body or b""
+        return Answer(
+            self.status, payload, headers, self.delay, self.stream_bytes, self.declared_length
+        )
+
 
 class Provider:
     def __init__(self) -> None:
-        self.requests: list[Recorded] = []
+        self.server = Loopback(self._answer)
+        # One request handled at a time, as a single-threaded provider would (a delay is
+        # waited outside it): the token endpoint's rotation sees requests in order.
+        self._handling = threading.Lock()
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every request, route, code and token (the server keeps running)."""
+        self.server.clear()
         self.routes: dict[tuple[str, str], Callable[[Recorded], Reply]] = {}
         self.valid_tokens: set[str] = {"good-token"}
         self.codes: dict[str, dict[str, Any]] = {}
@@ -56,12 +81,23 @@ class Provider:
         self.token_requests: list[dict[str, str]] = []
         self.refresh_mode = "ok"  # ok | invalid_grant | error_500
         self.access_ttl = 3600
-        self.port = 0
-        self._server: uvicorn.Server | None = None
+
+    @property
+    def port(self) -> int:
+        return self.server.port
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return self.server.url
+
+    @property
+    def requests(self) -> list[Recorded]:
+        with self.server.lock:
+            return [Recorded.of(r) for r in self.server.received]
+
+    def clear(self) -> None:
+        """Forget the requests received so far."""
+        self.server.clear()
 
     def reply(self, method: str, path: str, reply: Reply | Callable[[Recorded], Reply]) -> None:
         self.routes[(method, path)] = reply if callable(reply) else (lambda _r, rep=reply: rep)
@@ -87,35 +123,11 @@ class Provider:
             "scope": "read write",
         }
 
-    # --- ASGI -----------------------------------------------------------------
+    # --- the loopback server's handler -----------------------------------------------
 
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] == "lifespan":
-            while True:
-                message = await receive()
-                if message["type"] == "lifespan.startup":
-                    await send({"type": "lifespan.startup.complete"})
-                elif message["type"] == "lifespan.shutdown":
-                    await send({"type": "lifespan.shutdown.complete"})
-                    return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        rec = Recorded(
-            method=scope["method"],
-            path=scope["raw_path"].decode("latin-1"),
-            query=parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True),
-            headers={k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]},
-            body=body,
-        )
-        self.requests.append(rec)
-        reply = self._route(rec)
-        if reply.delay:
-            await asyncio.sleep(reply.delay)
-        await self._send(send, reply)
+    def _answer(self, received: Received) -> Answer:
+        with self._handling:
+            return self._route(Recorded.of(received)).answer()
 
     def _route(self, rec: Recorded) -> Reply:
         if rec.path == "/oauth/token":
@@ -151,52 +163,10 @@ class Provider:
             return Reply(200, self.new_tokens())
         return Reply(400, {"error": "unsupported_grant_type"})
 
-    async def _send(self, send: Any, reply: Reply) -> None:
-        headers = [(k.lower().encode(), v.encode()) for k, v in reply.headers.items()]
-        if reply.stream_bytes:
-            if reply.declared_length is not None:
-                headers.append((b"content-length", str(reply.declared_length).encode()))
-            await send({"type": "http.response.start", "status": reply.status, "headers": headers})
-            chunk = b"x" * 65536
-            sent = 0
-            try:
-                while sent < reply.stream_bytes:
-                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
-                    sent += len(chunk)
-                await send({"type": "http.response.body", "body": b""})
-            except Exception:  # the gateway hung up: that is the point
-                return
-            return
-        if isinstance(reply.body, dict | list):
-            payload = json.dumps(reply.body).encode()
-            headers.append((b"content-type", b"application/json"))
-        elif isinstance(reply.body, str):
-            payload = reply.body.encode()
-            if not any(k == b"content-type" for k, _ in headers):
-                headers.append((b"content-type", b"text/plain; charset=utf-8"))
-        else:
-            payload = reply.body or b""
-        await send({"type": "http.response.start", "status": reply.status, "headers": headers})
-        await send({"type": "http.response.body", "body": payload})
-
     # --- lifecycle --------------------------------------------------------------
 
     def start(self) -> None:
-        config = uvicorn.Config(
-            self, host="127.0.0.1", port=0, log_level="warning", lifespan="on", access_log=False
-        )
-        self._server = uvicorn.Server(config)
-        thread = threading.Thread(target=self._server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("fake provider did not start")
-            time.sleep(0.01)
-        self.port = self._server.servers[0].sockets[0].getsockname()[1]
-        self._thread = thread
+        self.server.start()
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-            self._thread.join(timeout=10)
+        self.server.stop()

@@ -92,6 +92,12 @@ class Client:
             self._conn.close()
             self._conn = None
 
+    def __del__(self) -> None:
+        # A kept-alive connection ends with its client (svc run in-process: main.run_in),
+        # not only with the process. (__init__ may have refused the URL before _conn.)
+        if getattr(self, "_conn", None) is not None:
+            self.close()
+
     def request(self, method: str, path: str, body: Any = None, *, auth: bool = True) -> Response:
         """Send one request; network failures raise CliError(exit 2)."""
         headers = {"Accept": "application/json", "User-Agent": f"svc/{__version__}"}

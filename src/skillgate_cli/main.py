@@ -9,9 +9,11 @@ one line on stderr and the exit code of `errors.ExitCode`.
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import sys
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, BinaryIO
 
 import click
 
@@ -108,6 +110,44 @@ def run(argv: list[str]) -> int:
         click.echo(f"svc: internal error ({detail}): set SVC_DEBUG=1 for details", err=True)
         return int(ExitCode.FAILURE)
     return result if isinstance(result, int) else int(ExitCode.OK)
+
+
+def run_in(
+    argv: Sequence[str],
+    *,
+    env: Mapping[str, str],
+    cwd: str | os.PathLike[str],
+    stdin: BinaryIO,
+    stdout: BinaryIO,
+    stderr: BinaryIO,
+) -> int:
+    """Run `svc argv` in this process as if it had been started with `env`, in `cwd`, on
+    these (binary) streams, and return the exit code `main()` would exit with.
+
+    For tests and embedding: the process's environment, working directory and standard
+    streams are swapped for the call and put back after, so one call runs at a time.
+    A stream that is not a terminal behaves as a pipe does (JSON output, no prompts).
+    """
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    text_in = io.TextIOWrapper(stdin, encoding="utf-8")
+    text_out = io.TextIOWrapper(stdout, encoding="utf-8", write_through=True)
+    text_err = io.TextIOWrapper(stderr, encoding="utf-8", errors="backslashreplace")
+    try:
+        os.environ.clear()
+        os.environ.update(env)
+        os.chdir(cwd)
+        sys.stdin, sys.stdout, sys.stderr = text_in, text_out, text_err
+        return run(list(argv))
+    finally:
+        for stream in (text_out, text_err):
+            stream.flush()
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        for stream in (text_in, text_out, text_err):
+            stream.detach()  # the caller's streams stay open
 
 
 def main() -> None:

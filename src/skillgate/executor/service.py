@@ -88,6 +88,10 @@ class Executor:
         self.policy = policy
         self._base_urls: dict[str, str] = {}  # read from the environment once per slug
 
+    def reload_base_urls(self) -> None:
+        """Read SKILLGATE_<SLUG>_BASE_URL again at the next call of each integration."""
+        self._base_urls.clear()
+
     async def run(
         self, principal: Principal, slug: str, name: str, params: Any, as_typed: Any = None
     ) -> Outcome:

@@ -112,6 +112,10 @@ class MemoryCounter:
         self._counts: dict[str, tuple[int, float]] = {}
         self._sweep_at = time.monotonic() + 60
 
+    def clear(self) -> None:
+        """Forget every count (a fresh process, without restarting one)."""
+        self._counts.clear()
+
     async def hit(self, keys: list[tuple[str, int]]) -> list[int]:
         now = time.monotonic()
         if now > self._sweep_at:
