@@ -4,6 +4,7 @@ driven in-process through httpx, and helpers to make users and keys."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import secrets
 import tempfile
@@ -41,7 +42,10 @@ from skillgate.gateway import Gateway
 from skillgate.kit.ratecount import MemoryCounter
 from skillgate.kit.vault import Vault
 from skillgate.settings import Settings
-from skillgate.users.service import UserService
+from skillgate.users.models import User
+from skillgate.users.passwords import hash_password_sync
+from skillgate.users.repository import UserRepository
+from skillgate.users.service import normalize_email
 from tests.upstream import Provider
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -57,6 +61,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "own_app: the harness builds this test an app of its own (see `harness`)"
     )
+
+
+@functools.cache
+def password_hash() -> str:
+    """A real argon2id hash of PASSWORD (production parameters), made once per run."""
+    return hash_password_sync(PASSWORD)
 
 
 def pytest_report_header() -> list[str]:
@@ -255,10 +265,19 @@ class Harness:
         state.executor.reload_base_urls()
 
     async def user(self, email: str = "ada@example.com", plan: str = "free") -> Any:
+        """A user whose password is PASSWORD. The account is stored as sign-up stores it,
+        with the run's one argon2id hash of PASSWORD (each hash costs ~0.1 s of CPU; the
+        sign-up path itself, hashing included, has its own tests)."""
+        user = User(
+            email=normalize_email(email),
+            display_name=email.split("@")[0],
+            password_hash=password_hash(),
+            plan=plan,
+        )
         async with self.sessionmaker() as session:
-            user = await UserService(session).create(email, PASSWORD, plan=plan)
+            await UserRepository(session).add(user)
             await commit(session)
-            return user
+        return user
 
     async def token(self, email: str = "ada@example.com") -> str:
         r = await self.client.post("/auth/login", json={"email": email, "password": PASSWORD})
