@@ -15,7 +15,7 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat().replace("+00:00", "Z") if value else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class KeyOut:
     id: str
     name: str
@@ -28,7 +28,7 @@ class KeyOut:
         return cls(key.key_id, key.name, key.key_prefix, list(key.scopes), _iso(key.expires_at))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ProfileOut:
     id: str
     email: str
