@@ -11,6 +11,8 @@ with its traceback. `render_error(error)` is the JSON answer every door sends
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import structlog
 from starlette.types import Send
 
@@ -33,18 +35,18 @@ def as_error(exc: BaseException, request_id: str) -> SkillGateError:
     )
 
 
+def json_head(body: bytes, headers: Mapping[str, str] | None) -> RawHeaders:
+    """Raw ASGI headers of a JSON answer: content type, length, then `headers`."""
+    raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if headers:
+        raw.extend((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items())
+    return raw
+
+
 def render_error(error: SkillGateError) -> tuple[int, RawHeaders, bytes]:
     """(status, raw headers with content type and length, JSON body)."""
     body = error.render()
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
-        *(
-            (k.lower().encode("latin-1"), v.encode("latin-1"))
-            for k, v in (error.headers or {}).items()
-        ),
-    ]
-    return error.status, headers, body
+    return error.status, json_head(body, error.headers), body
 
 
 async def send_error(send: Send, error: SkillGateError) -> None:

@@ -14,18 +14,16 @@ from starlette.types import Receive, Scope, Send
 from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.doors.agent.router import Call, Match, Router
 from skillgate.errors import MethodNotAllowed
-from skillgate.http.errors import as_error, send_error
+from skillgate.http.errors import as_error, json_head, send_error
 from skillgate.http.middleware import header
 
 MATCH_KEY = "skillgate.agent_match"  # the scope entry the dispatcher leaves for the door
-_CONTENT_TYPE = (b"content-type", b"application/json")
 
 
 async def _respond(send: Send, status: int, body: bytes, headers: Mapping[str, str] | None) -> None:
-    raw = [_CONTENT_TYPE, (b"content-length", str(len(body)).encode())]
-    if headers:
-        raw.extend((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items())
-    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send(
+        {"type": "http.response.start", "status": status, "headers": json_head(body, headers)}
+    )
     await send({"type": "http.response.body", "body": body})
 
 
