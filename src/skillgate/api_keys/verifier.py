@@ -32,7 +32,8 @@ class KeyVerifier:
         self._sessionmaker = sessionmaker
         self._pepper = keyformat.derive_pepper(secret_key)
         self._usage = usage
-        self._cache: TTLCache[str, KeyIdentity | None] = TTLCache(ttl)
+        # The principal is built once per cache fill, not per request.
+        self._cache: TTLCache[str, Principal | None] = TTLCache(ttl)
         self.lookups = 0  # database lookups made, for tests and metrics
 
     def digest(self, key: str) -> str:
@@ -44,44 +45,51 @@ class KeyVerifier:
         token = bearer_token(authorization)
         if token is None or not token.startswith("sk_"):
             raise Unauthorized()
-        return Principal.of_key(await self.verify(token))
+        return await self.verify(token)
 
-    async def verify(self, key: str) -> KeyIdentity:
+    async def verify(self, key: str) -> Principal:
+        """The principal of a well-formed, known, live key (`via == "api_key"`)."""
         digest = self.digest(key)
-        identity = self._cache.peek(digest)  # a key verified in the last TTL: no more checks
-        if identity is None:
+        principal = self._cache.peek(digest)  # a key verified in the last TTL: no more checks
+        if principal is None:
             if not keyformat.is_well_formed(key):  # before any lookup
                 raise Unauthorized(_INVALID)
-            identity = await self._cache.get(digest, lambda: self._load(digest))
+            principal = await self._cache.get(digest, lambda: self._load(digest))
 
-        if identity is None:
+        if principal is None:
             raise Unauthorized(_INVALID)
+        identity = principal.key
+        assert identity is not None
         if identity.revoked:
             raise Unauthorized("This API key was revoked: create a new one and run `svc login`.")
         if identity.expires_at is not None and identity.expires_at <= utcnow():
             raise Unauthorized("This API key expired: create a new one and run `svc login`.")
         self._usage.record(identity.key_id)
-        return identity
+        return principal
 
-    async def _load(self, digest: str) -> KeyIdentity | None:
+    async def _load(self, digest: str) -> Principal | None:
         self.lookups += 1
         async with self._sessionmaker() as session:
             found = await ApiKeyRepository(session).find_with_user(digest)
         if found is None:
             return None
         key, user = found
-        return KeyIdentity(
-            key_id=key.id,
-            name=key.name,
-            key_prefix=key.key_prefix,
-            scopes=tuple(key.scopes),
-            expires_at=key.expires_at,
-            revoked=key.revoked_at is not None,
-            user_id=user.id,
-            email=user.email,
-            display_name=user.display_name,
-            plan=user.plan,
+        return Principal.of_key(
+            KeyIdentity(
+                key_id=key.id,
+                name=key.name,
+                key_prefix=key.key_prefix,
+                scopes=tuple(key.scopes),
+                expires_at=key.expires_at,
+                revoked=key.revoked_at is not None,
+                user_id=user.id,
+                email=user.email,
+                display_name=user.display_name,
+                plan=user.plan,
+            )
         )
 
     def forget_key(self, key_id: str) -> None:
-        self._cache.forget_where(lambda i: i is not None and i.key_id == key_id)
+        self._cache.forget_where(
+            lambda p: p is not None and p.key is not None and p.key.key_id == key_id
+        )

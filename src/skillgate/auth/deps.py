@@ -49,7 +49,7 @@ class Authenticator:
             if token.startswith("sk_"):
                 if "api_key" not in accept:
                     raise Unauthorized("An API key cannot be used here; sign in instead.")
-                return Principal.of_key(await self.verifier.verify(token))
+                return await self.verifier.verify(token)
             if "access_token" in accept and db is not None:
                 return await self._access_token(db, token)
             raise Unauthorized()

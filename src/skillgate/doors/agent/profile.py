@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from skillgate.doors.agent.router import Call, Reply, Route
 from skillgate.http.openapi import NULLABLE_STRING, STRING, array, obj
-from skillgate.me.schemas import ProfileOut
+from skillgate.me.schemas import profile_json
 from skillgate.users.plans import Plans
 
 _LIMIT = {"type": ["integer", "null"]}
@@ -28,7 +28,7 @@ RESPONSE = obj(
 def routes(plans: Plans) -> tuple[Route, ...]:
     async def me(call: Call) -> Reply:
         principal = call.principal
-        return 200, ProfileOut.of(principal, plans.limits_for(principal.plan)).json(), None
+        return 200, profile_json(principal, plans.limits_for(principal.plan)), None
 
     return (
         Route(

@@ -50,24 +50,34 @@ class Route:
     query: tuple[dict[str, Any], ...] = ()  # OpenAPI query parameters
     segments: tuple[str | None, ...] = field(init=False)  # None: a parameter
     names: tuple[str, ...] = field(init=False)
+    # Precomputed for matching: (index, text) of each literal segment, (index, name)
+    # of each parameter.
+    _literals: tuple[tuple[int, str], ...] = field(init=False, repr=False)
+    _slots: tuple[tuple[int, str], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         parts = self.pattern.split("/")
         segs = tuple(None if p.startswith("{") else p for p in parts)
         object.__setattr__(self, "segments", segs)
         object.__setattr__(self, "names", tuple(p[1:-1] for p in parts if p.startswith("{")))
+        literals = tuple((i, p) for i, p in enumerate(parts) if not p.startswith("{"))
+        slots = tuple((i, p[1:-1]) for i, p in enumerate(parts) if p.startswith("{"))
+        object.__setattr__(self, "_literals", literals)
+        object.__setattr__(self, "_slots", slots)
 
     def params(self, parts: list[str]) -> dict[str, str] | None:
-        """The named parameter values when `parts` fit the pattern, else None."""
-        values: list[str] = []
-        for want, got in zip(self.segments, parts, strict=True):
-            if want is None:
-                if not got:
-                    return None
-                values.append(got)
-            elif want != got:
+        """The named parameter values when `parts` (as many as the pattern's segments)
+        fit the pattern, else None."""
+        for i, text in self._literals:
+            if parts[i] != text:
                 return None
-        return dict(zip(self.names, values, strict=True))
+        values: dict[str, str] = {}
+        for i, name in self._slots:
+            got = parts[i]
+            if not got:
+                return None
+            values[name] = got
+        return values
 
     def describe(self) -> dict[str, Any]:
         """This route as OpenAPI shows it."""
