@@ -1,0 +1,156 @@
+"""Instructions per request under callgrind: a before/after measure that load cannot move.
+
+On this machine's two shared cores, requests/s and CPU time drift by 10-20 %
+between runs of the same code. `valgrind --tool=callgrind` counts the
+instructions the server process executes, which is the same from run to run
+within ~1 % whatever else the machine is doing. This script starts the real
+server (uvicorn, uvloop, httptools, as `make bench` does) under callgrind, warms
+it up, zeroes the counters, sends N sequential keep-alive requests per route,
+and divides the instructions counted by N. Execute is measured against nginx
+as the upstream, with the raw-ASGI + aiohttp floor of `make bench` beside it.
+
+    .venv/bin/python bench/instructions.py            # this tree
+    /other/tree/.venv/bin/python bench/instructions.py --tree /other/tree
+
+Compare two trees by running it in each (the counts are absolute, not ratios).
+Requires valgrind (on every machine of this workplace) and nginx (bench/setup.sh).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+DISCOVERY = (
+    "/v1/me",
+    "/v1/skills",
+    "/v1/skills/github",
+    "/v1/skills/github/create_issue",
+    "/bench/constant",
+    "/bench/constant-raw",
+)
+EXECUTE_BODY = b'{"params":{"username":"x"}}'
+
+
+class Server:
+    """A uvicorn app under callgrind, driven over one keep-alive connection."""
+
+    def __init__(self, tree: Path, workdir: Path, app: str, port: int, env: dict[str, str]):
+        self.port = port
+        self.out = workdir / f"callgrind-{port}.out"
+        args = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={self.out}",
+                "--dump-instr=no", str(tree / ".venv/bin/python"), "-m", "uvicorn", app,
+                *(["--factory"] if app.endswith("_factory") else []), "--port", str(port),
+                "--loop", "uvloop", "--http", "httptools", "--no-access-log",
+                "--no-server-header", "--log-level", "warning"]  # fmt: skip
+        self.proc = subprocess.Popen(args, cwd=workdir, env=env, stderr=subprocess.DEVNULL)
+        self.dumps = 0
+
+    def connect(self, probe: Path | str, send: dict[str, object]) -> http.client.HTTPConnection:
+        deadline = time.monotonic() + 300  # start-up under valgrind is slow
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+                self.request(conn, str(probe), send)
+                return conn
+            except (OSError, http.client.HTTPException):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(1)
+
+    @staticmethod
+    def request(conn: http.client.HTTPConnection, path: str, send: dict[str, object]) -> None:
+        conn.request(str(send.get("method", "GET")), path, body=send.get("body"),  # type: ignore[arg-type]
+                     headers=send.get("headers", {}))  # type: ignore[arg-type]  # fmt: skip
+        response = conn.getresponse()
+        body = response.read()
+        if response.status != 200:
+            raise RuntimeError(f"{path}: {response.status} {body[:200]!r}")
+
+    def per_request(self, path: str, send: dict[str, object], n: int) -> float:
+        conn = self.connect(path, send)
+        for _ in range(50):
+            self.request(conn, path, send)
+        subprocess.run(["callgrind_control", "-z", str(self.proc.pid)], check=True,
+                       capture_output=True)  # fmt: skip
+        for _ in range(n):
+            self.request(conn, path, send)
+        subprocess.run(["callgrind_control", "-d", str(self.proc.pid)], check=True,
+                       capture_output=True)  # fmt: skip
+        conn.close()
+        self.dumps += 1
+        dump = Path(f"{self.out}.{self.dumps}")
+        deadline = time.monotonic() + 30
+        while not dump.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(0.3)  # the dump is written in one go; let it finish
+        found = re.search(r"^(?:summary|totals):\s+(\d+)", dump.read_text(errors="replace"), re.M)
+        if found is None:
+            raise RuntimeError(f"{dump}: no instruction total")
+        return int(found.group(1)) / n
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tree", type=Path, default=HERE, help="the checkout to measure")
+    parser.add_argument("-n", type=int, default=500, help="requests per route")
+    args = parser.parse_args()
+    tree: Path = args.tree.resolve()
+    sys.path.insert(0, str(tree))
+    import bench.run as br  # the tree's own set-up helpers (users, keys, nginx)
+
+    br.BIN = tree / ".venv/bin"
+    workdir = Path(tempfile.mkdtemp(prefix="instructions-"))
+    upstream = 18_390
+    br.EXTRA_ENV.update(
+        SKILLGATE_CATALOG_PATH=str(tree / "tests/fixtures/catalog"),
+        SKILLGATE_SAMPLE_BASE_URL=f"http://127.0.0.1:{upstream}",
+        FLOOR_UPSTREAM=f"http://127.0.0.1:{upstream}",
+    )
+    key = br._connected_user(workdir, "bench@example.com", "sample")
+    env = br._env(workdir)
+    auth = {"Authorization": f"Bearer {key}"}
+    rows: list[tuple[str, float]] = []
+    gateway = Server(tree, workdir, "bench.app:app_factory", 18_391, env)
+    try:
+        for path in DISCOVERY:
+            rows.append((f"GET {path}", gateway.per_request(path, {"headers": auth}, args.n)))
+            print(f"{rows[-1][0]}: {rows[-1][1]:,.0f}", file=sys.stderr)
+        nginx = br._nginx(workdir, upstream)
+        try:
+            execute = {"method": "POST", "body": EXECUTE_BODY,
+                       "headers": {**auth, "Content-Type": "application/json"}}  # fmt: skip
+            rows.append(("POST /v1/sample/get_user (b)",
+                         gateway.per_request("/v1/sample/get_user", execute, args.n)))  # fmt: skip
+            gateway.stop()
+            floor = Server(tree, workdir, "bench.floor_proxy:app", 18_392, env)
+            bare = {**execute, "headers": {}}
+            try:
+                rows.append(("floor: raw ASGI + aiohttp (a)", floor.per_request("/", bare, args.n)))
+            finally:
+                floor.stop()
+        finally:
+            nginx.terminate()
+            nginx.wait()
+    finally:
+        gateway.stop()
+    print(f"Instructions per request under callgrind ({tree.name}, {args.n} requests each)\n")
+    print("| route | instructions/request |\n|---|---|")
+    for name, count in rows:
+        print(f"| {name} | {count:,.0f} |")
+    print(f"\nexecute a/b in instructions: {rows[-1][1] / rows[-2][1]:.3f}")
+
+
+if __name__ == "__main__":
+    main()
