@@ -10,11 +10,14 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import orjson
 import yaml
 from pydantic import ValidationError
 
 from skillgate.catalog.models import Endpoint, Integration
+from skillgate.catalog.overlay import OverlayError, apply_overlay
 
 SHIPPED_DIR = Path(__file__).parent / "integrations"
 
@@ -61,6 +64,31 @@ def _entry_label(data: object, loc: tuple[int | str, ...]) -> str:
     return ".".join(str(x) for x in loc) or "integration"
 
 
+def read_compiled(path: Path) -> dict[str, Any]:
+    """A compiled integration (JSON written by `skillgate catalog build`)."""
+    try:
+        data = orjson.loads(path.read_bytes())
+    except OSError as exc:
+        raise CatalogError(f"{path}: cannot read: {exc.strerror}") from None
+    except orjson.JSONDecodeError as exc:
+        raise CatalogError(f"{path}: invalid JSON: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("endpoints"), list):
+        raise CatalogError(f"{path}: a compiled integration needs an `endpoints` list")
+    return data
+
+
+def _with_compiled(path: Path, overlay: dict[str, Any]) -> dict[str, Any]:
+    """The overlay at `path` applied to the compiled file it names (catalog.overlay)."""
+    ref = overlay["compiled"]
+    if not isinstance(ref, str) or not ref.endswith(".json"):
+        raise CatalogError(f"{path}: `compiled` must name a .json file relative to this file")
+    compiled = read_compiled(path.parent / ref)
+    try:
+        return apply_overlay(compiled, overlay)
+    except OverlayError as exc:
+        raise CatalogError(f"{path}: {exc}") from None
+
+
 def parse_file(path: Path) -> Integration:
     try:
         text = path.read_text(encoding="utf-8")
@@ -75,6 +103,8 @@ def parse_file(path: Path) -> Integration:
         raise CatalogError(f"{path}: invalid YAML{where}: {problem}") from None
     if not isinstance(data, dict):
         raise CatalogError(f"{path}: the file must hold one integration (a mapping)")
+    if "compiled" in data:
+        data = _with_compiled(path, data)
     try:
         return Integration.model_validate(data)
     except ValidationError as exc:

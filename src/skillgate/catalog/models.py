@@ -151,6 +151,10 @@ class Endpoint(_Frozen):
     pagination: Pagination | None = None
     changes_data: bool | None = None
     headers: dict[str, str] = Field(default_factory=dict)
+    # Compiled endpoints: the source operation (OpenAPI operationId, Google method
+    # id) and the provider's page for it (the full text behind the short description).
+    operation: str | None = None
+    docs_url: str | None = None
 
     @field_validator("name")
     @classmethod

@@ -1,0 +1,150 @@
+"""Curation on top of a compiled integration: the hand-written YAML as an overlay.
+
+A compiled file (`catalog/compiled/<slug>.json`) is what an importer produced
+from the provider's own description; it is never edited by hand. The YAML file
+that names it (`compiled: ../compiled/github.json`, relative to the YAML file)
+holds what an importer cannot know or gets wrong, and wins over the compiled
+entries:
+
+- integration fields (`auth`, `verify`, `default_headers`, `common_errors`,
+  `name`, `description`, ...) replace the compiled ones;
+- an `endpoints` entry with `operation: <source operation id>` curates that
+  compiled endpoint: its `name` renames it (every name agents already use keeps
+  working), and every other field it sets replaces the compiled one, except
+  `parameters`, merged one by one on the upstream name (`maps_to` or `name`) and
+  location (a curated parameter replaces the compiled one; new ones are added),
+  and `errors`, put before the compiled ones (a curated code wins). It may not
+  change `method` or `path`: the source is the truth for those;
+- an `endpoints` entry without `operation` is a hand-written endpoint, whole;
+- `exclude` lists `{operation, reason}`: a pattern (`apps/*`) matches operation
+  ids shell-style; the reason is required and shown by `skillgate catalog table`.
+
+Curated endpoints come first, in the overlay's order, then the rest in the
+source's order. Every problem raises `OverlayError` naming the operation.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import Any
+
+
+class OverlayError(ValueError):
+    """An overlay that does not fit its compiled integration."""
+
+
+_IMMUTABLE = ("method", "path")
+
+
+def _param_key(param: dict[str, Any]) -> tuple[str, str]:
+    return (str(param.get("maps_to") or param.get("name")), str(param.get("in", "")))
+
+
+def _merge_parameters(compiled: list[dict[str, Any]], curated: list[Any]) -> list[dict[str, Any]]:
+    merged = list(compiled)
+    index = {_param_key(p): i for i, p in enumerate(merged)}
+    for param in curated:
+        if not isinstance(param, dict):
+            raise OverlayError("each parameter must be a mapping")
+        at = index.get(_param_key(param))
+        if at is None:
+            merged.append(param)
+        else:
+            merged[at] = param
+    return merged
+
+
+def _merge_errors(compiled: list[dict[str, Any]], curated: list[Any]) -> list[Any]:
+    codes = {e.get("code") for e in curated if isinstance(e, dict)}
+    return [*curated, *(e for e in compiled if e.get("code") not in codes)]
+
+
+def _curate(compiled: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    op = entry["operation"]
+    for field in _IMMUTABLE:
+        if field in entry and entry[field] != compiled.get(field):
+            raise OverlayError(
+                f"operation {op!r}: the overlay sets {field} {entry[field]!r} but the source "
+                f"says {compiled.get(field)!r}; the source is the truth for {field}"
+            )
+    merged = {**compiled}
+    for key, value in entry.items():
+        if key == "parameters":
+            if not isinstance(value, list):
+                raise OverlayError(f"operation {op!r}: parameters must be a list")
+            merged[key] = _merge_parameters(compiled.get("parameters", []), value)
+        elif key == "errors":
+            if not isinstance(value, list):
+                raise OverlayError(f"operation {op!r}: errors must be a list")
+            merged[key] = _merge_errors(compiled.get("errors", []), value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _excluded(exclude: Any) -> list[tuple[str, str]]:
+    if exclude is None:
+        return []
+    if not isinstance(exclude, list):
+        raise OverlayError("`exclude` must be a list of {operation, reason}")
+    rules: list[tuple[str, str]] = []
+    for rule in exclude:
+        if not isinstance(rule, dict) or not isinstance(rule.get("operation"), str):
+            raise OverlayError("each `exclude` entry needs an `operation`")
+        reason = rule.get("reason")
+        if not isinstance(reason, str) or len(reason.strip()) < 5:
+            raise OverlayError(f"exclude {rule['operation']!r}: give the `reason` (a sentence)")
+        rules.append((rule["operation"], reason))
+    return rules
+
+
+def exclusions(compiled: dict[str, Any], overlay: dict[str, Any]) -> list[tuple[str, str]]:
+    """(operation, reason) of every compiled operation the overlay excludes."""
+    rules = _excluded(overlay.get("exclude"))
+    found: list[tuple[str, str]] = []
+    for endpoint in compiled.get("endpoints", []):
+        op = str(endpoint.get("operation"))
+        for pattern, reason in rules:
+            if fnmatch.fnmatchcase(op, pattern):
+                found.append((op, reason))
+                break
+    return found
+
+
+def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str, Any]:
+    """The integration (a catalog file's mapping) the overlay makes of `compiled`."""
+    by_op: dict[str, dict[str, Any]] = {}
+    for endpoint in compiled.get("endpoints", []):
+        by_op[str(endpoint.get("operation"))] = endpoint
+    rules = _excluded(overlay.get("exclude"))
+    for pattern, _ in rules:
+        if not any(fnmatch.fnmatchcase(op, pattern) for op in by_op):
+            raise OverlayError(f"exclude {pattern!r}: no compiled operation matches it")
+    excluded = {op for op, _ in exclusions(compiled, overlay)}
+
+    curated: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    entries = overlay.get("endpoints") or []
+    if not isinstance(entries, list):
+        raise OverlayError("`endpoints` must be a list")
+    for entry in entries:
+        if not isinstance(entry, dict):
+            raise OverlayError("each endpoint must be a mapping")
+        op = entry.get("operation")
+        if op is None:
+            curated.append(entry)  # hand-written, whole
+            continue
+        if op not in by_op:
+            raise OverlayError(f"operation {op!r} is not in the compiled integration")
+        if op in excluded:
+            raise OverlayError(f"operation {op!r} is both curated and excluded")
+        if op in taken:
+            raise OverlayError(f"operation {op!r} is curated twice")
+        taken.add(op)
+        curated.append(_curate(by_op[op], entry))
+
+    rest = [e for op, e in by_op.items() if op not in taken and op not in excluded]
+    merged = {k: v for k, v in compiled.items() if k not in ("endpoints", "source")}
+    merged.update({k: v for k, v in overlay.items() if k not in ("compiled", "exclude")})
+    merged["endpoints"] = [*curated, *rest]
+    return merged
