@@ -151,6 +151,10 @@ class Endpoint(_Frozen):
     pagination: Pagination | None = None
     changes_data: bool | None = None
     headers: dict[str, str] = Field(default_factory=dict)
+    # Where a compiled endpoint comes from: the OpenAPI operationId or the Google
+    # method id (`gmail.users.messages.list`), and the operation's own documentation.
+    operation: str | None = None
+    docs_url: str | None = None
 
     @field_validator("name")
     @classmethod
