@@ -57,6 +57,12 @@ AUTHORIZE_URL = "https://accounts.google.com/o/oauth2/v2/auth"
 TOKEN_URL = "https://oauth2.googleapis.com/token"
 AUTHORIZE_PARAMS = {"access_type": "offline", "prompt": "consent", "include_granted_scopes": "true"}
 GLOBAL_KEPT = ("fields",)
+TOKEN_LABEL = "OAuth access token"
+TOKEN_HELP = (
+    "For testing only: paste a short-lived access token with the API's scopes, e.g. from "
+    "the OAuth 2.0 Playground (https://developers.google.com/oauthplayground). Such tokens "
+    "expire within an hour and cannot be refreshed: connect with Google for lasting access."
+)
 READ_FIRST_WORDS = frozenset({"get", "list", "search", "query", "export", "lookup"})
 _PLUS = re.compile(r"\{\+([^{}]+)\}")
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
@@ -123,13 +129,18 @@ def _source_param(wire: str, raw: dict[str, Any], multi: bool) -> SourceParam:
     )
 
 
+def full_path(raw: str, service_path: str) -> str:
+    """`/` + servicePath + the method's path (one starting with `/` is from the root)."""
+    raw = _PLUS.sub(r"{\1}", raw)
+    return raw if raw.startswith("/") else "/" + service_path + raw
+
+
 def _path_and_params(
     method: dict[str, Any], service_path: str, globals_: dict[str, Any]
 ) -> tuple[str, list[SourceParam]]:
     raw_path = str(method.get("flatPath") or method.get("path") or "")
     multi = set(_PLUS.findall(raw_path))
-    raw_path = _PLUS.sub(r"{\1}", raw_path)
-    path = raw_path if raw_path.startswith("/") else "/" + service_path + raw_path
+    path = full_path(raw_path, service_path)
     declared: dict[str, Any] = method.get("parameters") or {}
     placeholders = _PLACEHOLDER.findall(path)
     order = [n for n in method.get("parameterOrder") or [] if n in declared]
@@ -193,7 +204,7 @@ def _media(method: dict[str, Any], path: str, notes: list[str]) -> Skipped | Non
     return Skipped(
         f"{method_id} (media upload)",
         str(method.get("httpMethod") or "POST"),
-        _PLUS.sub(r"{\1}", upload),
+        full_path(upload, ""),
         "media upload (multipart/resumable) not supported by the executor; "
         "the metadata-only call is kept",
     )
@@ -253,7 +264,8 @@ def import_discovery(document: dict[str, Any], *, slug: str) -> Imported:
             op = _operation(trail, method, ctx)
             upload = _media(method, op.path, notes)
         except SkipOperation as exc:
-            skipped.append(Skipped(op_id, http, str(method.get("path") or ""), str(exc)))
+            path = full_path(str(method.get("path") or ""), ctx["service_path"])
+            skipped.append(Skipped(op_id, http, path, str(exc)))
             continue
         if upload is not None:
             skipped.append(upload)
@@ -273,6 +285,8 @@ def import_discovery(document: dict[str, Any], *, slug: str) -> Imported:
         token_url=TOKEN_URL,
         authorize_params=dict(AUTHORIZE_PARAMS),
         auth_hint="bearer",
+        token_label=TOKEN_LABEL,
+        token_help=TOKEN_HELP,
         verify_path=compiled.verify_path,
         endpoint_scopes={e["name"]: scopes_of.get(e["operation"], []) for e in compiled.endpoints},
         notes=notes + compiled.notes,

@@ -68,7 +68,10 @@ def _auth(imported: Imported, name: str, auth: str | None) -> dict[str, Any]:
         result["oauth2"] = oauth
     spec = auth or imported.auth_hint
     if spec:
-        result["token"] = token_auth(spec, name)
+        token = token_auth(spec, name)
+        if imported.token_label and imported.token_help and not auth:
+            token.update(label=imported.token_label, help=imported.token_help)
+        result["token"] = token
     if not result:
         raise DocumentError("the document declares no usable auth: pass --auth")
     return result

@@ -107,7 +107,7 @@ def make(
         items=t.items if t.type == "array" else None,
     )
     if required:
-        p.example, p.example_sourced = sch.example(schema, t.type, enum, wire, examples)
+        p.example, p.example_sourced = sch.example(schema, t.type, enum, param_name(wire), examples)
         p.verify_value = sch.clean_default(schema, t.type, enum)
     else:
         p.default = sch.clean_default(schema, t.type, enum)

@@ -101,6 +101,10 @@ class Imported:
     # How a pasted token is sent when the document says (`bearer`, `header:X-Api-Key`,
     # `query:key`); None when it declares no usable scheme.
     auth_hint: str | None = None
+    # What the dashboard says about a pasted token, when the importer knows better
+    # than "Paste an API token for <name>." (Google: a short-lived OAuth token).
+    token_label: str | None = None
+    token_help: str | None = None
     # A request that proves a token works (see `compile.choose_verify`).
     verify_path: str | None = None
     # Scopes each endpoint accepts (Google methods list them): endpoint name -> scopes.

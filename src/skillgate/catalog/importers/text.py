@@ -22,7 +22,7 @@ ENDPOINT_CAP = 300
 PARAM_CAP = 200
 CAUSE_CAP = 160
 
-_FENCE = re.compile(r"^\s*(```|~~~).*?^\s*\1[^\n]*$", re.DOTALL | re.MULTILINE)
+_FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1[^\n]*$", re.DOTALL | re.MULTILINE)
 _HTML_BLOCK = re.compile(r"<(pre|code|table|script|style)\b.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
 _BREAK = re.compile(r"<\s*(br|/p|p|/li|li|/div|div)\b[^>]*>", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
@@ -30,9 +30,12 @@ _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
 _AUTOLINK = re.compile(r"<(https?://[^>\s]+)>")
-_ALERT = re.compile(r"^\s*>?\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$", re.MULTILINE)
-_LINE_MARK = re.compile(r"^\s*(?:>\s*)*(?:#{1,6}\s+|[-*+]\s+|\d+\.\s+)?", re.MULTILINE)
-_TABLE_ROW = re.compile(r"^\s*\|.*$", re.MULTILINE)
+_ALERT = re.compile(
+    r"^[ \t]*>?[ \t]*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*$", re.MULTILINE
+)
+# Line-based patterns use [ \t], never \s: a newline is a paragraph break to keep.
+_LINE_MARK = re.compile(r"^[ \t]*(?:>[ \t]?)*[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d+\.[ \t]+)?", re.M)
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.MULTILINE)
 _STRONG = re.compile(r"(\*\*|__)(\S(?:.*?\S)?)\1")
 _EMPHASIS = re.compile(r"(?<![\w*])([*_])(\S(?:[^*_]*?\S)?)\1(?![\w*])")
 _CODE = re.compile(r"`+([^`]*)`+")
