@@ -34,7 +34,13 @@ from skillgate.catalog.importers import params as params_mod
 from skillgate.catalog.importers import schema as sch
 from skillgate.catalog.importers.naming import unique
 from skillgate.catalog.importers.params import Param
-from skillgate.catalog.importers.source import SkipOperation, Skipped, SourceOperation
+from skillgate.catalog.importers.source import (
+    UNMAPPABLE,
+    SkipOperation,
+    Skipped,
+    SourceOperation,
+    reason_of,
+)
 from skillgate.catalog.importers.text import endpoint_description, humanise
 from skillgate.catalog.models import Endpoint
 from skillgate.catalog.validate import check_example
@@ -159,8 +165,8 @@ def compile_all(slug: str, operations: list[SourceOperation]) -> Compiled:
         notes: list[str] = []
         try:
             data, verify = endpoint_dict(op, op.name, notes)
-        except SkipOperation as exc:
-            result.skipped.append(Skipped(op.label, op.method, op.path, str(exc)))
+        except UNMAPPABLE as exc:
+            result.skipped.append(Skipped(op.label, op.method, op.path, reason_of(exc)))
             continue
         result.notes.extend(f"{op.label}: {n}" for n in notes)
         built.append((op, data, verify))
@@ -169,8 +175,8 @@ def compile_all(slug: str, operations: list[SourceOperation]) -> Compiled:
         data["name"] = name
         try:
             result.endpoints.append(_validated(slug, data))
-        except SkipOperation as exc:
-            result.skipped.append(Skipped(op.label, op.method, op.path, str(exc)))
+        except UNMAPPABLE as exc:
+            result.skipped.append(Skipped(op.label, op.method, op.path, reason_of(exc)))
             continue
         if verify:
             candidates.append(verify)

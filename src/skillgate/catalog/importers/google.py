@@ -43,6 +43,7 @@ from skillgate.catalog.importers.compile import compile_all
 from skillgate.catalog.importers.naming import category, endpoint_name, snake
 from skillgate.catalog.importers.refs import resolve
 from skillgate.catalog.importers.source import (
+    UNMAPPABLE,
     DocumentError,
     Imported,
     Schema,
@@ -51,6 +52,7 @@ from skillgate.catalog.importers.source import (
     SourceBody,
     SourceOperation,
     SourceParam,
+    reason_of,
 )
 
 AUTHORIZE_URL = "https://accounts.google.com/o/oauth2/v2/auth"
@@ -263,9 +265,9 @@ def import_discovery(document: dict[str, Any], *, slug: str) -> Imported:
         try:
             op = _operation(trail, method, ctx)
             upload = _media(method, op.path, notes)
-        except SkipOperation as exc:
+        except UNMAPPABLE as exc:
             path = full_path(str(method.get("path") or ""), ctx["service_path"])
-            skipped.append(Skipped(op_id, http, path, str(exc)))
+            skipped.append(Skipped(op_id, http, path, reason_of(exc)))
             continue
         if upload is not None:
             skipped.append(upload)

@@ -37,6 +37,7 @@ from skillgate.catalog.importers.document import load_document
 from skillgate.catalog.importers.naming import category, endpoint_name, snake
 from skillgate.catalog.importers.refs import resolve
 from skillgate.catalog.importers.source import (
+    UNMAPPABLE,
     DocumentError,
     Imported,
     Schema,
@@ -45,6 +46,7 @@ from skillgate.catalog.importers.source import (
     SourceBody,
     SourceOperation,
     SourceParam,
+    reason_of,
 )
 
 __all__ = ["import_openapi", "load_document"]
@@ -222,8 +224,8 @@ def _operations(
                 continue
             try:
                 ops.append(_operation(path, method, item, op, ctx))
-            except SkipOperation as exc:
-                skipped.append(Skipped(label, method.upper(), path, str(exc)))
+            except UNMAPPABLE as exc:
+                skipped.append(Skipped(label, method.upper(), path, reason_of(exc)))
     return ops
 
 

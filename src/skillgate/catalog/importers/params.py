@@ -157,12 +157,11 @@ def _unsupported(src: SourceParam, problem: str, notes: list[str]) -> None:
     return None
 
 
-def _object_schema(body: SourceBody) -> tuple[Schema, set[str], list[str]]:
-    """(object schema, required names, "one of" names) of a body, or SkipOperation."""
+def _object_schema(body: SourceBody) -> tuple[Schema, set[str], list[list[str]]]:
+    """(object schema, required names, alternative required groups) of a body."""
     schema = sch.merged(body.schema)
     alts = sch.alternatives(schema)
     kind = sch.plain_type(schema)
-    either: list[str] = []
     if kind is None and alts:
         objects = [a for a in alts if sch.plain_type(a) == "object"]
         if not objects:
@@ -173,26 +172,34 @@ def _object_schema(body: SourceBody) -> tuple[Schema, set[str], list[str]]:
             for key, prop in (alt.get("properties") or {}).items():
                 props.setdefault(key, prop)
         required = set.intersection(*(set(a.get("required") or []) for a in objects))
-        return {"type": "object", "properties": props}, required, either
+        return {"type": "object", "properties": props}, required, []
     if kind != "object":
         raise SkipOperation(f"request body is a JSON {kind or 'value'}, not an object")
     required = set(schema.get("required") or [])
-    for alt in alts:  # `oneOf: [{required: [a]}, {required: [b]}]`: one of a, b
-        either.extend(r for r in alt.get("required") or [] if r not in either)
-    if either:
-        required -= set(either) - set.intersection(*(set(a.get("required") or []) for a in alts))
-    return schema, required, either
+    # `oneOf: [{required: [a]}, {required: [b, c]}]`: give a, or b and c.
+    groups = [list(a.get("required") or []) for a in alts]
+    groups = [g for g in groups if g]
+    if len(groups) > 1:
+        required -= {r for g in groups for r in g} - set.intersection(*(set(g) for g in groups))
+    return schema, required, groups if len(groups) > 1 else []
+
+
+def _either_note(groups: list[list[str]]) -> str:
+    def join(names: list[str]) -> str:
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    return "Give " + " or ".join(join(g) for g in groups) + "." if groups else ""
 
 
 def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
     """The body's top-level properties as parameters (nested ones flattened when small)."""
-    schema, required, either = _object_schema(body)
+    schema, required, groups = _object_schema(body)
     props = schema.get("properties")
     if not isinstance(props, dict) or not props:
         if schema.get("additionalProperties") not in (None, False):
             raise SkipOperation("request body is a free-form JSON object with no declared fields")
         return []
-    either_note = ("One of " + ", ".join(either) + " is required.") if len(either) > 1 else ""
+    either = {name for g in groups for name in g}
     result: list[Param] = []
     for key, raw in props.items():
         prop = sch.merged(raw)
@@ -202,7 +209,7 @@ def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
         if "." in key:
             _unsupported_body(key, needed, "its name holds a '.'", notes)
             continue
-        note = either_note if key in either else ""
+        note = _either_note(groups) if key in either else ""
         result.extend(_body_param(key, prop, needed, body.encoding, note, notes))
     return result
 

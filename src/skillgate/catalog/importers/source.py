@@ -23,6 +23,17 @@ class SkipOperation(Exception):
     """One operation the catalog cannot express; the message is the reason."""
 
 
+# What reading one malformed operation can raise (a list where an object belongs, ...):
+# caught per operation, so one bad operation never stops the import.
+UNMAPPABLE = (SkipOperation, AttributeError, IndexError, KeyError, TypeError, ValueError)
+
+
+def reason_of(exc: Exception) -> str:
+    if isinstance(exc, SkipOperation):
+        return str(exc)
+    return f"the operation is malformed ({type(exc).__name__}: {exc})"
+
+
 @dataclass(frozen=True)
 class Skipped:
     """An operation left out of the catalog, and why (nothing is dropped silently)."""

@@ -108,10 +108,9 @@ def endpoint_description(summary: str, description: str, fallback: str) -> str:
 def param_description(description: str, name: str, note: str = "") -> str:
     """A parameter's description, or the placeholder when the source gives none."""
     paras = paragraphs(description)
-    text = paras[0] if paras else ""
-    if note:
+    text = cap(paras[0], PARAM_CAP - len(note) - 1) if paras else ""
+    if note:  # after the cap: a note on how to pass the value is never cut
         text = f"{_sentence(text)} {note}" if text else note
-    text = cap(text, PARAM_CAP)
     return text if len(text) >= 3 else f"The {name} parameter."
 
 

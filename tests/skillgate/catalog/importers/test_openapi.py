@@ -265,3 +265,24 @@ def test_load_document_reads_json_yaml_paths_and_text(tmp_path: Any) -> None:
         load_document(bad)
     with pytest.raises(DocumentError, match="must be a JSON or YAML object"):
         load_document("[1, 2]")
+
+
+def test_a_malformed_operation_is_skipped_not_fatal() -> None:
+    document = {
+        "openapi": "3.0.0",
+        "servers": [{"url": "https://x.example.com"}],
+        "paths": {
+            "/bad": {
+                "get": {
+                    "operationId": "bad",
+                    "parameters": [{"name": "q", "in": "query", "examples": ["not", "a map"]}],
+                }
+            },
+            "/good": {"get": {"operationId": "good", "responses": {"200": {"description": "OK"}}}},
+        },
+    }
+    imported = import_openapi(document, slug="x")
+    assert [e["name"] for e in imported.endpoints] == ["good"]
+    [bad] = imported.skipped
+    assert (bad.operation, bad.method, bad.path) == ("bad", "GET", "/bad")
+    assert bad.reason.startswith("the operation is malformed (AttributeError: ")
