@@ -24,8 +24,15 @@ CAUSE_CAP = 160
 
 _FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1[^\n]*$", re.DOTALL | re.MULTILINE)
 _HTML_BLOCK = re.compile(r"<(pre|code|table|script|style)\b.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
-_BREAK = re.compile(r"<\s*(br|/p|p|/li|li|/div|div)\b[^>]*>", re.IGNORECASE)
-_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_PARA = re.compile(r"<\s*/?p\b[^>]*>", re.IGNORECASE)
+_BREAK = re.compile(r"<\s*(br|/li|li|/div|div)\b[^>]*>", re.IGNORECASE)
+# Only real HTML tags: `refs/heads/<branch name>` is text, not a tag.
+_TAG = re.compile(
+    r"</?(?:a|abbr|b|blockquote|br|caption|code|dd|del|details|div|dl|dt|em|h[1-6]|hr|i|img|"
+    r"ins|kbd|li|ol|p|pre|s|samp|small|span|strong|sub|summary|sup|table|tbody|td|th|thead|"
+    r"tr|tt|u|ul|var)\b[^<>]*>",
+    re.IGNORECASE,
+)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
@@ -48,6 +55,7 @@ def strip_markup(text: str) -> str:
     text = text.replace("\r\n", "\n")
     text = _FENCE.sub("\n\n", text)
     text = _HTML_BLOCK.sub(" ", text)
+    text = _PARA.sub("\n\n", text)
     text = _BREAK.sub("\n", text)
     text = _TAG.sub("", text)
     text = _TABLE_ROW.sub("\n", text)
@@ -59,7 +67,7 @@ def strip_markup(text: str) -> str:
     text = _LINE_MARK.sub("", text)
     text = _STRONG.sub(r"\2", text)
     text = _EMPHASIS.sub(r"\2", text)
-    text = _CODE.sub(r"\1", text)
+    text = _CODE.sub(r"\1", text).replace("**", "").replace("`", "")  # unclosed ones too
     return html.unescape(text)
 
 

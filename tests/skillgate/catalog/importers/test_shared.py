@@ -81,6 +81,14 @@ def test_markup_removed() -> None:
     assert text.strip_markup("keep snake_case_names and 2*3*4") == (
         "keep snake_case_names and 2*3*4"
     )
+    # Placeholders in angle brackets are text; a stray `**` goes.
+    assert text.strip_markup("Use `refs/heads/<branch name>`. **Closing down.") == (
+        "Use refs/heads/<branch name>. Closing down."
+    )
+    assert text.paragraphs('<p>A <a href="x">link</a><br/>next</p><p>Two</p>') == [
+        "A link next",
+        "Two",
+    ]
 
 
 def test_caps_at_sentences_then_words() -> None:
