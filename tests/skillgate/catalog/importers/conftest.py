@@ -1,31 +1,11 @@
-"""The importer fixtures: small documents checked in under tests/fixtures/importers/."""
+"""Fixtures: the importer's fixture documents, imported once per module."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from skillgate.catalog.importers import (
-    Imported,
-    import_discovery,
-    import_openapi,
-    load_document,
-)
-
-FIXTURES = Path(__file__).parents[3] / "fixtures" / "importers"
-PETSTORE = FIXTURES / "petstore-3.0.yaml"
-NOTES = FIXTURES / "notes-3.1.json"
-MAIL = FIXTURES / "mail-discovery.json"
-
-
-def by_name(imported: Imported) -> dict[str, dict[str, Any]]:
-    return {e["name"]: e for e in imported.endpoints}
-
-
-def params(endpoint: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {p["name"]: p for p in endpoint["parameters"]}
+from skillgate.catalog.importers import Imported, import_discovery, import_openapi, load_document
+from tests.skillgate.catalog.importers.documents import MAIL, NOTES, PETSTORE
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from skillgate.catalog.loader import load_catalog
 from skillgate.catalog.models import Integration
 from skillgate.catalog.validate import check_integration
 from skillgate.cli.catalog import catalog
-from tests.skillgate.catalog.importers.conftest import MAIL, NOTES, PETSTORE
+from tests.skillgate.catalog.importers.documents import MAIL, NOTES, PETSTORE
 
 
 def test_openapi_writes_a_catalog_file_the_server_loads(tmp_path: Path) -> None:

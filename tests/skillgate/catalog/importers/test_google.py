@@ -8,7 +8,7 @@ import pytest
 from skillgate.catalog.importers import DocumentError, Imported, import_discovery, integration_dict
 from skillgate.catalog.importers.google import AUTHORIZE_URL, TOKEN_URL
 from skillgate.catalog.importers.integration import choose_scopes
-from tests.skillgate.catalog.importers.conftest import by_name, params
+from tests.skillgate.catalog.importers.documents import by_name, params
 
 
 def test_names_and_categories_follow_nested_resources(mail: Imported) -> None:

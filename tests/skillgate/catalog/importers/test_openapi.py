@@ -16,7 +16,7 @@ from skillgate.catalog.importers import (
 )
 from skillgate.catalog.models import Endpoint
 from skillgate.catalog.validate import check_example
-from tests.skillgate.catalog.importers.conftest import PETSTORE, by_name, params
+from tests.skillgate.catalog.importers.documents import PETSTORE, by_name, params
 
 
 def test_document_facts(petstore: Imported, notes: Imported) -> None:

@@ -19,7 +19,7 @@ from skillgate.catalog.importers import (
 from skillgate.catalog.importers.google import full_path
 from skillgate.catalog.models import Integration
 from skillgate.catalog.validate import check_integration
-from tests.skillgate.catalog.importers.conftest import MAIL, NOTES, PETSTORE
+from tests.skillgate.catalog.importers.documents import MAIL, NOTES, PETSTORE
 
 _PLACEHOLDER = re.compile(r"\{\+?([^{}]+)\}")
 
