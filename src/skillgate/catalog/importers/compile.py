@@ -160,7 +160,7 @@ def compile_all(slug: str, operations: list[SourceOperation]) -> Compiled:
     """Every operation as an endpoint or a `Skipped` entry, names unique in document order."""
     result = Compiled()
     built: list[tuple[SourceOperation, dict[str, Any], str]] = []
-    candidates: list[str] = []
+    candidates: list[tuple[str, str]] = []
     for op in operations:
         notes: list[str] = []
         try:
@@ -179,17 +179,21 @@ def compile_all(slug: str, operations: list[SourceOperation]) -> Compiled:
             result.skipped.append(Skipped(op.label, op.method, op.path, reason_of(exc)))
             continue
         if verify:
-            candidates.append(verify)
+            candidates.append((verify, name))
     result.verify_path = choose_verify(candidates)
     return result
 
 
-def choose_verify(paths: list[str]) -> str | None:
-    """The GET that proves a token: one about the caller (`/user`, `.../me/profile`), else the
-    first that needs no input other than documented defaults, never the bare root `/`."""
-    usable = [p for p in paths if p.strip("/")]
-    for path in usable:
-        words = set(re.split(r"[/{}]+", path.lower()))
-        if words & _CALLER_WORDS:
+def choose_verify(candidates: list[tuple[str, str]]) -> str | None:
+    """The GET that proves a token, of (path, endpoint name) pairs that need no input but
+    documented defaults: one about the caller (`/user`, `.../me/profile`), else the first
+    list (a bare `get` may want more than its document says, e.g. Drive's `about`), else
+    the first; never the bare root `/` (it answers without a token)."""
+    usable = [(path, name) for path, name in candidates if path.strip("/")]
+    for path, _ in usable:
+        if set(re.split(r"[/{}:.]+", path.lower())) & _CALLER_WORDS:
             return path
-    return usable[0] if usable else None
+    for path, name in usable:
+        if "list" in name.split("_"):
+            return path
+    return usable[0][0] if usable else None

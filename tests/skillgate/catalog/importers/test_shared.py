@@ -152,3 +152,14 @@ def test_errors_deduplicated_in_status_order() -> None:
         (500, "The service had an error or is unavailable."),
     ]
     assert found[1]["fix"] == "Check the parameters: required fields, allowed values and formats."
+
+
+def test_verify_prefers_the_caller_then_a_list_never_the_root() -> None:
+    from skillgate.catalog.importers.compile import choose_verify
+
+    assert choose_verify([("/", "meta_root"), ("/about", "about_get"), ("/user", "users_get")]) == (
+        "/user"
+    )
+    assert choose_verify([("/about", "about_get"), ("/files", "files_list")]) == "/files"
+    assert choose_verify([("/", "root"), ("/about", "about_get")]) == "/about"
+    assert choose_verify([("/", "root")]) is None
