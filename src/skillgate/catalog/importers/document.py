@@ -28,6 +28,8 @@ def load_document(path_or_text: str | Path) -> dict[str, Any]:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise DocumentError(f"{where}: cannot read: {exc}") from None
+    elif "\n" not in path_or_text and path_or_text.lower().endswith((".json", ".yaml", ".yml")):
+        raise DocumentError(f"{path_or_text}: cannot read: no such file")
     else:
         text = str(path_or_text)
     data = _parse(text, where)

@@ -263,6 +263,8 @@ def test_load_document_reads_json_yaml_paths_and_text(tmp_path: Any) -> None:
     bad.write_text("a: [1,\n")
     with pytest.raises(DocumentError, match=rf"{bad}: invalid YAML"):
         load_document(bad)
+    with pytest.raises(DocumentError, match=r"missing\.yaml: cannot read: no such file"):
+        load_document(str(tmp_path / "missing.yaml"))
     with pytest.raises(DocumentError, match="must be a JSON or YAML object"):
         load_document("[1, 2]")
 
