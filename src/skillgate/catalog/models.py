@@ -151,8 +151,8 @@ class Endpoint(_Frozen):
     pagination: Pagination | None = None
     changes_data: bool | None = None
     headers: dict[str, str] = Field(default_factory=dict)
-    # Compiled endpoints: the source operation (OpenAPI operationId, Google method
-    # id) and the provider's page for it (the full text behind the short description).
+    # Where a compiled endpoint comes from: the OpenAPI operationId or the Google
+    # method id (`gmail.users.messages.list`), and the operation's own documentation.
     operation: str | None = None
     docs_url: str | None = None
 

@@ -1,4 +1,5 @@
-"""`skillgate catalog`: validate files, export the JSON schema, print the integrations table."""
+"""`skillgate catalog`: validate files, export the JSON schema, print the integrations table,
+import an OpenAPI or Google Discovery document (`catalog_import`)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,16 @@ import json
 
 import click
 
+from skillgate.cli.catalog_import import import_group
 from skillgate.cli.output import emit
 
 
 @click.group()
 def catalog() -> None:
     """The integration catalog."""
+
+
+catalog.add_command(import_group)
 
 
 @catalog.command("validate")

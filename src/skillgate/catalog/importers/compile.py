@@ -1,0 +1,199 @@
+"""Source operations -> catalog endpoint dicts, each one validated as it is made.
+
+Rules (both importers; the field-level ones are in the modules that apply them):
+- methods: GET, POST, PUT, PATCH, DELETE; any other (HEAD, OPTIONS, TRACE) is
+  skipped;
+- method and path are exactly the source's (placeholders as written); every
+  placeholder must be a declared path parameter and every path parameter must
+  appear in the path, else the operation is skipped;
+- `changes_data`: false for GET; true for the other methods unless the provider
+  hints the operation only reads (`SourceOperation.reads`: an OpenAPI
+  `x-readOnly`-style flag, a POST whose operation id ends in search, query,
+  list, get, lookup or preview, a Google POST method named get..., list,
+  search, query, batchGet..., export);
+- a POST/PUT/PATCH/DELETE with no parameters at all is skipped: the catalog
+  validator requires such an endpoint to declare its parameters;
+- each endpoint is checked with `Endpoint.model_validate` and the example check
+  (`validate.check_example`, the CLI parser round trip); when the example does
+  not round-trip, the source examples give way to placeholders; what still
+  fails is skipped with the validator's words. One bad operation never stops
+  the import.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from skillgate.catalog.importers import errors as errors_mod
+from skillgate.catalog.importers import pagination
+from skillgate.catalog.importers import params as params_mod
+from skillgate.catalog.importers import schema as sch
+from skillgate.catalog.importers.naming import unique
+from skillgate.catalog.importers.params import Param
+from skillgate.catalog.importers.source import (
+    UNMAPPABLE,
+    SkipOperation,
+    Skipped,
+    SourceOperation,
+    reason_of,
+)
+from skillgate.catalog.importers.text import endpoint_description, humanise
+from skillgate.catalog.models import Endpoint
+from skillgate.catalog.validate import check_example
+
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+READ_WORDS = frozenset({"search", "query", "list", "get", "lookup", "preview", "export"})
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_CALLER_WORDS = frozenset({"user", "me", "profile", "account", "whoami", "self", "userinfo"})
+
+
+@dataclass
+class Compiled:
+    endpoints: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    verify_path: str | None = None
+
+
+def _parameters(op: SourceOperation, notes: list[str]) -> list[Param]:
+    built = [params_mod.from_source(s, notes) for s in op.params]
+    result = [p for p in built if p is not None]
+    result.sort(key=lambda p: ("path", "query", "header").index(p.location))
+    if op.body is not None:
+        if op.method == "GET":
+            notes.append("a request body on a GET: left out")
+        else:
+            result.extend(params_mod.from_body(op.body, notes))
+    placeholders = _PLACEHOLDER.findall(op.path)
+    declared = {p.wire for p in result if p.location == "path"}
+    for ph in placeholders:
+        if ph not in declared:
+            raise SkipOperation(f"path placeholder {{{ph}}} has no declared path parameter")
+    for wire in declared - set(placeholders):
+        raise SkipOperation(f"path parameter {wire!r} does not appear in the path")
+    params_mod.name_all(result)
+    return result
+
+
+def changes_data(op: SourceOperation) -> bool:
+    if op.method == "GET":
+        return False
+    return not op.reads
+
+
+def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dict[str, Any], str]:
+    """(endpoint dict, verify path or "") of one operation; SkipOperation says why not."""
+    if op.method not in METHODS:
+        raise SkipOperation(f"method {op.method} is not supported by the executor")
+    params = _parameters(op, notes)
+    if not params and op.method != "GET":
+        raise SkipOperation(f"a {op.method} with no parameters (the validator requires some)")
+    description = endpoint_description(op.summary, op.description, humanise(name))
+    if op.deprecated:
+        description = "Deprecated. " + description
+    out: dict[str, Any] = {
+        "name": name,
+        "method": op.method,
+        "path": op.path,
+        "category": op.category,
+        "description": description,
+    }
+    if op.operation:
+        out["operation"] = op.operation
+    if op.docs_url:
+        out["docs_url"] = op.docs_url
+    if (
+        op.body is not None
+        and op.body.encoding == "form"
+        and any(p.location == "body" for p in params)
+    ):
+        out["body"] = "form"
+    out["changes_data"] = changes_data(op)
+    paging = pagination.recognise(op.params, params, op.result_schema, op.link_header)
+    if paging:
+        out["pagination"] = paging
+    out["parameters"] = [p.to_dict() for p in params]
+    has_path = any(p.location == "path" for p in params)
+    out["errors"] = errors_mod.errors(op.responses, has_path)
+    return out, _verify_path(op, params)
+
+
+def _verify_path(op: SourceOperation, params: list[Param]) -> str:
+    """The path to prove a token with, when the GET needs nothing but documented defaults."""
+    if op.method != "GET":
+        return ""
+    path = op.path
+    for p in params:
+        if not p.required:
+            continue
+        if p.location != "path" or p.verify_value is None:
+            return ""
+        path = path.replace("{" + p.wire + "}", str(p.verify_value))
+    return path
+
+
+def _validated(slug: str, data: dict[str, Any]) -> dict[str, Any]:
+    """`data` when the catalog accepts it; placeholders for examples that do not round-trip."""
+    try:
+        problem = check_example(slug, Endpoint.model_validate(data))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        msg = first["msg"].removeprefix("Value error, ")
+        raise SkipOperation(f"catalog refuses it: {where}: {msg}") from None
+    if problem is None:
+        return data
+    for p in data["parameters"]:
+        if "example" in p:
+            p["example"] = sch.placeholder(p["type"], p["name"], p.get("items"))
+    problem = check_example(slug, Endpoint.model_validate(data))
+    if problem is not None:
+        raise SkipOperation(f"its example does not round-trip: {problem}")
+    return data
+
+
+def compile_all(slug: str, operations: list[SourceOperation]) -> Compiled:
+    """Every operation as an endpoint or a `Skipped` entry, names unique in document order."""
+    result = Compiled()
+    built: list[tuple[SourceOperation, dict[str, Any], str]] = []
+    candidates: list[tuple[str, str]] = []
+    for op in operations:
+        notes: list[str] = []
+        try:
+            data, verify = endpoint_dict(op, op.name, notes)
+        except UNMAPPABLE as exc:
+            result.skipped.append(Skipped(op.label, op.method, op.path, reason_of(exc)))
+            continue
+        result.notes.extend(f"{op.label}: {n}" for n in notes)
+        built.append((op, data, verify))
+    names = unique(data["name"] for _, data, _ in built)
+    for (op, data, verify), name in zip(built, names, strict=True):
+        data["name"] = name
+        try:
+            result.endpoints.append(_validated(slug, data))
+        except UNMAPPABLE as exc:
+            result.skipped.append(Skipped(op.label, op.method, op.path, reason_of(exc)))
+            continue
+        if verify:
+            candidates.append((verify, name))
+    result.verify_path = choose_verify(candidates)
+    return result
+
+
+def choose_verify(candidates: list[tuple[str, str]]) -> str | None:
+    """The GET that proves a token, of (path, endpoint name) pairs that need no input but
+    documented defaults: one about the caller (`/user`, `.../me/profile`), else the first
+    list (a bare `get` may want more than its document says, e.g. Drive's `about`), else
+    the first; never the bare root `/` (it answers without a token)."""
+    usable = [(path, name) for path, name in candidates if path.strip("/")]
+    for path, _ in usable:
+        if set(re.split(r"[/{}:.]+", path.lower())) & _CALLER_WORDS:
+            return path
+    for path, name in usable:
+        if "list" in name.split("_"):
+            return path
+    return usable[0][0] if usable else None

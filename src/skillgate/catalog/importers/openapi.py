@@ -1,0 +1,276 @@
+"""OpenAPI 3.0 / 3.1 documents -> catalog endpoints.
+
+Swagger 2.0 is refused with a clear error (convert it to OpenAPI 3 first, e.g.
+with swagger2openapi): its bodies, form fields and security live elsewhere, and
+none of our chosen sources needs it.
+
+Rules this module applies (shared ones: see `compile`, `params`, `schema`,
+`naming`, `text`, `errors`, `pagination`):
+- `$ref`s are resolved with jsonref (`refs`), path-level parameters merged
+  under the operation's own (same name and location: the operation wins);
+- name: snake_case of the `operationId` (`issues/list-for-repo` ->
+  `issues_list_for_repo`), else of method + path;
+- category: the first tag, else the first path segment;
+- description: summary + first paragraph of the description; `docs_url`: the
+  operation's `externalDocs.url`, else the document's;
+- base URL: the first server, its `{variables}` replaced by their defaults
+  (only an absolute http(s) URL counts); an operation whose own `servers` name
+  another host (GitHub's release-asset upload) is skipped;
+- a parameter given as `content` (JSON-encoded) is an `object`/`array` whose
+  value is sent as JSON text;
+- request body: `application/json` (or `application/<x>+json` beside it), else
+  `application/x-www-form-urlencoded` (`body: form`); any other content type
+  alone is skipped ("multipart upload not supported by the executor", ...);
+- errors from the documented 4xx/5xx responses; pagination from the query
+  parameters, the 2xx JSON schema and its `Link` header;
+- a POST that only reads: an `x-readOnly`/`x-read-only`/`x-readonly` flag, or
+  an operation id whose last word is search, query, list, get, lookup or preview.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from skillgate.catalog.importers.compile import READ_WORDS, compile_all
+from skillgate.catalog.importers.document import load_document
+from skillgate.catalog.importers.naming import category, endpoint_name, snake
+from skillgate.catalog.importers.refs import resolve
+from skillgate.catalog.importers.source import (
+    UNMAPPABLE,
+    DocumentError,
+    Imported,
+    Schema,
+    SkipOperation,
+    Skipped,
+    SourceBody,
+    SourceOperation,
+    SourceParam,
+    reason_of,
+)
+
+__all__ = ["import_openapi", "load_document"]
+
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_VAR = re.compile(r"\{([^{}]+)\}")
+_READ_FLAGS = ("x-readOnly", "x-read-only", "x-readonly")
+FORM = "application/x-www-form-urlencoded"
+
+
+def _version(document: dict[str, Any]) -> None:
+    if "swagger" in document:
+        raise DocumentError(
+            f"Swagger {document.get('swagger')} is not supported: convert it to "
+            "OpenAPI 3 first (e.g. `npx swagger2openapi in.json -o out.json`)"
+        )
+    version = str(document.get("openapi") or "")
+    if not (version.startswith("3.0") or version.startswith("3.1")):
+        raise DocumentError(f"not an OpenAPI 3.0/3.1 document (openapi: {version or 'missing'})")
+    if not isinstance(document.get("paths"), dict):
+        raise DocumentError("the document has no `paths`")
+
+
+def server_url(servers: Any) -> str | None:
+    """The first server's absolute URL, variables at their defaults, without a final '/'."""
+    if not isinstance(servers, list) or not servers or not isinstance(servers[0], dict):
+        return None
+    first = servers[0]
+    url = str(first.get("url") or "")
+    variables = first.get("variables") or {}
+
+    def value(match: re.Match[str]) -> str:
+        var = variables.get(match.group(1)) or {}
+        return str(var.get("default", match.group(0)))
+
+    url = _VAR.sub(value, url).rstrip("/")
+    return url if re.match(r"^https?://[^/?#{}]+", url) else None
+
+
+def _param(raw: dict[str, Any]) -> SourceParam:
+    given = raw.get("schema")
+    schema: Schema = given if isinstance(given, dict) else {}
+    content = raw.get("content")
+    if not schema and isinstance(content, dict) and content:
+        media = next(iter(content.values())) or {}
+        schema = {**(media.get("schema") or {}), "x-json-content": True}
+    style = raw.get("style", "form")
+    examples: list[Any] = []
+    if "example" in raw:
+        examples.append(raw["example"])
+    for ex in (raw.get("examples") or {}).values():
+        if isinstance(ex, dict) and "value" in ex:
+            examples.append(ex["value"])
+    return SourceParam(
+        wire=str(raw.get("name") or ""),
+        location=str(raw.get("in") or ""),
+        schema=schema,
+        required=bool(raw.get("required")),
+        description=str(raw.get("description") or ""),
+        explode=bool(raw.get("explode", style == "form")),
+        examples=tuple(examples),
+    )
+
+
+def _params(item: dict[str, Any], op: dict[str, Any]) -> list[SourceParam]:
+    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    for raw in list(item.get("parameters") or []) + list(op.get("parameters") or []):
+        if isinstance(raw, dict) and raw.get("name") and raw.get("in"):
+            merged[(str(raw["name"]), str(raw["in"]))] = raw
+    return [_param(raw) for raw in merged.values()]
+
+
+def _is_json(media: str) -> bool:
+    base = media.split(";")[0].strip().lower()
+    return base == "application/json" or (
+        base.startswith("application/") and base.endswith("+json")
+    )
+
+
+def _body(op: dict[str, Any]) -> SourceBody | None:
+    body = op.get("requestBody")
+    if not isinstance(body, dict) or not isinstance(body.get("content"), dict):
+        return None
+    content: dict[str, Any] = body["content"]
+    if not content:
+        return None
+    required = bool(body.get("required"))
+    bases = {media.split(";")[0].strip().lower(): media for media in content}
+    for base, encoding in (("application/json", "json"), (FORM, "form")):
+        if base in bases:
+            schema = (content[bases[base]] or {}).get("schema") or {}
+            return SourceBody(schema, encoding, required)
+    kinds = ", ".join(content)
+    if any(_is_json(m) for m in content):
+        raise SkipOperation(f"request body only as {kinds}; the executor sends application/json")
+    if any(m.startswith("multipart/") for m in bases):
+        raise SkipOperation(f"multipart upload not supported by the executor ({kinds})")
+    raise SkipOperation(f"request body only as {kinds}; the executor sends JSON or form bodies")
+
+
+def _responses(op: dict[str, Any]) -> tuple[dict[int, str], Schema | None, bool]:
+    codes: dict[int, str] = {}
+    result: Schema | None = None
+    link = False
+    raw = {str(code): response for code, response in (op.get("responses") or {}).items()}
+    for code in sorted(raw):
+        response = raw[code]
+        if not code.isdigit() or not isinstance(response, dict):
+            continue
+        codes[int(code)] = str(response.get("description") or "")
+        if 200 <= int(code) < 300 and result is None:
+            content = response.get("content") or {}
+            media = next((m for m in content if _is_json(m)), None)
+            if media is not None:
+                result = (content[media] or {}).get("schema")
+            link = any(str(h).lower() == "link" for h in response.get("headers") or {})
+    return codes, result, link
+
+
+def _reads(op: dict[str, Any], name: str, method: str) -> bool | None:
+    if any(op.get(flag) is True for flag in _READ_FLAGS):
+        return True
+    if method == "POST" and name.rsplit("_", 1)[-1] in READ_WORDS - {"export"}:
+        return True
+    return None
+
+
+def _operation(
+    path: str, method: str, item: dict[str, Any], op: dict[str, Any], ctx: dict[str, Any]
+) -> SourceOperation:
+    method_up = method.upper()
+    op_id = str(op.get("operationId") or "")
+    for servers in (op.get("servers"), item.get("servers")):
+        url = server_url(servers)
+        if servers and url != ctx["base_url"]:
+            raise SkipOperation(f"served from another host ({url or servers}), not the base URL")
+    tags = op.get("tags") or []
+    segment = next((s for s in path.split("/") if s and "{" not in s), "general")
+    name = endpoint_name(op_id, method_up, path)
+    codes, result, link = _responses(op)
+    docs = (op.get("externalDocs") or {}).get("url") or ctx["docs_url"]
+    return SourceOperation(
+        operation=op_id,
+        method=method_up,
+        path=path,
+        name=name,
+        category=category(str(tags[0]) if tags else snake(segment)),
+        summary=str(op.get("summary") or ""),
+        description=str(op.get("description") or ""),
+        docs_url=str(docs) if docs else None,
+        params=_params(item, op),
+        body=_body(op),
+        responses=codes,
+        result_schema=result,
+        link_header=link,
+        reads=_reads(op, name, method_up),
+        deprecated=bool(op.get("deprecated")),
+    )
+
+
+def _operations(
+    doc: dict[str, Any], ctx: dict[str, Any], skipped: list[Skipped]
+) -> list[SourceOperation]:
+    ops: list[SourceOperation] = []
+    for path, item in doc["paths"].items():
+        if not isinstance(item, dict):
+            continue
+        for method, op in item.items():
+            if method not in HTTP_METHODS or not isinstance(op, dict):
+                continue
+            label = str(op.get("operationId") or f"{method.upper()} {path}")
+            if method.upper() not in ("GET", "POST", "PUT", "PATCH", "DELETE"):
+                reason = f"method {method.upper()} is not supported by the executor"
+                skipped.append(Skipped(label, method.upper(), path, reason))
+                continue
+            try:
+                ops.append(_operation(path, method, item, op, ctx))
+            except UNMAPPABLE as exc:
+                skipped.append(Skipped(label, method.upper(), path, reason_of(exc)))
+    return ops
+
+
+def _security(doc: dict[str, Any], imported: Imported) -> None:
+    """Auth hints from `components.securitySchemes` (document order; first usable wins)."""
+    schemes = (doc.get("components") or {}).get("securitySchemes") or {}
+    for scheme in schemes.values():
+        if not isinstance(scheme, dict):
+            continue
+        kind = scheme.get("type")
+        if kind == "oauth2":
+            flows = scheme.get("flows") or {}
+            flow = flows.get("authorizationCode") or flows.get("implicit") or {}
+            imported.authorize_url = imported.authorize_url or flow.get("authorizationUrl")
+            imported.token_url = imported.token_url or flow.get("tokenUrl")
+            for scope, text in (flow.get("scopes") or {}).items():
+                imported.scopes.setdefault(str(scope), str(text or ""))
+            hint = "bearer"
+        elif kind == "http" and str(scheme.get("scheme", "")).lower() == "bearer":
+            hint = "bearer"
+        elif kind == "apiKey" and scheme.get("in") in ("header", "query"):
+            hint = f"{scheme['in']}:{scheme.get('name')}"
+        else:
+            continue
+        imported.auth_hint = imported.auth_hint or hint
+
+
+def import_openapi(document: dict[str, Any], *, slug: str) -> Imported:
+    """Every operation of an OpenAPI 3.0/3.1 document as a catalog endpoint or a `Skipped`."""
+    _version(document)
+    doc = resolve(document)
+    info = doc.get("info") or {}
+    docs_url = (doc.get("externalDocs") or {}).get("url")
+    ctx = {"base_url": server_url(doc.get("servers")), "docs_url": docs_url}
+    skipped: list[Skipped] = []
+    compiled = compile_all(slug, _operations(doc, ctx, skipped))
+    imported = Imported(
+        endpoints=compiled.endpoints,
+        skipped=skipped + compiled.skipped,
+        title=str(info.get("title") or slug),
+        description=str(info.get("description") or info.get("title") or ""),
+        base_url=ctx["base_url"],
+        docs_url=str(docs_url) if docs_url else None,
+        verify_path=compiled.verify_path,
+        notes=compiled.notes,
+    )
+    _security(doc, imported)
+    return imported

@@ -1,0 +1,290 @@
+"""The OpenAPI importer on the 3.0 (YAML) and 3.1 (JSON) fixtures: what each rule makes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from skillgate.catalog.importers import (
+    DocumentError,
+    Imported,
+    import_openapi,
+    integration_dict,
+    load_document,
+)
+from skillgate.catalog.models import Endpoint
+from skillgate.catalog.validate import check_example
+from tests.skillgate.catalog.importers.documents import PETSTORE, by_name, params
+
+
+def test_document_facts(petstore: Imported, notes: Imported) -> None:
+    assert petstore.title == "Petstore API"
+    assert petstore.base_url == "https://eu.petstore.example.com/v1"  # server variable default
+    assert petstore.docs_url == "https://docs.example.com/petstore"
+    assert petstore.auth_hint == "bearer"
+    assert notes.authorize_url == "https://notes.example.com/oauth/authorize"
+    assert notes.token_url == "https://notes.example.com/oauth/token"
+    assert notes.scopes == {"notes:read": "Read notes", "notes:write": "Write notes"}
+    assert notes.verify_path == "/me"  # the caller, over the first parameterless GET
+
+
+def test_skipped_operations_each_with_its_reason(petstore: Imported) -> None:
+    reasons = {s.operation: (s.method, s.path, s.reason) for s in petstore.skipped}
+    assert reasons == {
+        "pets/head": ("HEAD", "/pets", "method HEAD is not supported by the executor"),
+        "pets/upload-photo": (
+            "POST",
+            "/pets/{petId}/photo",
+            "multipart upload not supported by the executor (multipart/form-data)",
+        ),
+        "uploads/create": (
+            "POST",
+            "/uploads",
+            "served from another host (https://uploads.petstore.example.com), not the base URL",
+        ),
+        "pets/visits": (
+            "GET",
+            "/pets/{petId}/visits",
+            "required cookie parameter 'session': cookies are not sent by the executor",
+        ),
+        "pets/bulk-create": ("POST", "/pets/bulk", "request body is a JSON array, not an object"),
+    }
+    cookie = "optional cookie parameter 'session': cookies are not sent by the executor"
+    assert f"pets/list: {cookie}: left out" in petstore.notes
+    assert any("'Authorization': the gateway sets this header itself" in n for n in petstore.notes)
+
+
+def test_names_snake_case_unique_and_without_operation_id(petstore: Imported) -> None:
+    names = [e["name"] for e in petstore.endpoints]
+    assert names[:2] == ["pets_list", "pets_create"]
+    # `pets.list` snake-cases to the name `pets/list` already holds: a deterministic suffix.
+    assert by_name(petstore)["pets_list_2"]["operation"] == "pets.list"
+    # No operationId: method + path.
+    assert by_name(petstore)["delete_pets_pet_id"]["method"] == "DELETE"
+    assert "operation" not in by_name(petstore)["delete_pets_pet_id"]
+
+
+def test_parameters_sanitised_with_maps_to_and_location_collisions(petstore: Imported) -> None:
+    listing = params(by_name(petstore)["pets_list"])
+    assert listing["sort_by"]["maps_to"] == "sort-by"
+    assert listing["X_Request_Id"] == {
+        "name": "X_Request_Id",
+        "type": "string",
+        "in": "header",
+        "description": "The X_Request_Id parameter.",
+        "maps_to": "X-Request-Id",
+    }
+    assert "Authorization" not in listing
+    assert "session" not in listing
+    # A default outside the enum is dropped; the enum stays.
+    assert listing["sort_by"]["enum"] == ["name", "age"]
+    assert "default" not in listing["sort_by"]
+    update = params(by_name(petstore)["pets_update"])
+    assert update["state"]["in"] == "query"
+    assert "maps_to" not in update["state"]
+    assert update["state_body"]["in"] == "body"
+    assert update["state_body"]["maps_to"] == "state"
+
+
+def test_one_of_and_explode(petstore: Imported) -> None:
+    listing = params(by_name(petstore)["pets_list"])
+    assert listing["size"]["type"] == "number"  # integer | number
+    assert (listing["ids"]["type"], listing["ids"]["items"]) == ("array", "string")
+    assert listing["tags"]["type"] == "string"  # explode: false
+    assert listing["tags"]["description"] == "Comma-separated."
+
+
+def test_all_of_merged_read_only_left_out_small_object_flattened(petstore: Imported) -> None:
+    create = by_name(petstore)["pets_create"]
+    p = params(create)
+    assert list(p) == ["name", "tag", "owner_name", "owner_email", "metadata"]
+    assert p["name"]["required"] is True
+    assert p["name"]["example"] == "Rex"
+    assert p["owner_name"]["maps_to"] == "owner.name"
+    assert p["metadata"]["type"] == "object"  # a map, passed as JSON
+    assert "id" not in p  # readOnly
+    assert create["changes_data"] is True
+
+
+def test_recursive_ref_body(petstore: Imported) -> None:
+    tree = params(by_name(petstore)["pets_put_tree"])
+    assert tree["children"]["type"] == "array"
+    assert "items" not in tree["children"]
+    assert tree["petId"] == {
+        "name": "petId",
+        "type": "number",
+        "in": "path",
+        "required": True,
+        "description": "The pet's id.",
+        "example": 1,
+    }
+
+
+def test_form_body(petstore: Imported) -> None:
+    token = by_name(petstore)["token_create"]
+    assert token["body"] == "form"
+    p = params(token)
+    assert p["grant_type"]["example"] == "authorization_code"  # enum[0]
+    assert p["client_id"]["maps_to"] == "client[id]"  # nested form fields, bracketed
+    assert "scopes" not in p
+    assert any("'scopes': a nested array cannot be form-encoded" in n for n in petstore.notes)
+
+
+def test_search_post_reads_and_bad_example_falls_back(petstore: Imported) -> None:
+    search = by_name(petstore)["pets_search"]
+    assert search["changes_data"] is False
+    # The source example "true" would parse back as a boolean: the placeholder replaces it.
+    assert params(search)["q"]["example"] == "q"
+    assert check_example("petstore", Endpoint.model_validate(search)) is None
+
+
+def test_pagination_recognised(petstore: Imported, notes: Imported) -> None:
+    assert by_name(petstore)["pets_list"]["pagination"] == {
+        "style": "link_header",
+        "param": "page",
+        "size_param": "per_page",
+        "max_size": 100,  # from "(max 100)" in the description
+    }
+    assert by_name(notes)["list_notes"]["pagination"] == {
+        "style": "cursor",
+        "param": "start_cursor",
+        "next": "next_cursor",
+        "size_param": "page_size",
+        "max_size": 100,
+    }
+    assert by_name(notes)["list_archive"]["pagination"] == {
+        "style": "offset",
+        "param": "offset",
+        "size_param": "limit",
+        "max_size": 50,
+    }
+    assert "pagination" not in by_name(notes)["get_me"]
+
+
+def test_errors_documented_or_fallback(petstore: Imported, notes: Imported) -> None:
+    assert by_name(petstore)["pets_list"]["errors"] == [
+        {
+            "code": 401,
+            "cause": "Requires authentication.",
+            "fix": "Reconnect the integration on the dashboard's Integrations page.",
+        }
+    ]
+    # "Not Found" says nothing more than the status: the table's cause.
+    [nf] = by_name(petstore)["pets_get"]["errors"]
+    assert nf["cause"] == "The resource does not exist or the connected account cannot see it."
+    assert [e["code"] for e in by_name(petstore)["delete_pets_pet_id"]["errors"]] == [400, 403, 404]
+    # 4XX and default responses are not statuses.
+    assert [e["code"] for e in by_name(notes)["list_notes"]["errors"]] == [400, 403]
+
+
+def test_descriptions_cleaned_and_docs_url(petstore: Imported, notes: Imported) -> None:
+    listing = by_name(petstore)["pets_list"]
+    assert listing["description"] == "List pets. Lists the pets. See the guide and code."
+    assert listing["docs_url"] == "https://docs.example.com/petstore"
+    assert by_name(petstore)["pets_get"]["docs_url"] == "https://docs.example.com/petstore#get"
+    assert by_name(notes)["create_note"]["description"].startswith("Create a note. Creates a note.")
+    assert "---" not in by_name(notes)["create_note"]["description"]
+
+
+def test_openapi_31_type_lists_examples_and_ref_siblings(notes: Imported) -> None:
+    p = params(by_name(notes)["create_note"])
+    assert p["title"]["type"] == "string"
+    assert p["title"]["example"] == "Groceries"
+    assert p["pinned"]["type"] == "boolean"
+    assert p["priority"] == {
+        "name": "priority",
+        "type": "number",
+        "in": "body",
+        "description": "The priority parameter.",
+        "enum": [1, 2, 3],
+    }
+    assert p["body"]["type"] == "object"
+    assert p["body"]["description"] == "The note's first block."  # beside the $ref
+    assert p["parent"]["type"] == "object"  # anyOf [Note (recursive), null]
+    assert params(by_name(notes)["get_note"])["note_id"]["example"] == "n_123"
+
+
+def test_query_objects(notes: Imported) -> None:
+    p = params(by_name(notes)["list_archive"])
+    assert p["filter"]["type"] == "object"  # `content: application/json`: sent as JSON text
+    assert "where" not in p
+    assert any("'where': an object in the query string (deepObject)" in n for n in notes.notes)
+
+
+def test_integration_from_the_document(notes: Imported) -> None:
+    data = integration_dict(notes, slug="notes")
+    assert data["name"] == "Notes"
+    assert data["description"] == "Keep notes & lists."
+    assert data["auth"]["oauth2"]["scopes"] == ["notes:read", "notes:write"]
+    assert data["auth"]["token"]["format"] == "Bearer {token}"
+    assert data["verify"] == {"method": "GET", "path": "/me"}
+    keyed = integration_dict(notes, slug="notes", auth="header:X-Api-Key")
+    assert keyed["auth"]["token"] | {"help": ""} == {
+        "label": "API key",
+        "help": "",
+        "header": "X-Api-Key",
+        "format": "{token}",
+    }
+    with pytest.raises(DocumentError, match="not supported yet"):
+        integration_dict(notes, slug="notes", auth="query:key")
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ({"swagger": "2.0", "paths": {}}, "Swagger 2.0 is not supported"),
+        ({"openapi": "2.5", "paths": {}}, "not an OpenAPI 3.0/3.1 document"),
+        ({"openapi": "3.0.0"}, "no `paths`"),
+        (
+            {
+                "openapi": "3.0.0",
+                "paths": {"/a": {"get": {"parameters": [{"$ref": "other.yaml#/p"}]}}},
+            },
+            "external reference",
+        ),
+    ],
+)
+def test_documents_refused_with_a_clear_error(document: dict[str, Any], message: str) -> None:
+    with pytest.raises(DocumentError, match=message):
+        import_openapi(document, slug="x")
+
+
+def test_load_document_reads_json_yaml_paths_and_text(tmp_path: Any) -> None:
+    from_path = load_document(PETSTORE)
+    from_text = load_document(PETSTORE.read_text())
+    assert from_path == from_text
+    assert from_path["openapi"] == "3.0.3"
+    json_file = tmp_path / "doc.json"
+    json_file.write_text(json.dumps({"openapi": "3.1.0"}))
+    assert load_document(str(json_file)) == {"openapi": "3.1.0"}
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("a: [1,\n")
+    with pytest.raises(DocumentError, match=rf"{bad}: invalid YAML"):
+        load_document(bad)
+    with pytest.raises(DocumentError, match=r"missing\.yaml: cannot read: no such file"):
+        load_document(str(tmp_path / "missing.yaml"))
+    with pytest.raises(DocumentError, match="must be a JSON or YAML object"):
+        load_document("[1, 2]")
+
+
+def test_a_malformed_operation_is_skipped_not_fatal() -> None:
+    document = {
+        "openapi": "3.0.0",
+        "servers": [{"url": "https://x.example.com"}],
+        "paths": {
+            "/bad": {
+                "get": {
+                    "operationId": "bad",
+                    "parameters": [{"name": "q", "in": "query", "examples": ["not", "a map"]}],
+                }
+            },
+            "/good": {"get": {"operationId": "good", "responses": {"200": {"description": "OK"}}}},
+        },
+    }
+    imported = import_openapi(document, slug="x")
+    assert [e["name"] for e in imported.endpoints] == ["good"]
+    [bad] = imported.skipped
+    assert (bad.operation, bad.method, bad.path) == ("bad", "GET", "/bad")
+    assert bad.reason.startswith("the operation is malformed (AttributeError: ")
