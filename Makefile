@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
-.PHONY: run test lint fmt install bench browser clean catalog-table
+.PHONY: run test lint fmt install bench browser clean catalog-table catalog-sync catalog-build
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -42,6 +42,15 @@ bench: install
 
 catalog-table: install
 	@$(BIN)/skillgate catalog table
+
+# Download the pinned official descriptions again (npm, PyPI) and recompile
+# src/skillgate/catalog/compiled/ (never part of `make test`).
+catalog-sync: install
+	$(BIN)/skillgate catalog sync
+
+# Recompile from the stored sources in catalog-sources/ (no network).
+catalog-build: install
+	$(BIN)/skillgate catalog build
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -166,8 +166,18 @@ class Endpoint(_Frozen):
     @field_validator("path")
     @classmethod
     def _path_shape(cls, v: str) -> str:
-        if not v.startswith("/") or "//" in v or ".." in v or "?" in v or "#" in v:
-            raise ValueError(f"path {v!r} must start with '/' and hold no '//', '..', '?' or '#'")
+        # `..` inside a segment is fine (GitHub's `/compare/{base}...{head}`); a
+        # segment that is `.` or `..` would climb out of the base URL's path.
+        if (
+            not v.startswith("/")
+            or "//" in v
+            or "?" in v
+            or "#" in v
+            or any(seg in (".", "..") for seg in v.split("/"))
+        ):
+            raise ValueError(
+                f"path {v!r} must start with '/' and hold no '//', '?', '#' or '.'/'..' segment"
+            )
         return v
 
     @model_validator(mode="after")

@@ -144,7 +144,7 @@ def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str
         curated.append(_curate(by_op[op], entry))
 
     rest = [e for op, e in by_op.items() if op not in taken and op not in excluded]
-    merged = {k: v for k, v in compiled.items() if k not in ("endpoints", "source")}
+    merged = {k: v for k, v in compiled.items() if k not in ("endpoints", "source", "skipped")}
     merged.update({k: v for k, v in overlay.items() if k not in ("compiled", "exclude")})
     merged["endpoints"] = [*curated, *rest]
     return merged

