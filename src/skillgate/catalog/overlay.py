@@ -15,7 +15,11 @@ entries:
   location (a curated parameter replaces the compiled one; new ones are added),
   and `errors`, put before the compiled ones (a curated code wins). It may not
   change `method` or `path`: the source is the truth for those;
+  One operation may be curated more than once under different names (Drive's
+  `create_folder` and `create_file` are both `files.create`);
 - an `endpoints` entry without `operation` is a hand-written endpoint, whole;
+- `categories` maps compiled category names to the integration's own
+  (`users_messages: messages`); a curated endpoint's `category` wins;
 - `exclude` lists `{operation, reason}`: a pattern (`apps/*`) matches operation
   ids shell-style; the reason is required and shown by `skillgate catalog table`.
 
@@ -41,17 +45,24 @@ def _param_key(param: dict[str, Any]) -> tuple[str, str]:
 
 
 def _merge_parameters(compiled: list[dict[str, Any]], curated: list[Any]) -> list[dict[str, Any]]:
-    merged = list(compiled)
-    index = {_param_key(p): i for i, p in enumerate(merged)}
+    merged: list[dict[str, Any] | None] = list(compiled)
+    index = {_param_key(p): i for i, p in enumerate(compiled)}
     for param in curated:
         if not isinstance(param, dict):
             raise OverlayError("each parameter must be a mapping")
-        at = index.get(_param_key(param))
+        wire, location = _param_key(param)
+        at = index.get((wire, location))
         if at is None:
             merged.append(param)
         else:
             merged[at] = param
-    return merged
+        if location == "body" and "." in wire:
+            # A curated field placed inside a body object (`message.raw`) replaces the
+            # compiled parameter that took the whole object (`message`).
+            whole = index.get((wire.split(".", 1)[0], "body"))
+            if whole is not None and compiled[whole].get("type") == "object":
+                merged[whole] = None
+    return [p for p in merged if p is not None]
 
 
 def _merge_errors(compiled: list[dict[str, Any]], curated: list[Any]) -> list[Any]:
@@ -113,8 +124,14 @@ def exclusions(compiled: dict[str, Any], overlay: dict[str, Any]) -> list[tuple[
 
 def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str, Any]:
     """The integration (a catalog file's mapping) the overlay makes of `compiled`."""
+    renames = overlay.get("categories") or {}
+    if not isinstance(renames, dict):
+        raise OverlayError("`categories` must map compiled category names to new ones")
     by_op: dict[str, dict[str, Any]] = {}
     for endpoint in compiled.get("endpoints", []):
+        category = endpoint.get("category")
+        if category in renames:
+            endpoint = {**endpoint, "category": renames[category]}
         by_op[str(endpoint.get("operation"))] = endpoint
     rules = _excluded(overlay.get("exclude"))
     for pattern, _ in rules:
@@ -138,13 +155,13 @@ def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str
             raise OverlayError(f"operation {op!r} is not in the compiled integration")
         if op in excluded:
             raise OverlayError(f"operation {op!r} is both curated and excluded")
-        if op in taken:
-            raise OverlayError(f"operation {op!r} is curated twice")
-        taken.add(op)
+        taken.add(op)  # curated more than once: several views of one call (names differ)
         curated.append(_curate(by_op[op], entry))
 
     rest = [e for op, e in by_op.items() if op not in taken and op not in excluded]
     merged = {k: v for k, v in compiled.items() if k not in ("endpoints", "source", "skipped")}
-    merged.update({k: v for k, v in overlay.items() if k not in ("compiled", "exclude")})
+    merged.update(
+        {k: v for k, v in overlay.items() if k not in ("compiled", "exclude", "categories")}
+    )
     merged["endpoints"] = [*curated, *rest]
     return merged

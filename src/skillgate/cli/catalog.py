@@ -61,7 +61,8 @@ def table() -> None:
     for i in loaded.integrations.values():
         cats = sorted({e.category for e in i.endpoints})
         total += len(i.endpoints)
-        click.echo(f"| {i.name} | `{i.slug}` | {len(i.endpoints)} | {', '.join(cats)} |")
+        shown = ", ".join(cats) if len(cats) <= 8 else ", ".join(cats[:6]) + f", … ({len(cats)})"
+        click.echo(f"| {i.name} | `{i.slug}` | {len(i.endpoints)} | {shown} |")
     click.echo(f"| **Total** | | **{total}** | |")
 
 
