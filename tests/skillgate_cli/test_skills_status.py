@@ -37,6 +37,20 @@ def test_skills_integration_and_endpoint(gateway: Gateway, tmp_path: Path) -> No
     assert {p["name"] for p in doc["parameters"]} >= {"owner", "repo", "title"}
 
 
+def test_skills_category_lists_one_category(gateway: Gateway, tmp_path: Path) -> None:
+    key = gateway.runner_key
+    r = svc("skills", "github", "--category", "pull_requests", cwd=tmp_path,
+            base_url=gateway.url, key=key)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc == gateway.get("/v1/skills/github?category=pull_requests", key)
+    assert [c["name"] for c in doc["categories"]] == ["pull_requests"]
+    assert "create_pull_request" in {e["name"] for e in doc["categories"][0]["endpoints"]}
+    r = svc("skills", "--category", "issues", cwd=tmp_path, base_url=gateway.url, key=key)
+    assert r.returncode != 0
+    assert "--category needs an integration" in r.stdout + r.stderr
+
+
 def test_skills_not_connected_prints_the_json_then_exit_1(gateway: Gateway, tmp_path: Path) -> None:
     """The spec: "not connected" is exit 1 for `skills`, on both forms; the docs still print."""
     for args in (("github",), ("github", "create_issue")):

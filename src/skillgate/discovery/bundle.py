@@ -87,8 +87,18 @@ def skill_md(integration: Integration, endpoints: list[Endpoint]) -> str:
         "Exit code 0 means a 2xx answer, 1 a client error (fix the parameters), 2 a",
         "network or server error (retry later).",
         "",
-        "## Endpoints",
-        "",
+    ]
+    lines += _endpoint_section(slug, endpoints)
+    lines += _connecting_and_errors(integration)
+    return "\n".join(lines) + "\n"
+
+
+LARGE = 60  # above this many endpoints SKILL.md lists categories and how to search
+COMMON = 25  # ... and the first endpoints of the catalog (the curated ones come first)
+
+
+def _rows(endpoints: list[Endpoint]) -> list[str]:
+    lines = [
         "| Category | Endpoint | Method | What it does | Docs |",
         "|---|---|---|---|---|",
     ]
@@ -97,8 +107,38 @@ def skill_md(integration: Integration, endpoints: list[Endpoint]) -> str:
             f"| {e.category} | `{e.name}` | {e.method} | {_cell(_first_sentence(e.description))} "
             f"| [endpoints/{e.category}/{e.name}.md](endpoints/{e.category}/{e.name}.md) |"
         )
-    lines += _connecting_and_errors(integration)
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _endpoint_section(slug: str, endpoints: list[Endpoint]) -> list[str]:
+    """Every endpoint as a row; for a large integration, its categories, how to search,
+    and the common endpoints instead (an agent reads SKILL.md whole)."""
+    if len(endpoints) <= LARGE:
+        return ["## Endpoints", "", *_rows(endpoints)]
+    by_category: dict[str, list[str]] = {}
+    for e in endpoints:
+        by_category.setdefault(e.category, []).append(e.name)
+    lines = [
+        "## Finding an endpoint",
+        "",
+        f"This integration has {len(endpoints)} endpoints in {len(by_category)} categories.",
+        "Search them by what you want to do, or list one category:",
+        "",
+        "```sh",
+        f'svc skills --search "what you want to do" --integration {slug}',
+        f"svc skills {slug} --category <category>",
+        "```",
+        "",
+        "Every endpoint's documentation is in `endpoints/<category>/<endpoint>.md`.",
+        "",
+        "| Category | Endpoints | For example |",
+        "|---|---|---|",
+    ]
+    for category, names in sorted(by_category.items()):
+        examples = ", ".join(f"`{n}`" for n in names[:3])
+        lines.append(f"| {category} | {len(names)} | {examples} |")
+    lines += ["", "## Common endpoints", "", *_rows(endpoints[:COMMON])]
+    return lines
 
 
 def _connecting_and_errors(integration: Integration) -> list[str]:

@@ -25,54 +25,88 @@ ACCESSES: tuple[Access, ...] = ("full", "read")
 _MAX_NAME_ECHO = 64
 
 
-@dataclass(frozen=True)
+# The caller's connection status, spliced into a pre-rendered object's closing brace
+# (rendering each document per status would double a catalog of thousands).
+STATUS_TAIL = {True: b',"status":"connected"}', False: b',"status":"not_connected"}'}
+
+
+def with_status(rendered: bytes, connected: bool) -> bytes:
+    return rendered[:-1] + STATUS_TAIL[connected]
+
+
 class RenderedIntegration:
-    integration: Integration
-    listing: dict[tuple[str, Access], bytes]
-    detail: dict[tuple[str, Access], bytes]
-    endpoint_docs: dict[str, bytes]
-    endpoints: dict[str, Endpoint]
+    """One integration's discovery answers as bytes: rendered once at start-up for
+    what every caller asks (listing rows, the endpoint list, each endpoint's
+    document), and on first use, then kept, for the rest (a category's endpoint
+    list, the download bundle): memory grows with the catalog, not with callers.
+    """
 
-    bundles: dict[Access, bytes]
-
-
-def _render(integration: Integration) -> RenderedIntegration:
-    listing: dict[tuple[str, Access], bytes] = {}
-    detail: dict[tuple[str, Access], bytes] = {}
-    bundles: dict[Access, bytes] = {}
-    for access in ACCESSES:
-        endpoints = visible_endpoints(integration, read_only=access == "read")
-        cats = categories(endpoints)
-        bundles[access] = orjson.dumps(bundle(integration, endpoints))
-        for status in STATUSES:
-            listing[(status, access)] = orjson.dumps(
+    def __init__(self, integration: Integration) -> None:
+        self.integration = integration
+        self.endpoints: dict[str, Endpoint] = {e.name: e for e in integration.endpoints}
+        self.visible: dict[Access, list[Endpoint]] = {
+            access: visible_endpoints(integration, read_only=access == "read")
+            for access in ACCESSES
+        }
+        self.listing: dict[tuple[str, Access], bytes] = {
+            (status, access): orjson.dumps(
                 {
                     "slug": integration.slug,
                     "name": integration.name,
                     "status": status,
-                    "endpoints": len(endpoints),
+                    "endpoints": len(self.visible[access]),
                     "description": integration.description,
                 }
             )
-            detail[(status, access)] = orjson.dumps(
-                {
-                    "integration": integration.slug,
-                    "name": integration.name,
-                    "description": integration.description,
-                    "status": status,
-                    "categories": cats,
-                }
-            )
-    return RenderedIntegration(
-        integration=integration,
-        listing=listing,
-        detail=detail,
-        endpoint_docs={
+            for access in ACCESSES
+            for status in STATUSES
+        }
+        self.detail: dict[Access, bytes] = {
+            access: self._detail(self.visible[access]) for access in ACCESSES
+        }
+        self.endpoint_docs: dict[str, bytes] = {
             e.name: orjson.dumps(endpoint_doc(integration, e)) for e in integration.endpoints
-        },
-        endpoints={e.name: e for e in integration.endpoints},
-        bundles=bundles,
-    )
+        }
+        self.category_names = list(dict.fromkeys(e.category for e in integration.endpoints))
+        self._by_category: dict[tuple[str, Access], bytes] = {}
+        self._bundles: dict[Access, bytes] = {}
+
+    def _detail(self, endpoints: list[Endpoint]) -> bytes:
+        """GET /v1/skills/:integration without its `status` (`with_status` adds it)."""
+        i = self.integration
+        return orjson.dumps(
+            {
+                "integration": i.slug,
+                "name": i.name,
+                "description": i.description,
+                "categories": categories(endpoints),
+            }
+        )
+
+    def category_detail(self, category: str, access: Access) -> bytes:
+        """The endpoint list of one category (`?category=`); 404 names the closest."""
+        found = self._by_category.get((category, access))
+        if found is None:
+            if category not in self.category_names:
+                raise _unknown(
+                    "category",
+                    category,
+                    self.category_names,
+                    f"Run `svc skills {self.integration.slug}` to list its categories.",
+                    where=f" for {self.integration.slug!r}",
+                )
+            chosen = [e for e in self.visible[access] if e.category == category]
+            found = self._by_category[(category, access)] = self._detail(chosen)
+        return found
+
+    def bundle(self, access: Access) -> bytes:
+        """SKILL.md and every endpoint's file (`svc pull`), rendered on first download."""
+        found = self._bundles.get(access)
+        if found is None:
+            found = self._bundles[access] = orjson.dumps(
+                bundle(self.integration, self.visible[access])
+            )
+        return found
 
 
 def _echo(name: str) -> str:
@@ -103,7 +137,9 @@ class RenderedCatalog:
     _visible: dict[tuple[str, ...], list[tuple[str, Access]]] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.by_slug = {slug: _render(i) for slug, i in self.catalog.integrations.items()}
+        self.by_slug = {
+            slug: RenderedIntegration(i) for slug, i in self.catalog.integrations.items()
+        }
         self._visible = {}
 
     def visible(self, scopes: tuple[str, ...]) -> list[tuple[str, Access]]:

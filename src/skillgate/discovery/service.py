@@ -5,12 +5,8 @@ the key's scopes, with the caller's connection status. Every door's discovery
 from __future__ import annotations
 
 from skillgate.connections.status import StatusCache
-from skillgate.discovery.rendered import RenderedCatalog
+from skillgate.discovery.rendered import RenderedCatalog, with_status
 from skillgate.kit.principal import Principal
-
-# The caller's connection status, spliced into the endpoint's pre-rendered object
-# (rendering each document per status would double a catalog of thousands).
-_STATUS_TAIL = {True: b',"status":"connected"}', False: b',"status":"not_connected"}'}
 
 
 class Discovery:
@@ -22,17 +18,24 @@ class Discovery:
         connected = await self.statuses.connected(principal.user_id)
         return self.rendered.listing(principal.scopes, connected)
 
-    async def integration(self, principal: Principal, slug: str) -> bytes:
+    async def integration(
+        self, principal: Principal, slug: str, category: str | None = None
+    ) -> bytes:
+        """The integration's endpoints by category (all, or the one `category`)."""
         rendered, access = self.rendered.integration(slug, principal.scopes)
+        body = (
+            rendered.detail[access]
+            if category is None
+            else rendered.category_detail(category, access)
+        )
         connected = await self.statuses.connected(principal.user_id)
-        status = "connected" if slug in connected else "not_connected"
-        return rendered.detail[(status, access)]
+        return with_status(body, slug in connected)
 
     async def endpoint(self, principal: Principal, slug: str, name: str) -> bytes:
         doc = self.rendered.endpoint_doc(slug, name, principal.scopes)
         connected = await self.statuses.connected(principal.user_id)
-        return doc[:-1] + _STATUS_TAIL[slug in connected]
+        return with_status(doc, slug in connected)
 
     def bundle(self, principal: Principal, slug: str) -> bytes:
         rendered, access = self.rendered.integration(slug, principal.scopes)
-        return rendered.bundles[access]
+        return rendered.bundle(access)

@@ -11,12 +11,14 @@ from skillgate_cli.errors import CliError, one_line
 @click.command("skills")
 @click.argument("integration", required=False)
 @click.argument("endpoint", required=False)
-def command(integration: str | None, endpoint: str | None) -> int:
+@click.option("--category", default=None, help="Only this category's endpoints (with INTEGRATION).")
+def command(integration: str | None, endpoint: str | None, category: str | None) -> int:
     """List integrations, one integration's endpoints, or one endpoint's documentation.
 
     \b
     svc skills                         integrations with their connection status
     svc skills github                  endpoints grouped by category
+    svc skills github --category pulls only one category's endpoints
     svc skills github create_issue     parameters, example and errors
 
     Prints the gateway's JSON (indented and coloured on a terminal, compact
@@ -24,9 +26,13 @@ def command(integration: str | None, endpoint: str | None) -> int:
     key may not see it, or the integration is not connected (the JSON is
     printed first); 2 on network or server errors.
     """
+    from urllib.parse import urlencode
+
     from skillgate_cli.client import expect_json, from_config, segment
     from skillgate_cli.output import print_json
 
+    if category is not None and (not integration or endpoint):
+        raise click.UsageError("--category needs an integration and no endpoint")
     config = Config.load()
     client = from_config(config)
     path = "/v1/skills"
@@ -34,6 +40,8 @@ def command(integration: str | None, endpoint: str | None) -> int:
         path += "/" + segment(integration)
         if endpoint:
             path += "/" + segment(endpoint)
+    if category is not None:
+        path += "?" + urlencode({"category": category})
     data = expect_json(client.request("GET", path))
     print_json(data, color=True)
     if integration and isinstance(data, dict) and data.get("status") == "not_connected":

@@ -4,6 +4,7 @@ The answers are pre-rendered bytes (discovery.service)."""
 from __future__ import annotations
 
 from skillgate.discovery.service import Discovery
+from skillgate.doors.agent.query import Query, described
 from skillgate.doors.agent.router import Call, Reply, Route
 from skillgate.http.openapi import STRING, array, obj
 
@@ -48,7 +49,9 @@ def routes(discovery: Discovery) -> tuple[Route, ...]:
         return 200, await discovery.listing(call.principal), None
 
     async def get_integration(call: Call) -> Reply:
-        return 200, await discovery.integration(call.principal, call.path["integration"]), None
+        category = Query(call.query).text("category", max_length=64)
+        slug = call.path["integration"]
+        return 200, await discovery.integration(call.principal, slug, category), None
 
     async def get_endpoint(call: Call) -> Reply:
         path = call.path
@@ -68,7 +71,7 @@ def routes(discovery: Discovery) -> tuple[Route, ...]:
         ),
         Route(
             "GET", "/v1/skills/{integration}", get_integration, "An integration's endpoints",
-            "discovery", response=DETAIL,
+            "discovery", response=DETAIL, query=(described("category", STRING),),
         ),
         Route(
             "GET", "/v1/skills/{integration}/{endpoint}", get_endpoint,
