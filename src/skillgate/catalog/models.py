@@ -239,6 +239,9 @@ class TokenAuth(_Frozen):
     help: str = Field(min_length=5)
     header: str = "Authorization"
     format: str = "Bearer {token}"
+    # Send the token as this query parameter instead of a header (APIs that take
+    # `?api_key=`); `header` and `format` are then unused.
+    query: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
 
     @field_validator("format")
     @classmethod
@@ -246,6 +249,18 @@ class TokenAuth(_Frozen):
         if "{token}" not in v:
             raise ValueError("format must contain {token}")
         return v
+
+
+# Where a credential goes on an upstream request: ("header", name, value) or
+# ("query", name, value).
+Credential = tuple[Literal["header", "query"], str, str]
+
+
+def credential(auth: OAuth2Auth | TokenAuth, token: str) -> Credential:
+    """How `auth` sends `token`: a header (`format` applied) or a query parameter."""
+    if isinstance(auth, TokenAuth) and auth.query is not None:
+        return ("query", auth.query, token)
+    return ("header", auth.header, auth.format.replace("{token}", token))
 
 
 class Auth(_Frozen):

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote, urlencode
 
 import orjson
 
-from skillgate.catalog.models import Integration
+from skillgate.catalog.models import Integration, credential
 from skillgate.errors import BadRequest
 from skillgate.executor.envelope import body_failed
 from skillgate.kit.outbound import USER_AGENT, Outbound, UpstreamRequest
@@ -42,14 +43,17 @@ async def verify_token(
     base_url = settings.upstream_base_url(integration.slug, integration.base_url)
 
     headers = {"User-Agent": USER_AGENT, **integration.default_headers}
-    headers[auth.header] = auth.format.replace("{token}", token)
+    url = base_url + integration.verify.path
+    where, name, value = credential(auth, token)
+    if where == "header":
+        headers[name] = value
+    else:
+        url += ("&" if "?" in url else "?") + urlencode({name: value}, quote_via=quote)
     body = None
     if integration.verify.graphql:
         body = orjson.dumps({"query": integration.verify.graphql})
         headers["Content-Type"] = "application/json"
-    request = UpstreamRequest(
-        integration.verify.method, base_url + integration.verify.path, headers, body
-    )
+    request = UpstreamRequest(integration.verify.method, url, headers, body)
     response = await outbound.send(
         request,
         connect_timeout=settings.upstream_connect_timeout,

@@ -17,7 +17,7 @@ from urllib.parse import SplitResult, quote, urlencode, urlsplit
 
 import orjson
 
-from skillgate.catalog.models import BodyEncoding, Endpoint, Parameter
+from skillgate.catalog.models import BodyEncoding, Credential, Endpoint, Parameter
 from skillgate.errors import BadRequest
 from skillgate.kit.outbound import USER_AGENT, UpstreamRequest
 
@@ -113,7 +113,7 @@ def build(
     base_url: str,
     values: dict[str, Any],
     default_headers: dict[str, str],
-    auth_header: tuple[str, str] | None,
+    credential: Credential | None,
 ) -> UpstreamRequest:
     plan = _plan(endpoint)
     path = "".join(
@@ -158,8 +158,13 @@ def build(
     elif encoding == "json" and (body_values or endpoint.method in ("POST", "PUT", "PATCH")):
         body = _json(body_values)
         headers["Content-Type"] = "application/json"
-    if auth_header is not None:
-        headers[auth_header[0]] = auth_header[1]
+    if credential is not None:  # last: no parameter can replace it
+        where, name, value = credential
+        if where == "header":
+            headers[name] = value
+        else:
+            query = [(k, v) for k, v in query if k != name]
+            query.append((name, value))
     if query:
         url += "?" + urlencode(query, quote_via=quote)
     return UpstreamRequest(endpoint.method, url, headers, body, query)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skillgate.catalog.loader import Catalog
-from skillgate.catalog.models import Endpoint, Integration
+from skillgate.catalog.models import Credential, Endpoint, Integration, credential
 from skillgate.connections.cache import CredentialCache
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.refresh import Refresher
@@ -38,14 +38,12 @@ class Outcome:
     headers: dict[str, str]
 
 
-def _auth_header(
-    integration: Integration, conn: ActiveConnection, creds: Credentials
-) -> tuple[str, str]:
+def _credential(integration: Integration, conn: ActiveConnection, creds: Credentials) -> Credential:
     auth = integration.auth.oauth2 if conn.auth_type == "oauth2" else integration.auth.token
     if auth is None:  # the catalog no longer offers this auth type; use the other one's format
         auth = integration.auth.token or integration.auth.oauth2
     assert auth is not None
-    return auth.header, auth.format.replace("{token}", creds.access_token)
+    return credential(auth, creds.access_token)
 
 
 @dataclass(frozen=True)
@@ -201,7 +199,7 @@ class Executor:
             base_url,
             values,
             integration.default_headers,
-            _auth_header(integration, conn, creds),
+            _credential(integration, conn, creds),
         )
         own = integration.timeouts
         return await self.outbound.send(

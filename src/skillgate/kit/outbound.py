@@ -36,7 +36,8 @@ class UpstreamRequest:
     query: list[tuple[str, str]] = field(default_factory=list)  # what the URL carries
 
     def __repr__(self) -> str:  # headers carry credentials
-        return f"UpstreamRequest({self.method} {self.url})"
+        # Without the query: it may hold a credential (`?api_key=`).
+        return f"UpstreamRequest({self.method} {self.url.split('?', 1)[0]})"
 
 
 @dataclass

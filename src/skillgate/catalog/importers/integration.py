@@ -40,7 +40,7 @@ def choose_scopes(imported: Imported) -> list[str]:
 
 
 def token_auth(spec: str, name: str) -> dict[str, Any]:
-    """The catalog `token` auth for `bearer`, `header:NAME` (`query:NAME` is refused)."""
+    """The catalog `token` auth for `bearer`, `header:NAME` or `query:NAME`."""
     kind, _, header = spec.partition(":")
     help_text = f"Paste an API token for {name}."
     if kind == "bearer" and not header:
@@ -48,10 +48,7 @@ def token_auth(spec: str, name: str) -> dict[str, Any]:
     if kind == "header" and header:
         return {"label": "API key", "help": help_text, "header": header, "format": "{token}"}
     if kind == "query" and header:
-        raise DocumentError(
-            f"--auth {spec}: a token in the query string is not supported yet "
-            "(the executor sends credentials in a header); use bearer or header:NAME"
-        )
+        return {"label": "API key", "help": help_text, "query": header, "format": "{token}"}
     raise DocumentError(f"--auth {spec!r}: expected bearer, header:NAME or query:NAME")
 
 

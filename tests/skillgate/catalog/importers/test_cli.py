@@ -71,11 +71,11 @@ def test_google_writes_a_catalog_file(tmp_path: Path) -> None:
 
 def test_errors_name_the_file_and_exit_non_zero(tmp_path: Path) -> None:
     runner = CliRunner()
-    query = runner.invoke(
-        catalog, ["import", "openapi", str(NOTES), "--slug", "notes", "--auth", "query:key"]
+    cookie = runner.invoke(
+        catalog, ["import", "openapi", str(NOTES), "--slug", "notes", "--auth", "cookie:key"]
     )
-    assert query.exit_code == 1
-    assert f"skillgate: {NOTES}: --auth query:key: a token in the query string" in query.stderr
+    assert cookie.exit_code == 1
+    assert f"skillgate: {NOTES}: --auth 'cookie:key': expected bearer" in cookie.stderr
     swagger = tmp_path / "old.json"
     swagger.write_text('{"swagger": "2.0", "paths": {}}')
     old = runner.invoke(catalog, ["import", "openapi", str(swagger), "--slug", "old"])

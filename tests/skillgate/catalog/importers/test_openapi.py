@@ -227,8 +227,10 @@ def test_integration_from_the_document(notes: Imported) -> None:
         "header": "X-Api-Key",
         "format": "{token}",
     }
-    with pytest.raises(DocumentError, match="not supported yet"):
-        integration_dict(notes, slug="notes", auth="query:key")
+    queried = integration_dict(notes, slug="notes", auth="query:key")
+    assert queried["auth"]["token"]["query"] == "key"
+    with pytest.raises(DocumentError, match="expected bearer, header:NAME or query:NAME"):
+        integration_dict(notes, slug="notes", auth="cookie:key")
 
 
 @pytest.mark.parametrize(
