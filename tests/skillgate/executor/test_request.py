@@ -8,12 +8,12 @@ import json
 import pytest
 
 from skillgate.catalog.loader import Catalog
-from skillgate.catalog.models import Endpoint
+from skillgate.catalog.models import Credential, Endpoint
 from skillgate.errors import BadRequest
 from skillgate.executor.request import USER_AGENT, build
 
 BASE = "https://api.sample.test"
-AUTH = ("Authorization", "Bearer t0k")
+AUTH: Credential = ("header", "Authorization", "Bearer t0k")
 
 
 @pytest.fixture
@@ -82,3 +82,26 @@ def test_values_that_would_change_the_path_are_refused(
 def test_the_base_url_path_is_kept(endpoints: dict[str, Endpoint]) -> None:
     req = build(endpoints["get_user"], "http://127.0.0.1:9/v2", {"username": "u"}, {}, None)
     assert req.url == "http://127.0.0.1:9/v2/users/u"
+
+
+def test_a_query_credential_goes_last_and_replaces_a_parameter_of_its_name() -> None:
+    endpoint = Endpoint.model_validate(
+        {
+            "name": "find",
+            "method": "GET",
+            "path": "/things",
+            "category": "things",
+            "description": "Find things by name.",
+            "parameters": [
+                {"name": "q", "type": "string", "in": "query", "description": "Text."},
+                {"name": "key", "type": "string", "in": "query", "description": "Spoof."},
+            ],
+            "errors": [{"code": 404, "cause": "None found.", "fix": "Try again."}],
+        }
+    )
+    req = build(
+        endpoint, "https://api.x.test", {"q": "a b", "key": "spoof"}, {}, ("query", "key", "k/1")
+    )
+    assert req.url == "https://api.x.test/things?q=a%20b&key=k%2F1"
+    assert "Authorization" not in req.headers
+    assert "k/1" not in repr(req)
