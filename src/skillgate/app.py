@@ -7,12 +7,15 @@ is in `skillgate.gateway`; which door serves what is in `skillgate.doors`.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
-from collections.abc import AsyncIterator
+import signal
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import orjson
+import structlog
 from fastapi import FastAPI
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -20,7 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from skillgate import logging as sg_logging
 from skillgate.api_keys.endpoints import router as api_keys_router
 from skillgate.auth.endpoints import router as auth_router
-from skillgate.catalog.loader import Catalog, extra_paths_from_env, load_catalog
+from skillgate.catalog.loader import Catalog, CatalogError, load_catalog
 from skillgate.connections.endpoints import router as connections_router
 from skillgate.dashboard import install as install_dashboard
 from skillgate.device.endpoints import router as device_router
@@ -36,6 +39,7 @@ from skillgate.settings import Settings, finalize, get_settings
 
 GC_GEN0_THRESHOLD = 20_000
 _HEALTH = orjson.dumps({"status": "ok"})
+log = structlog.get_logger(__name__)
 
 
 class GatewayApp(FastAPI):
@@ -66,6 +70,44 @@ class GatewayApp(FastAPI):
         return self.openapi_schema
 
 
+async def _reload(gateway: Gateway) -> None:
+    """SIGHUP: serve the catalog files as they are now, or keep the running catalog
+    and log why not."""
+    try:
+        catalog = await gateway.reload_catalog()
+    except CatalogError as exc:
+        log.error("catalog reload refused; still serving the previous catalog", problem=str(exc))
+        return
+    log.warning(
+        "catalog reloaded",
+        integrations=len(catalog.integrations),
+        endpoints=sum(len(i.endpoints) for i in catalog.integrations.values()),
+    )
+
+
+@contextlib.contextmanager
+def _on_sighup(gateway: Gateway) -> Iterator[None]:
+    """Reload the catalog on SIGHUP (where this loop can take signals: the main thread
+    of `skillgate serve`; with --workers, uvicorn's supervisor restarts the workers)."""
+    loop = asyncio.get_running_loop()
+    tasks: set[asyncio.Task[None]] = set()
+
+    def schedule() -> None:
+        task = loop.create_task(_reload(gateway))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    try:
+        loop.add_signal_handler(signal.SIGHUP, schedule)
+    except (NotImplementedError, RuntimeError, ValueError, AttributeError):
+        yield  # not the main thread, or no SIGHUP here: `skillgate catalog reload` says so
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGHUP)
+
+
 @contextlib.asynccontextmanager
 async def _serving(gateway: Gateway) -> AsyncIterator[None]:
     await gateway.start()
@@ -81,7 +123,8 @@ async def _serving(gateway: Gateway) -> AsyncIterator[None]:
     thresholds = gc.get_threshold()
     gc.set_threshold(GC_GEN0_THRESHOLD, 10, 10)
     try:
-        yield
+        with _on_sighup(gateway):
+            yield
     finally:
         gc.set_threshold(*thresholds)
         await gateway.close()
@@ -123,7 +166,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     settings = finalize(settings) if settings is not None else get_settings()
     sg_logging.configure(settings.log_level, settings.log_format)
     if catalog is None:
-        catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
+        catalog = load_catalog(settings.catalog_paths())
     gateway = build_gateway(settings, catalog)
 
     # Both doors run inside the same request middleware: ids, body limits, access log.

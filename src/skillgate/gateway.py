@@ -15,6 +15,7 @@ http/provide.py).
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,7 @@ from skillgate.auth.deps import Authenticator
 from skillgate.auth.sessions import WebSessions
 from skillgate.auth.signin import SignIn
 from skillgate.auth.tokens import TokenSigner
-from skillgate.catalog.loader import Catalog
+from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.connections.cache import CredentialCache
 from skillgate.connections.refresh import Refresher
 from skillgate.connections.service import Connections
@@ -87,6 +88,17 @@ class Gateway:
         await self.outbound.start()
         self.executions.start()
         self.usage.start()
+
+    async def reload_catalog(self) -> Catalog:
+        """Load the catalog files again and serve them (SIGHUP, `skillgate catalog
+        reload`). Parsing and rendering run off the event loop; the switch happens in
+        one step. A bad file raises CatalogError and the running catalog stays."""
+        fresh = await asyncio.to_thread(load_catalog, self.settings.catalog_paths())
+        rendered = await asyncio.to_thread(RenderedCatalog.prepare, fresh)
+        self.catalog.replace_with(fresh)
+        self.rendered.swap(rendered)
+        self.executor.reload_base_urls()
+        return self.catalog
 
     async def close(self) -> None:
         await self.usage.close()
@@ -192,7 +204,9 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     )
     # What the account door's routes receive, by type.
     keys = ApiKeys(
-        pepper=keyformat.derive_pepper(settings.secret_key), slugs=catalog.slugs, verifier=verifier
+        pepper=keyformat.derive_pepper(settings.secret_key),
+        slugs=catalog.integrations.keys(),  # a live view: a reload changes it
+        verifier=verifier,
     )
     gateway.provide(maker, catalog, plans, connections, keys, gateway.log)
     _provide_accounts(gateway, counter=limiter.counter, keys=keys)

@@ -97,6 +97,20 @@ class Settings(BaseSettings):
     def secrets_file(self) -> Path:
         return self.data_dir / SECRETS_FILE
 
+    @property
+    def own_catalog_dir(self) -> Path:
+        """Where `skillgate catalog import` writes an operator's integrations when
+        SKILLGATE_CATALOG_PATH names no directory; always part of the catalog."""
+        return self.data_dir / "catalog"
+
+    def catalog_paths(self) -> list[str]:
+        """The catalog's extra files and directories: SKILLGATE_CATALOG_PATH, then the
+        data directory's own `catalog/` when it exists."""
+        paths = [p for p in (self.catalog_path or "").split(os.pathsep) if p.strip()]
+        if self.own_catalog_dir.is_dir() and str(self.own_catalog_dir) not in paths:
+            paths.append(str(self.own_catalog_dir))
+        return paths
+
     def upstream_base_url(self, slug: str, catalog_base_url: str) -> str:
         """The integration's host: `SKILLGATE_<SLUG>_BASE_URL`, else the catalog's."""
         return (self.integration_env(slug, "BASE_URL") or catalog_base_url).rstrip("/")

@@ -26,10 +26,20 @@ class CatalogError(Exception):
     """A catalog file that cannot be served; the message names file, entry and problem."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class Catalog:
+    """The integrations a server serves. One object for the server's life: a reload
+    (`replace_with`) updates it in place, so every holder sees the new catalog."""
+
     integrations: dict[str, Integration]
     sources: dict[str, Path] = field(default_factory=dict)
+
+    def replace_with(self, other: Catalog) -> None:
+        """Take `other`'s integrations, in one step (no await in between)."""
+        self.integrations.clear()
+        self.integrations.update(other.integrations)
+        self.sources.clear()
+        self.sources.update(other.sources)
 
     def get(self, slug: str) -> Integration | None:
         return self.integrations.get(slug)

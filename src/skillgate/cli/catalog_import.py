@@ -8,6 +8,7 @@ any problem names the file, the operation and the problem, and exits 1.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +26,17 @@ def import_group() -> None:
 
 def _common(fn: Any) -> Any:
     options = [
-        click.argument("file", type=click.Path(dir_okay=False)),
+        click.argument("file"),  # a file or an http(s) URL
         click.option(
             "--slug", required=True, help="The integration's slug ([a-z][a-z0-9_]{1,39})."
         ),
         click.option("--name", default=None, help="Display name (default: the document's title)."),
         click.option("--verify-path", default=None, help="GET path that proves a token works."),
         click.option(
-            "--out", type=click.Path(dir_okay=False), default=None, help="Default: stdout."
+            "--out",
+            type=click.Path(dir_okay=False, allow_dash=True),
+            default=None,
+            help="Default: <slug>.yaml in the catalog directory; - for stdout.",
         ),
     ]
     for option in reversed(options):
@@ -76,10 +80,12 @@ def _run(kind: str, file: str, slug: str, out: str | None, **options: Any) -> No
         integration_dict,
         load_document,
     )
+    from skillgate.catalog.loader import extra_paths_from_env
 
     importer = import_openapi if kind == "openapi" else import_discovery
     try:
-        imported = importer(load_document(Path(file)), slug=slug)
+        document = load_document(fetch_url(file) if is_url(file) else Path(file))
+        imported = importer(document, slug=slug)
         data = integration_dict(imported, slug=slug, **options)
     except DocumentError as exc:
         message = str(exc)
@@ -88,20 +94,95 @@ def _run(kind: str, file: str, slug: str, out: str | None, **options: Any) -> No
     if problems:
         _fail("\n".join(f"{file}: {p}" for p in problems))
     text = _yaml(data)
-    if out:
-        Path(out).write_text(text, encoding="utf-8")
+    paths: list[str] = []
+    if out is None:
+        target: Path | None
+        target, paths = default_target(slug)
     else:
+        target = None if out == "-" else Path(out)
+        paths = extra_paths_from_env(os.environ.get("SKILLGATE_CATALOG_PATH"))
+    if target is None:
         click.echo(text, nl=False)
-    where = out or "stdout"
+    else:
+        problem = fits_the_catalog(target, text, paths)
+        if problem:
+            _fail(f"{file}: {problem}")
+        target.write_text(text, encoding="utf-8")
+    where = str(target) if target else "stdout"
     click.echo(
         f"skillgate: {file}: {len(imported.endpoints)} endpoints for {slug!r} written to "
-        f"{where}; {len(imported.skipped)} operations skipped",
+        f"{where}; {len(imported.skipped)} operations skipped"
+        + ("; a running server serves it after `skillgate catalog reload`" if target else ""),
         err=True,
     )
     for s in imported.skipped:
         click.echo(f"  skipped {s.operation} ({s.method} {s.path}): {s.reason}", err=True)
     for note in imported.notes:
         click.echo(f"  note {note}", err=True)
+
+
+MAX_DOCUMENT = 64 * 1024 * 1024
+
+
+def is_url(file: str) -> bool:
+    return file.startswith(("https://", "http://"))
+
+
+def fetch_url(url: str) -> str:
+    """The document at `url` (an operator's own API description), at most 64 MiB."""
+    import urllib.error
+    import urllib.request
+
+    from skillgate.catalog.importers import DocumentError
+
+    request = urllib.request.Request(url, headers={"Accept": "application/json, */*"})  # noqa: S310
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310
+            data: bytes = response.read(MAX_DOCUMENT + 1)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise DocumentError(f"{url}: cannot fetch: {exc}") from None
+    if len(data) > MAX_DOCUMENT:
+        raise DocumentError(f"{url}: the document is over 64 MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DocumentError(f"{url}: the document is not UTF-8 text") from None
+
+
+def default_target(slug: str) -> tuple[Path, list[str]]:
+    """`<slug>.yaml` in the catalog directory the server reads (the first directory of
+    SKILLGATE_CATALOG_PATH, else the data directory's `catalog/`, created), and the
+    server's catalog paths."""
+    from skillgate.cli.context import load_settings
+
+    settings = load_settings()
+    paths = settings.catalog_paths()
+    for entry in paths:
+        if Path(entry).is_dir():
+            return Path(entry) / f"{slug}.yaml", paths
+    settings.own_catalog_dir.mkdir(parents=True, exist_ok=True)
+    return settings.own_catalog_dir / f"{slug}.yaml", paths
+
+
+def fits_the_catalog(target: Path, text: str, paths: list[str]) -> str | None:
+    """Whether the shipped catalog plus `paths` still loads with `text` at `target`
+    (no slug taken twice, ...): what the server would refuse, or None."""
+    import tempfile
+
+    from skillgate.catalog.loader import CatalogError, load_catalog
+
+    others = [p for p in paths if Path(p).resolve() != target.parent.resolve()]
+    with tempfile.TemporaryDirectory() as tmp:
+        staged = Path(tmp) / target.name
+        staged.write_text(text, encoding="utf-8")
+        siblings = [
+            f for f in sorted(target.parent.glob("*.y*ml")) if f.name != target.name
+        ] if target.parent.is_dir() else []  # fmt: skip
+        try:
+            load_catalog([*others, *siblings, staged])
+        except CatalogError as exc:
+            return str(exc).replace(str(staged), str(target))
+    return None
 
 
 def _problems(data: dict[str, Any]) -> list[str]:

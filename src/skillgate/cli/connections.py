@@ -45,14 +45,14 @@ def set_connection(
     expires_in: int | None,
 ) -> None:
     """Store a user's credentials for an integration (no verification request)."""
-    from skillgate.catalog.loader import extra_paths_from_env, load_catalog
+    from skillgate.catalog.loader import load_catalog
     from skillgate.connections import stored
     from skillgate.connections.credentials import Credentials
     from skillgate.errors import NotFound
     from skillgate.kit.vault import Vault
 
     async def work(session: AsyncSession, settings: Settings) -> dict[str, object]:
-        catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
+        catalog = load_catalog(settings.catalog_paths())
         found = catalog.get(integration)
         if found is None:
             raise NotFound(

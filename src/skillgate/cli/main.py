@@ -6,12 +6,15 @@ Every command prints JSON when its output is not a terminal.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import sys
 from datetime import datetime
 
 import click
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from skillgate.cli.catalog import PID_FILE
 from skillgate.cli.checked import CheckedGroup
 from skillgate.cli.context import load_settings, run_db
 from skillgate.cli.output import emit, fail
@@ -49,17 +52,15 @@ Environment (all settings: docs/configuration.md):
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64))
 def serve(host: str, port: int, workers: int) -> None:
     """Run the HTTP server (migrates the database first unless SKILLGATE_AUTO_MIGRATE=false)."""
-    import uvicorn
 
-    from skillgate.catalog.loader import CatalogError, extra_paths_from_env, load_catalog
+    from skillgate.catalog.loader import CatalogError, load_catalog
     from skillgate.db import migrate
     from skillgate.errors import ConfigError
-    from skillgate.http.protocol import TimedHttpToolsProtocol
     from skillgate.kit.vault import Vault
 
     settings = load_settings(may_create=True)
     try:
-        load_catalog(extra_paths_from_env(settings.catalog_path))
+        load_catalog(settings.catalog_paths())
         Vault(settings.encryption_keys or "")
     except CatalogError as exc:
         fail(f"refusing to start: {exc}")
@@ -74,6 +75,29 @@ def serve(host: str, port: int, workers: int) -> None:
     )
     click.echo(f"skillgate: serving on http://{host}:{port} ({where})", err=True)
     _warn_if_shared(settings)
+    pid_file = settings.data_dir / PID_FILE
+    pid_file.write_text(f"{os.getpid()}\n")
+
+    def forget_pid(signum: int, _frame: object) -> None:
+        # uvicorn shuts down on SIGTERM/SIGINT, then raises the signal again with the
+        # handlers it found at start: these. Remove the pid file, then die of it.
+        pid_file.unlink(missing_ok=True)
+        signal.signal(signum, signal.SIG_DFL)
+        signal.raise_signal(signum)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, forget_pid)
+    try:
+        _run_uvicorn(host, port, workers)
+    finally:
+        pid_file.unlink(missing_ok=True)
+
+
+def _run_uvicorn(host: str, port: int, workers: int) -> None:
+    import uvicorn
+
+    from skillgate.http.protocol import TimedHttpToolsProtocol
+
     uvicorn.run(
         "skillgate.app:app_factory",
         factory=True,
@@ -190,7 +214,7 @@ def keys_create(email: str, name: str, scopes: str, expires_at: datetime | None)
 
     from skillgate.api_keys import keyformat
     from skillgate.api_keys.service import ApiKeys
-    from skillgate.catalog.loader import extra_paths_from_env, load_catalog
+    from skillgate.catalog.loader import load_catalog
     from skillgate.errors import NotFound
     from skillgate.users.repository import UserRepository
     from skillgate.users.service import normalize_email
@@ -202,7 +226,7 @@ def keys_create(email: str, name: str, scopes: str, expires_at: datetime | None)
             raise NotFound(
                 f"no user with email {email!r}; create one with `skillgate users create`."
             )
-        catalog = load_catalog(extra_paths_from_env(settings.catalog_path))
+        catalog = load_catalog(settings.catalog_paths())
         keys = ApiKeys(
             pepper=keyformat.derive_pepper(settings.secret_key), slugs=catalog.slugs, verifier=None
         )

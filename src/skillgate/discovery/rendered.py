@@ -137,9 +137,16 @@ class RenderedCatalog:
     _visible: dict[tuple[str, ...], list[tuple[str, Access]]] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.by_slug = {
-            slug: RenderedIntegration(i) for slug, i in self.catalog.integrations.items()
-        }
+        self.swap(self.prepare(self.catalog))
+
+    @staticmethod
+    def prepare(catalog: Catalog) -> dict[str, RenderedIntegration]:
+        """Everything rendered for `catalog` (pure: a reload runs it off the event loop)."""
+        return {slug: RenderedIntegration(i) for slug, i in catalog.integrations.items()}
+
+    def swap(self, by_slug: dict[str, RenderedIntegration]) -> None:
+        """Serve what `prepare` rendered from now on."""
+        self.by_slug = by_slug
         self._visible = {}
 
     def visible(self, scopes: tuple[str, ...]) -> list[tuple[str, Access]]:

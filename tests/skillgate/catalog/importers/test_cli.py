@@ -44,10 +44,11 @@ def test_openapi_options_override_the_document(tmp_path: Path) -> None:
     args = [
         "import", "openapi", str(NOTES), "--slug", "notes", "--base-url", "http://127.0.0.1:9/api",
         "--auth", "header:X-Api-Key", "--verify-path", "/notes", "--name", "Our notes",
+        "--out", "-",
     ]  # fmt: skip
     result = CliRunner().invoke(catalog, args)
     assert result.exit_code == 0, result.output
-    data = yaml.safe_load(result.stdout)  # no --out: the file on stdout
+    data = yaml.safe_load(result.stdout)  # --out -: the file on stdout
     assert data["name"] == "Our notes"
     assert data["base_url"] == "http://127.0.0.1:9/api"
     assert data["auth"]["token"]["header"] == "X-Api-Key"
