@@ -281,7 +281,7 @@ def import_openapi(document: dict[str, Any], *, slug: str) -> Imported:
     info = doc.get("info") or {}
     docs_url = (doc.get("externalDocs") or {}).get("url")
     schemes = (doc.get("components") or {}).get("securitySchemes") or {}
-    ctx = {
+    ctx: dict[str, Any] = {
         "base_url": server_url(doc.get("servers")),
         "docs_url": docs_url,
         "security": doc.get("security"),
