@@ -155,6 +155,9 @@ class Endpoint(_Frozen):
     # method id (`gmail.users.messages.list`), and the operation's own documentation.
     operation: str | None = None
     docs_url: str | None = None
+    # The OAuth scopes any one of which lets a token call the endpoint, as the provider
+    # documents them (Google lists them per method); empty: not documented.
+    scopes: tuple[str, ...] = ()
 
     @field_validator("name")
     @classmethod

@@ -1,4 +1,4 @@
-"""Checks that need more than one model: examples, errors, descriptions.
+"""Checks that need more than one model: examples, errors, descriptions, OAuth scopes.
 
 `check_integration` returns every problem as `endpoint 'x': problem` lines;
 `skillgate catalog validate` prints them with the file name.
@@ -41,10 +41,26 @@ def check_example(slug: str, endpoint: Endpoint) -> str | None:
     return None
 
 
+def check_scopes(integration: Integration, endpoint: Endpoint) -> str | None:
+    """An endpoint the OAuth connection cannot call: it documents the scopes that allow
+    it and `auth.oauth2.scopes` requests none of them. None when it is fine."""
+    oauth = integration.auth.oauth2
+    if oauth is None or not endpoint.scopes or set(endpoint.scopes) & set(oauth.scopes):
+        return None
+    return (
+        f"needs one of the OAuth scopes {', '.join(endpoint.scopes)}, none of which "
+        "auth.oauth2.scopes requests; request one of them or exclude it "
+        f"({endpoint.operation or endpoint.name}) with the reason"
+    )
+
+
 def check_integration(integration: Integration) -> list[str]:
     problems: list[str] = []
     for e in integration.endpoints:
         label = f"endpoint {e.name!r}"
+        scope_problem = check_scopes(integration, e)
+        if scope_problem:
+            problems.append(f"{label}: {scope_problem}")
         if not e.parameters and e.method in ("POST", "PUT", "PATCH"):
             # (a DELETE of a fixed resource, `DELETE /user/interaction-limits`, has none)
             problems.append(f"{label}: a {e.method} endpoint must declare its parameters")

@@ -215,6 +215,9 @@ def endpoint_md(integration: Integration, e: Endpoint) -> str:
         if "size_param" in pg:
             lines[-1] += f"; page size `--{pg['size_param']}`"
         lines[-1] += "."
+    if "scopes" in doc:
+        listed = ", ".join(f"`{s}`" for s in doc["scopes"])
+        lines += ["", "## OAuth scopes", "", f"The connection's token needs one of: {listed}."]
     lines += ["", "## Errors", "", "| Code | Cause | Fix |", "|---|---|---|"]
     for err in doc["errors"]:
         lines.append(f"| {err['code']} | {_cell(err['cause'])} | {_cell(err['fix'])} |")

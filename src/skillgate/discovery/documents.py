@@ -1,7 +1,7 @@
 """The JSON documents of discovery, built from the catalog models.
 
 Field names follow the spec exactly; extra fields (description, in, default,
-enum, path, changes_data, pagination) are additions the spec allows.
+enum, path, changes_data, pagination, scopes) are additions the spec allows.
 """
 
 from __future__ import annotations
@@ -45,6 +45,9 @@ def endpoint_doc(integration: Integration, e: Endpoint) -> dict[str, Any]:
     }
     if e.pagination is not None:
         doc["pagination"] = e.pagination.model_dump(exclude_none=True)
+    if e.scopes:
+        # Any one of them lets the connection's token call it (why a 403 can happen).
+        doc["scopes"] = list(e.scopes)
     return doc
 
 

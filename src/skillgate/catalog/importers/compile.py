@@ -11,6 +11,9 @@ Rules (both importers; the field-level ones are in the modules that apply them):
   `x-readOnly`-style flag, a POST whose operation id ends in search, query,
   list, get, lookup or preview, a Google POST method named get..., list,
   search, query, batchGet..., export);
+- `scopes`: the OAuth scopes any one of which allows the call, when the source
+  says (Google methods' `scopes`; an OpenAPI operation whose security
+  requirements each name one OAuth 2.0 scope);
 - a POST/PUT/PATCH with no parameters at all is skipped: the catalog
   validator requires such an endpoint to declare its parameters (a DELETE of
   a fixed resource needs none);
@@ -107,6 +110,8 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
         out["operation"] = op.operation
     if op.docs_url:
         out["docs_url"] = op.docs_url
+    if op.scopes:
+        out["scopes"] = list(op.scopes)
     if (
         op.body is not None
         and op.body.encoding == "form"

@@ -32,7 +32,8 @@ see `compile`, `params`, `schema`, `naming`, `text`, `errors`, `pagination`):
   fallback; `changes_data` false for a POST named get..., list, search, query,
   batchGet..., export or lookup;
 - OAuth: the document's scopes, Google's authorize/token URLs, and the scopes
-  each method accepts (for choosing the integration's scopes).
+  each method accepts (any one of them allows the call): kept on the endpoint
+  as `scopes` and used to choose the integration's scopes.
 """
 
 from __future__ import annotations
@@ -245,6 +246,7 @@ def _operation(trail: list[str], method: dict[str, Any], ctx: dict[str, Any]) ->
         result_schema=method.get("response"),
         reads=_reads(method_id.rsplit(".", 1)[-1], http),
         deprecated=bool(method.get("deprecated")),
+        scopes=tuple(str(s) for s in method.get("scopes") or []),
     )
 
 
@@ -265,7 +267,6 @@ def import_discovery(document: dict[str, Any], *, slug: str) -> Imported:
     ops: list[SourceOperation] = []
     skipped: list[Skipped] = []
     notes: list[str] = []
-    scopes_of: dict[str, list[str]] = {}
     for trail, method in _methods(doc):
         op_id = str(method.get("id") or ".".join(trail))
         http = str(method.get("httpMethod") or "GET").upper()
@@ -279,7 +280,6 @@ def import_discovery(document: dict[str, Any], *, slug: str) -> Imported:
         if upload is not None:
             skipped.append(upload)
         ops.append(op)
-        scopes_of[op_id] = [str(s) for s in method.get("scopes") or []]
     compiled = compile_all(slug, ops)
     oauth = ((doc.get("auth") or {}).get("oauth2") or {}).get("scopes") or {}
     return Imported(
@@ -297,6 +297,6 @@ def import_discovery(document: dict[str, Any], *, slug: str) -> Imported:
         token_label=TOKEN_LABEL,
         token_help=TOKEN_HELP,
         verify_path=compiled.verify_path,
-        endpoint_scopes={e["name"]: scopes_of.get(e["operation"], []) for e in compiled.endpoints},
+        endpoint_scopes={e["name"]: list(e.get("scopes", [])) for e in compiled.endpoints},
         notes=notes + compiled.notes,
     )

@@ -24,7 +24,10 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
 - errors from the documented 4xx/5xx responses; pagination from the query
   parameters, the 2xx JSON schema and its `Link` header;
 - a POST that only reads: an `x-readOnly`/`x-read-only`/`x-readonly` flag, or
-  an operation id whose last word is search, query, list, get, lookup or preview.
+  an operation id whose last word is search, query, list, get, lookup or preview;
+- scopes: from the operation's `security` (else the document's) when each of its
+  alternatives is one OAuth 2.0 scheme with one scope (any one of them allows the
+  call); a requirement of several scopes at once, or another scheme, gives none.
 """
 
 from __future__ import annotations
@@ -204,7 +207,25 @@ def _operation(
         link_header=link,
         reads=_reads(op, name, method_up),
         deprecated=bool(op.get("deprecated")),
+        scopes=_oauth_scopes(op.get("security", ctx["security"]), ctx["oauth"]),
     )
+
+
+def _oauth_scopes(requirements: Any, oauth_schemes: set[str]) -> tuple[str, ...]:
+    """The scopes any one of which allows the call: only when every alternative of the
+    security requirement is one OAuth 2.0 scheme with one scope (else ())."""
+    if not isinstance(requirements, list) or not requirements:
+        return ()
+    scopes: list[str] = []
+    for requirement in requirements:
+        if not isinstance(requirement, dict) or len(requirement) != 1:
+            return ()
+        [(scheme, names)] = requirement.items()
+        if scheme not in oauth_schemes or not isinstance(names, list) or len(names) != 1:
+            return ()
+        if str(names[0]) not in scopes:
+            scopes.append(str(names[0]))
+    return tuple(scopes)
 
 
 def _operations(
@@ -259,7 +280,15 @@ def import_openapi(document: dict[str, Any], *, slug: str) -> Imported:
     doc = resolve(document)
     info = doc.get("info") or {}
     docs_url = (doc.get("externalDocs") or {}).get("url")
-    ctx = {"base_url": server_url(doc.get("servers")), "docs_url": docs_url}
+    schemes = (doc.get("components") or {}).get("securitySchemes") or {}
+    ctx: dict[str, Any] = {
+        "base_url": server_url(doc.get("servers")),
+        "docs_url": docs_url,
+        "security": doc.get("security"),
+        "oauth": {
+            str(k) for k, v in schemes.items() if isinstance(v, dict) and v.get("type") == "oauth2"
+        },
+    }
     skipped: list[Skipped] = []
     compiled = compile_all(slug, _operations(doc, ctx, skipped))
     imported = Imported(

@@ -88,6 +88,8 @@ class SourceOperation:
     # The provider says the operation only reads (a POST search); None: no hint.
     reads: bool | None = None
     deprecated: bool = False
+    # OAuth scopes any one of which allows the call (Google's per-method `scopes`).
+    scopes: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:

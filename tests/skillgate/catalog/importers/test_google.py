@@ -123,3 +123,16 @@ def test_integration_scopes_auth_and_verify(mail: Imported) -> None:
 def test_not_a_discovery_document() -> None:
     with pytest.raises(DocumentError, match="not a Google API Discovery document"):
         import_discovery({"openapi": "3.0.0"}, slug="x")
+
+
+def test_each_endpoint_keeps_the_scopes_its_method_accepts(mail: Imported) -> None:
+    eps = by_name(mail)
+    assert eps["users_get_profile"]["scopes"] == [
+        "https://mail.example.com/",
+        "https://www.googleapis.com/auth/mail.readonly",
+    ]
+    assert eps["users_settings_update_vacation"]["scopes"] == [
+        "https://www.googleapis.com/auth/mail.settings"
+    ]
+    # What choose_scopes covers is exactly what the endpoints carry.
+    assert mail.endpoint_scopes == {e["name"]: e["scopes"] for e in mail.endpoints}

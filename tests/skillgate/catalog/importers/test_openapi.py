@@ -290,3 +290,58 @@ def test_a_malformed_operation_is_skipped_not_fatal() -> None:
     [bad] = imported.skipped
     assert (bad.operation, bad.method, bad.path) == ("bad", "GET", "/bad")
     assert bad.reason.startswith("the operation is malformed (AttributeError: ")
+
+
+def test_scopes_when_each_security_alternative_is_one_oauth_scope() -> None:
+    ok = {"200": {"description": "OK"}}
+    document = {
+        "openapi": "3.0.0",
+        "servers": [{"url": "https://x.example.com"}],
+        "security": [{"oauth": ["things:read"]}],
+        "components": {
+            "securitySchemes": {
+                "oauth": {
+                    "type": "oauth2",
+                    "flows": {
+                        "authorizationCode": {
+                            "authorizationUrl": "https://x.example.com/authorize",
+                            "tokenUrl": "https://x.example.com/token",
+                            "scopes": {"things:read": "Read", "things:write": "Write"},
+                        }
+                    },
+                },
+                "key": {"type": "apiKey", "in": "header", "name": "X-Key"},
+            }
+        },
+        "paths": {
+            "/inherits": {"get": {"operationId": "inherits", "responses": ok}},
+            "/either": {
+                "get": {
+                    "operationId": "either",
+                    "security": [{"oauth": ["things:read"]}, {"oauth": ["things:write"]}],
+                    "responses": ok,
+                }
+            },
+            "/both": {
+                "get": {
+                    "operationId": "both",
+                    "security": [{"oauth": ["things:read", "things:write"]}],
+                    "responses": ok,
+                }
+            },
+            "/or_key": {
+                "get": {
+                    "operationId": "or_key",
+                    "security": [{"oauth": ["things:read"]}, {"key": []}],
+                    "responses": ok,
+                }
+            },
+            "/open": {"get": {"operationId": "open", "security": [], "responses": ok}},
+        },
+    }
+    eps = by_name(import_openapi(document, slug="x"))
+    assert eps["inherits"]["scopes"] == ["things:read"]
+    assert eps["either"]["scopes"] == ["things:read", "things:write"]
+    # All of several scopes at once, another way in, or no auth: no single-scope list.
+    for name in ("both", "or_key", "open"):
+        assert "scopes" not in eps[name], name
