@@ -17,7 +17,12 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
   (only an absolute http(s) URL counts); an operation whose own `servers` name
   another host (GitHub's release-asset upload) is skipped;
 - a parameter given as `content` (JSON-encoded) is an `object`/`array` whose
-  value is sent as JSON text;
+  value is sent as JSON text; a query array in `style: deepObject` (Stripe's
+  `expand`) is sent the way such servers read it, `name[]=a&name[]=b` (wire
+  name `name[]`);
+- a path's `#fragment` (Box writes `/files/{file_id}#add_shared_link` to tell
+  apart operations on one URL) is never sent by a client: the endpoint's path
+  is the part before it;
 - request body: `application/json` (or `application/<x>+json` beside it), else
   `application/x-www-form-urlencoded` (`body: form`); any other content type
   alone is skipped ("multipart upload not supported by the executor", ...);
@@ -32,6 +37,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from skillgate.catalog.importers import schema as sch
 from skillgate.catalog.importers.compile import READ_WORDS, compile_all
 from skillgate.catalog.importers.document import load_document
 from skillgate.catalog.importers.naming import category, endpoint_name, snake
@@ -94,6 +100,11 @@ def _param(raw: dict[str, Any]) -> SourceParam:
         media = next(iter(content.values())) or {}
         schema = {**(media.get("schema") or {}), "x-json-content": True}
     style = raw.get("style", "form")
+    wire = str(raw.get("name") or "")
+    explode = bool(raw.get("explode", style == "form"))
+    deep_array = style == "deepObject" and sch.plain_type(sch.merged(schema)) == "array"
+    if raw.get("in") == "query" and deep_array:
+        wire, explode = wire + "[]", True  # one `name[]=` pair per value
     examples: list[Any] = []
     if "example" in raw:
         examples.append(raw["example"])
@@ -101,12 +112,12 @@ def _param(raw: dict[str, Any]) -> SourceParam:
         if isinstance(ex, dict) and "value" in ex:
             examples.append(ex["value"])
     return SourceParam(
-        wire=str(raw.get("name") or ""),
+        wire=wire,
         location=str(raw.get("in") or ""),
         schema=schema,
         required=bool(raw.get("required")),
         description=str(raw.get("description") or ""),
-        explode=bool(raw.get("explode", style == "form")),
+        explode=explode,
         examples=tuple(examples),
     )
 
@@ -211,9 +222,10 @@ def _operations(
     doc: dict[str, Any], ctx: dict[str, Any], skipped: list[Skipped]
 ) -> list[SourceOperation]:
     ops: list[SourceOperation] = []
-    for path, item in doc["paths"].items():
+    for key, item in doc["paths"].items():
         if not isinstance(item, dict):
             continue
+        path = str(key).split("#", 1)[0]  # a fragment is never part of the request
         for method, op in item.items():
             if method not in HTTP_METHODS or not isinstance(op, dict):
                 continue

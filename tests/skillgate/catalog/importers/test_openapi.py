@@ -213,6 +213,24 @@ def test_query_objects(notes: Imported) -> None:
     assert any("'where': an object in the query string (deepObject)" in n for n in notes.notes)
 
 
+def test_deep_object_query_array_is_sent_with_brackets(notes: Imported) -> None:
+    # Stripe's `expand`: `expand[]=a&expand[]=b` (the way deepObject servers read arrays)
+    p = params(by_name(notes)["list_archive"])["expand"]
+    assert p["maps_to"] == "expand[]"
+    assert (p["type"], p["items"]) == ("array", "string")
+
+
+def test_a_path_fragment_is_not_part_of_the_request(notes: Imported) -> None:
+    # Box's `/files/{file_id}#add_shared_link`: the fragment tells operations apart
+    share = by_name(notes)["share_note"]
+    assert (share["method"], share["path"], share["operation"]) == (
+        "PUT",
+        "/notes/{note_id}",
+        "shareNote",
+    )
+    assert params(share)["fields"]["example"] == "shared"
+
+
 def test_integration_from_the_document(notes: Imported) -> None:
     data = integration_dict(notes, slug="notes")
     assert data["name"] == "Notes"
