@@ -10,7 +10,8 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
   under the operation's own (same name and location: the operation wins);
 - name: snake_case of the `operationId` (`issues/list-for-repo` ->
   `issues_list_for_repo`), else of method + path;
-- category: the first tag, else the first path segment;
+- category: the first tag, else the first path segment that is not a version
+  (Stripe's `/v1/customers` -> `customers`);
 - description: summary + first paragraph of the description; `docs_url`: the
   operation's `externalDocs.url`, else the document's;
 - base URL: the first server, its `{variables}` replaced by their defaults
@@ -59,6 +60,7 @@ __all__ = ["import_openapi", "load_document"]
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _VAR = re.compile(r"\{([^{}]+)\}")
+_VERSION = re.compile(r"^v\d+(\.\d+)*$|^\d+(\.\d+)+$", re.IGNORECASE)
 _READ_FLAGS = ("x-readOnly", "x-read-only", "x-readonly")
 FORM = "application/x-www-form-urlencoded"
 
@@ -195,7 +197,9 @@ def _operation(
         if servers and url != ctx["base_url"]:
             raise SkipOperation(f"served from another host ({url or servers}), not the base URL")
     tags = op.get("tags") or []
-    segment = next((s for s in path.split("/") if s and "{" not in s), "general")
+    segment = next(
+        (s for s in path.split("/") if s and "{" not in s and not _VERSION.match(s)), "general"
+    )
     name = endpoint_name(op_id, method_up, path)
     codes, result, link = _responses(op)
     docs = (op.get("externalDocs") or {}).get("url") or ctx["docs_url"]

@@ -231,6 +231,10 @@ def test_a_path_fragment_is_not_part_of_the_request(notes: Imported) -> None:
     assert params(share)["fields"]["example"] == "shared"
 
 
+def test_category_without_tags_is_the_first_segment_past_a_version(notes: Imported) -> None:
+    assert by_name(notes)["list_labels"]["category"] == "labels"  # GET /v2/labels
+
+
 def test_integration_from_the_document(notes: Imported) -> None:
     data = integration_dict(notes, slug="notes")
     assert data["name"] == "Notes"
