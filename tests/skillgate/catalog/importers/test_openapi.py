@@ -235,6 +235,30 @@ def test_category_without_tags_is_the_first_segment_past_a_version(notes: Import
     assert by_name(notes)["list_labels"]["category"] == "labels"  # GET /v2/labels
 
 
+def test_a_data_envelope_is_flattened_one_level(notes: Imported) -> None:
+    p = params(by_name(notes)["create_label"])
+    assert list(p) == [
+        "data_name",
+        "data_color",
+        "data_hidden",
+        "data_rank",
+        "data_aliases",
+        "data_style",
+        "data_owner",
+    ]  # `gid` is read-only
+    assert p["data_name"] | {"description": ""} == {
+        "name": "data_name",
+        "type": "string",
+        "in": "body",
+        "required": True,
+        "description": "",
+        "maps_to": "data.name",
+        "example": "urgent",
+    }
+    assert p["data_style"]["type"] == "object"  # a nested object stays one parameter
+    assert not p["data_color"].get("required")
+
+
 def test_integration_from_the_document(notes: Imported) -> None:
     data = integration_dict(notes, slug="notes")
     assert data["name"] == "Notes"
