@@ -1,4 +1,5 @@
-"""The shipped integrations compiled from official descriptions (Stripe, Asana, Box),
+"""The shipped integrations compiled from official descriptions (Stripe, Asana, Box,
+SendGrid),
 each with its overlay, execute against a loopback upstream: the token is checked on
 the overlay's `verify` path, and one compiled endpoint sends the method, path, auth
 header and body its source document describes."""
@@ -15,7 +16,7 @@ from skillgate.catalog.loader import SHIPPED_DIR, Catalog, load_catalog
 from tests.conftest import Harness, open_harness
 from tests.upstream import Provider
 
-SLUGS = ("stripe", "asana", "box")
+SLUGS = ("stripe", "asana", "box", "sendgrid")
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +36,7 @@ async def gateway(
     monkeypatch.setenv("SKILLGATE_STRIPE_BASE_URL", provider.url)
     monkeypatch.setenv("SKILLGATE_ASANA_BASE_URL", provider.url + "/api/1.0")
     monkeypatch.setenv("SKILLGATE_BOX_BASE_URL", provider.url + "/2.0")
+    monkeypatch.setenv("SKILLGATE_SENDGRID_BASE_URL", provider.url + "/v3")
     async with open_harness(database_url, tmp_path, compiled_catalog) as harness:
         await harness.user(plan="pro")
         full, _ = await harness.key()
@@ -134,3 +136,24 @@ async def test_box_shared_link_operation_without_its_fragment(
     assert sent.query == [("fields", "shared_link")]
     assert sent.headers["authorization"] == "Bearer good-token"
     assert sent.json() == {"shared_link": {"access": "open"}}
+
+
+async def test_sendgrid_mail_send_json_body(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    harness, full = gateway
+    await _connect(harness, provider, full, "sendgrid", "/v3/scopes")
+
+    message = {
+        "personalizations": [{"to": [{"email": "ada@example.com"}]}],
+        "from": {"email": "team@example.com", "name": "Team"},
+        "subject": "Build passed",
+        "content": [{"type": "text/plain", "value": "All green."}],
+    }
+    r = await harness.run(full, "sendgrid", "send_mail", **message)
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert (sent.method, sent.path) == ("POST", "/v3/mail/send")
+    assert sent.headers["authorization"] == "Bearer good-token"
+    assert sent.headers["content-type"] == "application/json"
+    assert sent.json() == message
