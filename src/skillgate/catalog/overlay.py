@@ -40,6 +40,11 @@ class OverlayError(ValueError):
 _IMMUTABLE = ("method", "path")
 
 
+def operation_id(endpoint: dict[str, Any]) -> str:
+    """The compiled endpoint's source operation: its id, or `METHOD path` without one."""
+    return str(endpoint.get("operation") or f"{endpoint.get('method')} {endpoint.get('path')}")
+
+
 def _param_key(param: dict[str, Any]) -> tuple[str, str]:
     return (str(param.get("maps_to") or param.get("name")), str(param.get("in", "")))
 
@@ -114,7 +119,7 @@ def exclusions(compiled: dict[str, Any], overlay: dict[str, Any]) -> list[tuple[
     rules = _excluded(overlay.get("exclude"))
     found: list[tuple[str, str]] = []
     for endpoint in compiled.get("endpoints", []):
-        op = str(endpoint.get("operation"))
+        op = operation_id(endpoint)
         for pattern, reason in rules:
             if fnmatch.fnmatchcase(op, pattern):
                 found.append((op, reason))
@@ -132,7 +137,7 @@ def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str
         category = endpoint.get("category")
         if category in renames:
             endpoint = {**endpoint, "category": renames[category]}
-        by_op[str(endpoint.get("operation"))] = endpoint
+        by_op[operation_id(endpoint)] = endpoint
     rules = _excluded(overlay.get("exclude"))
     for pattern, _ in rules:
         if not any(fnmatch.fnmatchcase(op, pattern) for op in by_op):

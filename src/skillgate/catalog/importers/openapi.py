@@ -10,14 +10,20 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
   under the operation's own (same name and location: the operation wins);
 - name: snake_case of the `operationId` (`issues/list-for-repo` ->
   `issues_list_for_repo`), else of method + path;
-- category: the first tag, else the first path segment;
+- category: the first tag, else the first path segment that is not a version
+  (Stripe's `/v1/customers` -> `customers`);
 - description: summary + first paragraph of the description; `docs_url`: the
   operation's `externalDocs.url`, else the document's;
 - base URL: the first server, its `{variables}` replaced by their defaults
   (only an absolute http(s) URL counts); an operation whose own `servers` name
   another host (GitHub's release-asset upload) is skipped;
 - a parameter given as `content` (JSON-encoded) is an `object`/`array` whose
-  value is sent as JSON text;
+  value is sent as JSON text; a query array in `style: deepObject` (Stripe's
+  `expand`) is sent the way such servers read it, `name[]=a&name[]=b` (wire
+  name `name[]`);
+- a path's `#fragment` (Box writes `/files/{file_id}#add_shared_link` to tell
+  apart operations on one URL) is never sent by a client: the endpoint's path
+  is the part before it;
 - request body: `application/json` (or `application/<x>+json` beside it), else
   `application/x-www-form-urlencoded` (`body: form`); any other content type
   alone is skipped ("multipart upload not supported by the executor", ...);
@@ -35,6 +41,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from skillgate.catalog.importers import schema as sch
 from skillgate.catalog.importers.compile import READ_WORDS, compile_all
 from skillgate.catalog.importers.document import load_document
 from skillgate.catalog.importers.naming import category, endpoint_name, snake
@@ -56,6 +63,7 @@ __all__ = ["import_openapi", "load_document"]
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _VAR = re.compile(r"\{([^{}]+)\}")
+_VERSION = re.compile(r"^v\d+(\.\d+)*$|^\d+(\.\d+)+$", re.IGNORECASE)
 _READ_FLAGS = ("x-readOnly", "x-read-only", "x-readonly")
 FORM = "application/x-www-form-urlencoded"
 
@@ -97,6 +105,11 @@ def _param(raw: dict[str, Any]) -> SourceParam:
         media = next(iter(content.values())) or {}
         schema = {**(media.get("schema") or {}), "x-json-content": True}
     style = raw.get("style", "form")
+    wire = str(raw.get("name") or "")
+    explode = bool(raw.get("explode", style == "form"))
+    deep_array = style == "deepObject" and sch.plain_type(sch.merged(schema)) == "array"
+    if raw.get("in") == "query" and deep_array:
+        wire, explode = wire + "[]", True  # one `name[]=` pair per value
     examples: list[Any] = []
     if "example" in raw:
         examples.append(raw["example"])
@@ -104,12 +117,12 @@ def _param(raw: dict[str, Any]) -> SourceParam:
         if isinstance(ex, dict) and "value" in ex:
             examples.append(ex["value"])
     return SourceParam(
-        wire=str(raw.get("name") or ""),
+        wire=wire,
         location=str(raw.get("in") or ""),
         schema=schema,
         required=bool(raw.get("required")),
         description=str(raw.get("description") or ""),
-        explode=bool(raw.get("explode", style == "form")),
+        explode=explode,
         examples=tuple(examples),
     )
 
@@ -187,7 +200,9 @@ def _operation(
         if servers and url != ctx["base_url"]:
             raise SkipOperation(f"served from another host ({url or servers}), not the base URL")
     tags = op.get("tags") or []
-    segment = next((s for s in path.split("/") if s and "{" not in s), "general")
+    segment = next(
+        (s for s in path.split("/") if s and "{" not in s and not _VERSION.match(s)), "general"
+    )
     name = endpoint_name(op_id, method_up, path)
     codes, result, link = _responses(op)
     docs = (op.get("externalDocs") or {}).get("url") or ctx["docs_url"]
@@ -232,9 +247,10 @@ def _operations(
     doc: dict[str, Any], ctx: dict[str, Any], skipped: list[Skipped]
 ) -> list[SourceOperation]:
     ops: list[SourceOperation] = []
-    for path, item in doc["paths"].items():
+    for key, item in doc["paths"].items():
         if not isinstance(item, dict):
             continue
+        path = str(key).split("#", 1)[0]  # a fragment is never part of the request
         for method, op in item.items():
             if method not in HTTP_METHODS or not isinstance(op, dict):
                 continue

@@ -19,6 +19,10 @@ Rules (both importers):
   is its own parameter with a dotted `maps_to` (`start.dateTime`; a form body
   uses `start[dateTime]`); a body alternative (`oneOf`) of objects is merged
   (properties united, required only where every alternative requires it);
+- a JSON body whose only property is `data` holding a bigger object (the
+  envelope of Asana and JSON:API, `{"data": {"name": ...}}`) has that object's
+  fields as parameters, `data_name` with `maps_to: data.name` (one level;
+  nested objects in it stay `object` parameters);
 - a body that is not an object (an array, a scalar), a free-form object with no
   declared properties, a property name with a `.` and, in a form body, a
   required nested object or array: skipped operation (the executor places body
@@ -41,6 +45,7 @@ from skillgate.catalog.models import HEADER_RE, PROTECTED_HEADERS
 
 GATEWAY_HEADERS = PROTECTED_HEADERS | {"content-type"}
 FLAT_MAX = 6
+ENVELOPE = "data"
 
 
 @dataclass
@@ -199,6 +204,10 @@ def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
         if schema.get("additionalProperties") not in (None, False):
             raise SkipOperation("request body is a free-form JSON object with no declared fields")
         return []
+    envelope = _envelope(props, body.encoding)
+    if envelope is not None:
+        key, inner = envelope
+        return _flatten(key, inner, body.required and key in required, notes)
     either = {name for g in groups for name in g}
     result: list[Param] = []
     for key, raw in props.items():
@@ -211,6 +220,44 @@ def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
             continue
         note = _either_note(groups) if key in either else ""
         result.extend(_body_param(key, prop, needed, body.encoding, note, notes))
+    return result
+
+
+def _envelope(props: dict[str, Any], encoding: str) -> tuple[str, Schema] | None:
+    """(key, object schema) when a JSON body's one property is the `data` envelope that
+    wraps the real fields (Asana's and JSON:API's `{"data": {...}}`) and is too big to
+    flatten as a small object."""
+    if encoding != "json" or list(props) != [ENVELOPE]:
+        return None
+    key, raw = next(iter(props.items()))
+    inner = sch.merged(raw)
+    fields = inner.get("properties")
+    if sch.plain_type(inner) != "object" or not isinstance(fields, dict) or not fields:
+        return None
+    if (
+        sch.alternatives(inner)
+        or "." in key
+        or _flattenable(inner, True)
+        or _flattenable(inner, False)
+    ):
+        return None
+    return key, inner
+
+
+def _flatten(key: str, inner: Schema, required: bool, notes: list[str]) -> list[Param]:
+    """The envelope's fields as parameters, `maps_to: <key>.<field>` (one level)."""
+    needed = set(inner.get("required") or [])
+    result: list[Param] = []
+    for sub, raw in inner["properties"].items():
+        prop = sch.merged(raw)
+        if sch.is_read_only(prop):
+            continue
+        if "." in sub:
+            _unsupported_body(
+                f"{key}.{sub}", required and sub in needed, "its name holds a '.'", notes
+            )
+            continue
+        result.append(make(f"{key}.{sub}", "body", prop, required=required and sub in needed))
     return result
 
 

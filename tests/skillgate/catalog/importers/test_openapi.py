@@ -213,6 +213,52 @@ def test_query_objects(notes: Imported) -> None:
     assert any("'where': an object in the query string (deepObject)" in n for n in notes.notes)
 
 
+def test_deep_object_query_array_is_sent_with_brackets(notes: Imported) -> None:
+    # Stripe's `expand`: `expand[]=a&expand[]=b` (the way deepObject servers read arrays)
+    p = params(by_name(notes)["list_archive"])["expand"]
+    assert p["maps_to"] == "expand[]"
+    assert (p["type"], p["items"]) == ("array", "string")
+
+
+def test_a_path_fragment_is_not_part_of_the_request(notes: Imported) -> None:
+    # Box's `/files/{file_id}#add_shared_link`: the fragment tells operations apart
+    share = by_name(notes)["share_note"]
+    assert (share["method"], share["path"], share["operation"]) == (
+        "PUT",
+        "/notes/{note_id}",
+        "shareNote",
+    )
+    assert params(share)["fields"]["example"] == "shared"
+
+
+def test_category_without_tags_is_the_first_segment_past_a_version(notes: Imported) -> None:
+    assert by_name(notes)["list_labels"]["category"] == "labels"  # GET /v2/labels
+
+
+def test_a_data_envelope_is_flattened_one_level(notes: Imported) -> None:
+    p = params(by_name(notes)["create_label"])
+    assert list(p) == [
+        "data_name",
+        "data_color",
+        "data_hidden",
+        "data_rank",
+        "data_aliases",
+        "data_style",
+        "data_owner",
+    ]  # `gid` is read-only
+    assert p["data_name"] | {"description": ""} == {
+        "name": "data_name",
+        "type": "string",
+        "in": "body",
+        "required": True,
+        "description": "",
+        "maps_to": "data.name",
+        "example": "urgent",
+    }
+    assert p["data_style"]["type"] == "object"  # a nested object stays one parameter
+    assert not p["data_color"].get("required")
+
+
 def test_integration_from_the_document(notes: Imported) -> None:
     data = integration_dict(notes, slug="notes")
     assert data["name"] == "Notes"

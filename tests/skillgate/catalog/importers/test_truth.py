@@ -25,9 +25,11 @@ _PLACEHOLDER = re.compile(r"\{\+?([^{}]+)\}")
 
 
 def _openapi_ops(doc: dict[str, Any]) -> dict[str, tuple[str, str, set[str]]]:
-    """operation label -> (METHOD, path, required path parameter names), from the raw document."""
+    """operation label -> (METHOD, path, required path parameter names), from the raw document
+    (a path's `#fragment` is never sent: the request path is the part before it)."""
     out = {}
-    for path, item in doc["paths"].items():
+    for key, item in doc["paths"].items():
+        path = key.split("#", 1)[0]
         for method, op in item.items():
             if method == "parameters":
                 continue

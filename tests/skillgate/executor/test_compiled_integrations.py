@@ -1,0 +1,159 @@
+"""The shipped integrations compiled from official descriptions (Stripe, Asana, Box,
+SendGrid),
+each with its overlay, execute against a loopback upstream: the token is checked on
+the overlay's `verify` path, and one compiled endpoint sends the method, path, auth
+header and body its source document describes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+import pytest
+
+from skillgate.catalog.loader import SHIPPED_DIR, Catalog, load_catalog
+from tests.conftest import Harness, open_harness
+from tests.upstream import Provider
+
+SLUGS = ("stripe", "asana", "box", "sendgrid")
+
+
+@pytest.fixture(scope="module")
+def compiled_catalog() -> Catalog:
+    return load_catalog([SHIPPED_DIR / f"{slug}.yaml" for slug in SLUGS], shipped=False)
+
+
+@pytest.fixture
+async def gateway(
+    database_url: str,
+    tmp_path: Path,
+    compiled_catalog: Catalog,
+    provider: Provider,
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[tuple[Harness, str]]:
+    # Each base URL keeps the real one's path, so the paths below are the wire's.
+    monkeypatch.setenv("SKILLGATE_STRIPE_BASE_URL", provider.url)
+    monkeypatch.setenv("SKILLGATE_ASANA_BASE_URL", provider.url + "/api/1.0")
+    monkeypatch.setenv("SKILLGATE_BOX_BASE_URL", provider.url + "/2.0")
+    monkeypatch.setenv("SKILLGATE_SENDGRID_BASE_URL", provider.url + "/v3")
+    async with open_harness(database_url, tmp_path, compiled_catalog) as harness:
+        await harness.user(plan="pro")
+        full, _ = await harness.key()
+        yield harness, full
+
+
+async def _connect(harness: Harness, provider: Provider, full: str, slug: str, verify: str) -> None:
+    provider.clear()
+    await harness.connect_token(full, slug)
+    [checked] = provider.api_requests()
+    assert (checked.method, checked.path) == ("GET", verify)
+    assert checked.headers["authorization"] == "Bearer good-token"
+    provider.clear()
+
+
+async def test_stripe_form_body_and_bracketed_expand(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    harness, full = gateway
+    await _connect(harness, provider, full, "stripe", "/v1/balance")
+
+    r = await harness.run(
+        full,
+        "stripe",
+        "create_payment_intent",
+        amount=2000,
+        currency="usd",
+        capture_method="manual",
+    )
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert (sent.method, sent.path) == ("POST", "/v1/payment_intents")
+    assert sent.headers["authorization"] == "Bearer good-token"
+    assert sent.headers["content-type"] == "application/x-www-form-urlencoded"
+    assert dict(parse_qsl(sent.body.decode())) == {
+        "amount": "2000",
+        "currency": "usd",
+        "capture_method": "manual",
+    }
+
+    provider.clear()
+    r = await harness.run(
+        full, "stripe", "list_customers", limit=3, expand=["data.default_source", "data.tax"]
+    )
+    assert r.json()["status"] == 200
+    [listed] = provider.api_requests()
+    assert (listed.method, listed.path) == ("GET", "/v1/customers")
+    assert listed.query == [
+        ("expand[]", "data.default_source"),
+        ("expand[]", "data.tax"),
+        ("limit", "3"),
+    ]
+
+
+async def test_asana_fields_go_inside_the_data_envelope(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    harness, full = gateway
+    await _connect(harness, provider, full, "asana", "/api/1.0/users/me")
+
+    r = await harness.run(
+        full,
+        "asana",
+        "create_task",
+        data_name="Write the report",
+        data_workspace="1200",
+        data_projects=["1201", "1202"],
+        opt_fields="name,permalink_url",
+    )
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert (sent.method, sent.path) == ("POST", "/api/1.0/tasks")
+    assert sent.query == [("opt_fields", "name,permalink_url")]
+    assert sent.headers["authorization"] == "Bearer good-token"
+    assert sent.json() == {
+        "data": {"name": "Write the report", "workspace": "1200", "projects": ["1201", "1202"]}
+    }
+
+
+async def test_box_shared_link_operation_without_its_fragment(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    harness, full = gateway
+    await _connect(harness, provider, full, "box", "/2.0/users/me")
+
+    r = await harness.run(
+        full,
+        "box",
+        "add_shared_link_to_file",
+        file_id="12345",
+        fields="shared_link",
+        shared_link={"access": "open"},
+    )
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert (sent.method, sent.path) == ("PUT", "/2.0/files/12345")
+    assert sent.query == [("fields", "shared_link")]
+    assert sent.headers["authorization"] == "Bearer good-token"
+    assert sent.json() == {"shared_link": {"access": "open"}}
+
+
+async def test_sendgrid_mail_send_json_body(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    harness, full = gateway
+    await _connect(harness, provider, full, "sendgrid", "/v3/scopes")
+
+    message = {
+        "personalizations": [{"to": [{"email": "ada@example.com"}]}],
+        "from": {"email": "team@example.com", "name": "Team"},
+        "subject": "Build passed",
+        "content": [{"type": "text/plain", "value": "All green."}],
+    }
+    r = await harness.run(full, "sendgrid", "send_mail", **message)
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert (sent.method, sent.path) == ("POST", "/v3/mail/send")
+    assert sent.headers["authorization"] == "Bearer good-token"
+    assert sent.headers["content-type"] == "application/json"
+    assert sent.json() == message
