@@ -37,6 +37,7 @@ from skillgate.dashboard.shell import DashboardShell
 from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
 from skillgate.device.service import DeviceFlow
 from skillgate.discovery.rendered import RenderedCatalog
+from skillgate.discovery.search import SearchIndex
 from skillgate.discovery.service import Discovery
 from skillgate.executions.service import ExecutionLog
 from skillgate.executions.sinks import SessionSink, SqliteSink
@@ -186,7 +187,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         executions=executions,
         connections=connections,
         refresher=refresher,
-        discovery=Discovery(rendered, connections.statuses),
+        discovery=Discovery(rendered, connections.statuses, SearchIndex(catalog)),
         executor=executor,
         log=ExecutionLog(executions),
     )

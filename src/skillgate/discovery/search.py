@@ -1,0 +1,150 @@
+"""Search over the catalog's endpoints, built once at start-up (docs/catalog.md, "Search").
+
+Each endpoint is one BM25 document (bm25s) made of weighted fields: a field's terms go
+into the document `FIELD_WEIGHTS` times, so a word of the name counts more than a word
+of the description while all fields share one vocabulary and one length (BM25F
+approximated by repetition). Text becomes terms in discovery/analysis.py, the same for
+the catalog and the query, with the synonym tables of discovery/synonyms.py; the terms
+those tables add to a query count `RELATED_WEIGHT` of the query's own.
+
+A query scores every document at once (bm25s's sparse score matrix, numpy); endpoints
+the caller may not see are masked out (integrations the key's scopes allow; for a
+`slug:read` scope only endpoints that do not change data, as in the listing), and the
+best `limit` come back, best first.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import bm25s
+import numpy as np
+import orjson
+
+from skillgate.api_keys.scopes import access_for
+from skillgate.catalog.loader import Catalog
+from skillgate.catalog.models import Endpoint, Integration
+from skillgate.discovery.analysis import Analyzer
+
+# bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
+
+# How many times each field's terms go into an endpoint's document.
+FIELD_WEIGHTS = {"name": 6, "category": 2, "integration": 4, "description": 2, "parameters": 1}
+# A related term's (synonym table) share of a query term's score.
+RELATED_WEIGHT = 0.8
+# BM25 (Lucene variant): term-frequency saturation and length normalisation.
+K1 = 3.0
+B = 0.5
+MAX_LIMIT = 50
+_MEMO = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    integration: Integration
+    endpoint: Endpoint
+    # The result object as JSON without its closing brace: discovery adds the status.
+    head: bytes
+
+
+def _head(integration: Integration, e: Endpoint) -> bytes:
+    doc = orjson.dumps(
+        {
+            "integration": integration.slug,
+            "name": e.name,
+            "method": e.method,
+            "path": e.path,
+            "category": e.category,
+            "description": e.description,
+        }
+    )
+    return doc[:-1]
+
+
+def fields(integration: Integration, e: Endpoint) -> dict[str, str]:
+    """The text of each field of an endpoint's document."""
+    return {
+        "name": e.name,
+        "category": e.category,
+        "integration": f"{integration.slug} {integration.name}",
+        "description": e.description,
+        "parameters": " ".join(p.name for p in e.parameters),
+    }
+
+
+class SearchIndex:
+    def __init__(self, catalog: Catalog) -> None:
+        self.analyzer = Analyzer()
+        self.hits: list[Hit] = []
+        self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
+        corpus: list[list[str]] = []
+        for slug, integration in catalog.integrations.items():
+            start = len(self.hits)
+            for e in integration.endpoints:
+                self.hits.append(Hit(integration, e, _head(integration, e)))
+                terms: list[str] = []
+                for field, text in fields(integration, e).items():
+                    terms += self.analyzer.terms(text) * FIELD_WEIGHTS[field]
+                corpus.append(terms)
+            self.ranges[slug] = (start, len(self.hits))
+        self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
+        self.bm25 = bm25s.BM25(k1=K1, b=B)
+        self._indexed = any(corpus)  # bm25s cannot index nothing
+        if self._indexed:
+            self.bm25.index(corpus, show_progress=False)
+        self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
+
+    def mask(self, scopes: tuple[str, ...], integration: str | None) -> np.ndarray:
+        """1 for each endpoint the scopes let the caller see (in `integration` when
+        given), else 0 (memoised per scopes and integration)."""
+        key = (scopes, integration)
+        found = self._masks.get(key)
+        if found is not None:
+            return found
+        mask = np.zeros(len(self.hits), dtype=np.float32)
+        for slug in [integration] if integration is not None else self.ranges:
+            access = access_for(scopes, slug)
+            if access is None or slug not in self.ranges:
+                continue
+            start, end = self.ranges[slug]
+            mask[start:end] = 1 if access == "full" else ~self.mutates[start:end]
+        if len(self._masks) < _MEMO:
+            self._masks[key] = mask
+        return mask
+
+    def scores(self, query: str) -> np.ndarray | None:
+        """Every document's score for `query`; None when no term of it is indexed."""
+        if not self._indexed:
+            return None
+        q = self.analyzer.query(query)
+        own = self.bm25.get_tokens_ids(list(q.terms))
+        related = self.bm25.get_tokens_ids(list(q.related))
+        if not own and not related:
+            return None
+        total = np.zeros(len(self.hits), dtype=np.float32)
+        if own:
+            total += self.bm25.get_scores_from_ids(own)
+        if related:
+            total += self.bm25.get_scores_from_ids(related) * RELATED_WEIGHT
+        return total
+
+    def search(
+        self, query: str, scopes: tuple[str, ...], integration: str | None = None, limit: int = 10
+    ) -> list[Hit]:
+        """The best `limit` endpoints for `query` that the scopes allow, best first, equal
+        scores in catalog order. An endpoint that matches no term is never returned."""
+        if not 1 <= limit <= MAX_LIMIT:
+            raise ValueError(f"limit must be 1..{MAX_LIMIT}, not {limit}")
+        scores = self.scores(query)
+        if scores is None:
+            return []
+        scores *= self.mask(scopes, integration)
+        found = np.flatnonzero(scores > 0)
+        if len(found) > limit:
+            # Keep every document scoring at least the limit-th best (ties included).
+            cut = len(found) - limit
+            found = found[scores[found] >= np.partition(scores[found], cut)[cut]]
+        order = np.lexsort((found, -scores[found]))[:limit]
+        return [self.hits[i] for i in found[order]]

@@ -1,0 +1,121 @@
+"""The search's synonym tables: the words people use for what the APIs call otherwise.
+
+All of it is data, read once when the index is built (discovery/analysis.py applies
+it; docs/catalog.md, "Search", says how to extend it). A phrase is one or more words
+written as a person would: lower case, singular or plural alike (both sides are
+stemmed).
+
+- `SYNONYMS`: groups of interchangeable phrases, made one term in the catalog and in
+  the query alike ("PR", "pull request" and "merge request" are one term, so a
+  two-word phrase does not count twice).
+- `MEANS`: one way, anywhere in the query: a word people say also searches for the
+  API words it stands for ("meeting" finds "event"); an API word keeps its meaning.
+- `ACTIONS`: one way, for the first word of the request only (an imperative: "open a
+  bug" creates an issue, while "issues still open" asks for no action).
+- `PLURAL_MEANS`: added when the request names something in the plural ("which
+  calendars do I have": a listing).
+- `SHAPES`: what a reference written in a known shape is ("#general" is a channel,
+  "ENG-123" an issue key).
+
+Related terms (all but `SYNONYMS`) count `RELATED_WEIGHT` (search.py) of the query's
+own words. Keep the tables to the vocabulary of APIs and of people asking for things,
+never to one integration's endpoint names: the catalog grows (all of GitHub, all of
+Google) and the tables must stay right for it.
+"""
+
+from __future__ import annotations
+
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    # Code hosting
+    ("pull request", "pr", "merge request"),
+    ("repository", "repo"),
+    ("issue", "ticket"),
+    ("organization", "org"),
+    # Messages and mail
+    ("direct message", "dm", "private message"),
+    ("email", "mail", "e-mail"),
+    ("inbox", "mailbox"),
+    ("reaction", "react", "emoji"),
+    # Calendars
+    ("event", "meeting", "appointment"),
+    ("time zone", "timezone", "tz"),
+    ("free", "available", "availability"),
+    # Files and documents
+    ("document", "doc", "file"),
+    ("spreadsheet", "sheet"),
+    ("folder", "directory"),
+    # People and work items
+    ("contact", "person"),
+    ("task", "todo"),
+)
+
+MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("new", ("create",)),
+    ("reschedule", ("update",)),
+    ("postpone", ("update",)),
+    ("attend", ("attendee",)),
+    ("access", ("permission", "share")),
+    ("username", ("login",)),
+    ("discussion", ("comment",)),
+    ("diff", ("compare",)),
+    ("difference", ("compare",)),
+    ("between", ("compare",)),
+    ("bug", ("issue",)),
+    ("tag", ("label",)),
+    ("email", ("message",)),
+    ("thumbs up", ("reaction",)),
+    ("delete", ("trash",)),
+    ("recover", ("restore",)),
+    ("undelete", ("restore",)),
+    ("people", ("user", "member")),
+    ("person", ("user", "member")),
+    ("everyone", ("user", "member")),
+    ("who", ("user", "member")),
+    ("ci", ("workflow", "run")),
+    ("build", ("workflow", "run")),
+    ("pipeline", ("workflow",)),
+)
+
+ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("show", ("get", "list")),
+    ("see", ("get", "list")),
+    ("view", ("get", "list")),
+    ("read", ("get", "list")),
+    ("look up", ("get", "search")),
+    ("find", ("search", "list")),
+    ("open", ("create",)),
+    ("make", ("create",)),
+    ("add", ("create", "invite")),
+    ("write", ("create",)),
+    ("file", ("create",)),
+    ("start", ("create",)),
+    ("change", ("update",)),
+    ("edit", ("update",)),
+    ("modify", ("update",)),
+    ("rename", ("update",)),
+    ("set", ("update",)),
+    ("fix", ("update",)),
+    ("move", ("update",)),
+    ("remove", ("delete",)),
+    ("cancel", ("delete",)),
+    ("trash", ("delete",)),
+    ("erase", ("delete",)),
+    ("post", ("send",)),
+    ("send", ("post",)),
+    ("reply", ("send", "thread")),
+    ("dm", ("send",)),
+    ("email", ("send",)),
+    ("message", ("send",)),
+    ("ping", ("send", "message")),
+)
+
+PLURAL_MEANS = "list"
+
+# (regular expression over the query as typed, what a match refers to)
+SHAPES: tuple[tuple[str, str], ...] = (
+    (r"(?:^|\s)#[A-Za-z][\w-]*", "channel"),  # #general
+    (r"(?:^|\s)@[A-Za-z][\w.-]*", "user"),  # @ana
+    (r"[\w.+-]+@[\w-]+\.[\w.-]+", "email"),  # ana@example.com
+    (r"\b[A-Z]{2,10}-\d+\b", "issue"),  # ENG-123
+    (r"\b[\w.-]+/[\w.-]+\b", "repository"),  # octocat/hello-world
+)
