@@ -57,6 +57,8 @@ class Analyzer:
             for phrase in phrases:
                 self._groups[phrase] = "_".join(phrases[0])
         self._longest = max((len(p) for p in self._groups), default=1)
+        self._starts = {p[0] for p in self._groups if len(p) > 1}
+        self._words = {p[0]: term for p, term in self._groups.items() if len(p) == 1}
         self._means = self._table(MEANS)
         self._actions = self._table(ACTIONS)
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
@@ -85,17 +87,18 @@ class Analyzer:
     def canonical(self, stems: list[str]) -> list[str]:
         """`stems` with each phrase of a synonym group replaced by the group's term."""
         out: list[str] = []
-        i = 0
-        while i < len(stems):
-            for size in range(min(self._longest, len(stems) - i), 0, -1):
-                term = self._groups.get(tuple(stems[i : i + size]))
-                if term is not None:
-                    out.append(term)
-                    i += size
-                    break
-            else:
-                out.append(stems[i])
-                i += 1
+        i, n = 0, len(stems)
+        while i < n:
+            stem, size, term = stems[i], 1, None
+            if stem in self._starts:  # a phrase of several words may start here
+                for size in range(min(self._longest, n - i), 1, -1):  # the longest wins
+                    term = self._groups.get(tuple(stems[i : i + size]))
+                    if term is not None:
+                        break
+                else:
+                    size = 1
+            out.append(term or self._words.get(stem, stem))
+            i += size
         return out
 
     def terms(self, text: str) -> list[str]:

@@ -80,13 +80,17 @@ class SearchIndex:
         self.hits: list[Hit] = []
         self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
         corpus: list[list[str]] = []
+        seen: dict[str, list[str]] = {}  # parameter lists and categories repeat
         for slug, integration in catalog.integrations.items():
             start = len(self.hits)
             for e in integration.endpoints:
                 self.hits.append(Hit(integration, e, _head(integration, e)))
                 terms: list[str] = []
                 for field, text in fields(integration, e).items():
-                    terms += self.analyzer.terms(text) * FIELD_WEIGHTS[field]
+                    words = seen.get(text)
+                    if words is None:
+                        words = seen[text] = self.analyzer.terms(text)
+                    terms += words * FIELD_WEIGHTS[field]
                 corpus.append(terms)
             self.ranges[slug] = (start, len(self.hits))
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
