@@ -110,7 +110,9 @@ def main() -> None:
     print(f"SearchIndex.search: {percentiles(samples)}")
 
     discovery = Discovery(
-        RenderedCatalog(catalog), WarmStatuses(frozenset({"github"})), index  # type: ignore[arg-type]
+        RenderedCatalog(catalog),
+        WarmStatuses(frozenset({"github"})),
+        index,  # type: ignore[arg-type]
     )
 
     async def service() -> list[int]:

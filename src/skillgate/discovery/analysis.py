@@ -76,6 +76,8 @@ class Analyzer:
             s = cache.get(w)
             if s is None:
                 s = self._stemmer.stemWord(w)
+                if len(w) >= 7 and w.endswith(("ee", "ees")) and s.endswith("e"):
+                    s = s[:-1]  # Snowball: assignee -> assigne; as assign, attendee as attend
                 if len(cache) < _CACHE_MAX:
                     cache[w] = s
             out.append(s)

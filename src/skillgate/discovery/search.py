@@ -31,12 +31,12 @@ from skillgate.discovery.analysis import Analyzer
 logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 # How many times each field's terms go into an endpoint's document.
-FIELD_WEIGHTS = {"name": 6, "category": 2, "integration": 4, "description": 2, "parameters": 1}
+FIELD_WEIGHTS = {"name": 8, "category": 4, "integration": 4, "description": 2, "parameters": 1}
 # A related term's (synonym table) share of a query term's score.
 RELATED_WEIGHT = 0.8
 # BM25 (Lucene variant): term-frequency saturation and length normalisation.
-K1 = 3.0
-B = 0.5
+K1 = 2.0
+B = 0.9
 MAX_LIMIT = 50
 _MEMO = 10_000
 
