@@ -30,6 +30,9 @@ _STOPWORDS = """a about all also am an and any are as at be been but by can coul
     whom why will with would you your yours yet want need needs like using via
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
+# What may come before a request's verb ("please", "can you", "I want to").
+_LEAD_INS = "please can could would will you i we want need to let lets us just now then also and"
+LEAD_INS = frozenset(_LEAD_INS.split())
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _WORD = re.compile(r"[a-z0-9]+")
 _CACHE_MAX = 100_000
@@ -117,6 +120,15 @@ class Analyzer:
                 table.setdefault(phrase, set()).update(t for m in meant for t in self.terms(m))
         return table
 
+    @staticmethod
+    def _leads(text: str, words: list[str]) -> bool:
+        """Whether the first of `words` is the first word of the request but for lead-ins
+        ("can you open ..."; not "which files ...")."""
+        for raw in _WORD.findall(text.lower()):
+            if raw not in LEAD_INS:
+                return bool(words) and raw == words[0]
+        return False
+
     def query(self, text: str) -> Query:
         related: set[str] = set()
         for pattern, meant in self._shapes:
@@ -127,11 +139,16 @@ class Analyzer:
         words = self.words(text)
         stems = self.stems(words)
         terms = self.canonical(stems)
+        for size in range(self._longest_means, 0, -1):  # the request's first phrase
+            action = self._actions.get(tuple(terms[:size]))
+            if action is not None and self._leads(text, words):
+                related |= action
+                # Only what the word stands for, unless it is an API word itself.
+                terms = [t for t in terms[:size] if t in action] + terms[size:]
+                break
         for start in range(len(terms)):
             for size in range(1, self._longest_means + 1):
                 related |= self._means.get(tuple(terms[start : start + size]), set())
-                if start == 0:
-                    related |= self._actions.get(tuple(terms[:size]), set())
         if any(_plural(w, s) for w, s in zip(words, stems, strict=True)):
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))

@@ -11,7 +11,9 @@ stemmed).
 - `MEANS`: one way, anywhere in the query: a word people say also searches for the
   API words it stands for ("meeting" finds "event"); an API word keeps its meaning.
 - `ACTIONS`: one way, for the first word of the request only (an imperative: "open a
-  bug" creates an issue, while "issues still open" asks for no action).
+  bug" creates an issue, while "issues still open" asks for no action). The word is
+  replaced by what it stands for unless it is listed among them (an API verb such as
+  "send" stays; "show" or "tell" is in no endpoint's name and would only find noise).
 - `PLURAL_MEANS`: added when the request names something in the plural ("which
   calendars do I have": a listing).
 - `SHAPES`: what a reference written in a known shape is ("#general" is a channel,
@@ -59,6 +61,7 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("diff", ("compare",)),
     ("difference", ("compare",)),
     ("between", ("compare",)),
+    ("invite", ("attendee",)),
     ("inbox", ("message", "email")),
     ("call", ("event",)),
     ("duplicate", ("copy",)),
@@ -86,41 +89,43 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # Words that are no API verb: only what they stand for is searched.
     ("show", ("get", "list")),
     ("see", ("get", "list")),
     ("view", ("get", "list")),
-    ("read", ("get", "list")),
-    ("look up", ("get", "search")),
-    ("find", ("search", "list")),
+    ("check", ("get", "list")),
     ("open", ("create",)),
     ("make", ("create",)),
-    ("add", ("create", "invite")),
     ("write", ("create",)),
     ("file", ("create",)),
-    ("start", ("create", "dispatch")),
     ("book", ("create", "event")),
-    ("check", ("get", "list")),
-    ("change", ("update",)),
-    ("edit", ("update",)),
-    ("modify", ("update",)),
-    ("rename", ("update",)),
-    ("set", ("update",)),
     ("fix", ("update",)),
-    ("move", ("update",)),
     ("put", ("move", "update")),
-    ("mark", ("update",)),
-    ("remove", ("delete",)),
-    ("cancel", ("delete",)),
-    ("trash", ("delete",)),
     ("erase", ("delete",)),
-    ("post", ("send",)),
-    ("send", ("post",)),
-    ("reply", ("send", "thread")),
     ("tell", ("send", "post", "message")),
-    ("dm", ("send",)),
-    ("email", ("send",)),
-    ("message", ("send",)),
     ("ping", ("send", "message")),
+    # API verbs themselves: the word stays, and also means these.
+    ("read", ("read", "get", "list")),
+    ("look up", ("look up", "get", "search")),
+    ("find", ("find", "search", "list")),
+    ("add", ("add", "create", "invite")),
+    ("start", ("start", "create", "dispatch")),
+    ("change", ("change", "update")),
+    ("edit", ("edit", "update")),
+    ("modify", ("modify", "update")),
+    ("rename", ("rename", "update")),
+    ("set", ("set", "update")),
+    ("move", ("move", "update")),
+    ("mark", ("mark", "update")),
+    ("remove", ("remove", "delete")),
+    ("cancel", ("cancel", "delete")),
+    ("trash", ("trash", "delete")),
+    ("post", ("post", "send")),
+    ("send", ("send", "post")),
+    ("reply", ("reply", "send", "thread")),
+    ("dm", ("dm", "send")),
+    ("email", ("email", "send")),
+    ("message", ("message", "send")),
 )
 
 PLURAL_MEANS = "list"
