@@ -64,13 +64,15 @@ def _head(integration: Integration, e: Endpoint) -> bytes:
 
 
 def fields(integration: Integration, e: Endpoint) -> dict[str, str]:
-    """The text of each field of an endpoint's document."""
+    """The text of each field of an endpoint's document. Pagination parameters (`page`,
+    `per_page`, `pageToken`) say nothing about what an endpoint does: left out."""
+    paging = {e.pagination.param, e.pagination.size_param} if e.pagination else set()
     return {
         "name": e.name,
         "category": e.category,
         "integration": f"{integration.slug} {integration.name}",
         "description": e.description,
-        "parameters": " ".join(p.name for p in e.parameters),
+        "parameters": " ".join(p.name for p in e.parameters if p.name not in paging),
     }
 
 

@@ -11,7 +11,7 @@ import pytest
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Integration
 from skillgate.discovery.analysis import Analyzer
-from skillgate.discovery.search import MAX_LIMIT, SearchIndex
+from skillgate.discovery.search import MAX_LIMIT, SearchIndex, fields
 
 ERRORS = [{"code": 404, "cause": "Not found.", "fix": "Check the id."}]
 
@@ -216,3 +216,20 @@ def test_the_analyzer_is_deterministic() -> None:
     a, b = Analyzer(), Analyzer()
     text = "Reply to the last mail from Ana about PR #12 in acme/web"
     assert a.query(text) == b.query(text)
+
+
+def test_pagination_parameters_are_not_searched() -> None:
+    endpoint = {
+        **_endpoint("list_widgets", "widgets", "List the widgets, newest first."),
+        "parameters": [
+            {"name": "color", "type": "string", "in": "query", "description": "Only this color."},
+            {"name": "page", "type": "number", "in": "query", "description": "Page number."},
+            {"name": "per_page", "type": "number", "in": "query", "description": "Page size."},
+        ],
+        "pagination": {"style": "page", "param": "page", "size_param": "per_page"},
+    }
+    shop = _integration("shop", [endpoint])
+    assert fields(shop, shop.endpoints[0])["parameters"] == "color"
+    index = SearchIndex(Catalog(integrations={"shop": shop}))
+    assert names(index, "widgets by color") == ["shop/list_widgets"]
+    assert names(index, "the next page") == []
