@@ -126,7 +126,8 @@ class Analyzer:
         ("can you open ..."; not "which files ...")."""
         for raw in _WORD.findall(text.lower()):
             if raw not in LEAD_INS:
-                return bool(words) and raw == words[0]
+                # A plural is a noun ("files shared with me"), not the verb ("file a bug").
+                return bool(words) and raw == words[0] and not raw.endswith("s")
         return False
 
     def query(self, text: str) -> Query:

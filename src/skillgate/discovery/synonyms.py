@@ -52,40 +52,46 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
 )
 
 MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("new", ("create",)),
-    ("reschedule", ("update",)),
-    ("postpone", ("update",)),
-    ("access", ("permission", "share")),
-    ("username", ("login",)),
+    # Work items and code
+    ("bug", ("issue",)),
+    ("tag", ("label",)),
     ("discussion", ("comment",)),
     ("diff", ("compare",)),
     ("difference", ("compare",)),
     ("between", ("compare",)),
-    ("invite", ("attendee",)),
-    ("inbox", ("message", "email")),
-    ("call", ("event",)),
-    ("duplicate", ("copy",)),
-    ("convert", ("export",)),
-    ("done", ("complete", "state")),
-    ("latest", ("newest",)),
-    ("recent", ("newest",)),
-    ("last", ("newest",)),
+    ("ci", ("workflow", "run")),
+    ("build", ("workflow", "run")),
+    ("pipeline", ("workflow",)),
     ("trigger", ("dispatch", "run")),
     ("kick off", ("dispatch", "run")),
-    ("bug", ("issue",)),
-    ("tag", ("label",)),
+    ("done", ("complete", "state")),
+    ("username", ("login",)),
+    # Messages and mail
     ("email", ("message",)),
+    ("inbox", ("message", "email")),
     ("thumbs up", ("reaction",)),
-    ("delete", ("trash",)),
-    ("recover", ("restore",)),
-    ("undelete", ("restore",)),
+    # Calendars
+    ("call", ("event",)),
+    ("invite", ("attendee",)),
+    ("reschedule", ("update",)),
+    ("postpone", ("update",)),
+    # Files and sharing
+    ("access", ("permission", "share")),
+    ("duplicate", ("copy",)),
+    ("convert", ("export",)),
+    # People
     ("people", ("user", "member")),
     ("person", ("user", "member")),
     ("everyone", ("user", "member")),
     ("who", ("user", "member")),
-    ("ci", ("workflow", "run")),
-    ("build", ("workflow", "run")),
-    ("pipeline", ("workflow",)),
+    # Any API
+    ("new", ("create",)),
+    ("delete", ("trash",)),
+    ("recover", ("restore",)),
+    ("undelete", ("restore",)),
+    ("latest", ("newest",)),
+    ("recent", ("newest",)),
+    ("last", ("newest",)),
 )
 
 ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (

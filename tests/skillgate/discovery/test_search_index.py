@@ -117,6 +117,11 @@ def test_one_way_meanings_actions_and_plurals(index: SearchIndex) -> None:
     assert set(analyzer.terms("issue create")) <= set(bug.related)
     # "open" is an action only as the first word.
     assert analyzer.terms("create")[0] not in analyzer.query("issues still open").related
+    assert analyzer.terms("create")[0] in analyzer.query("please file a bug").related
+    assert analyzer.terms("create")[0] not in analyzer.query("files shared with me").related
+    # An action word that is no API verb is replaced by what it stands for.
+    assert "show" not in analyzer.query("show the open issues").terms
+    assert analyzer.terms("send")[0] in analyzer.query("send the report").terms
     assert analyzer.terms("list")[0] in analyzer.query("which calendars").related
     assert analyzer.terms("list")[0] not in analyzer.query("which calendar").related
     assert names(index, "open a bug")[0] == "code/create_issue"
