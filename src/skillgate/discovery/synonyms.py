@@ -126,8 +126,6 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("remove", ("remove", "delete")),
     ("cancel", ("cancel", "delete")),
     ("trash", ("trash", "delete")),
-    ("post", ("post", "send")),
-    ("send", ("send", "post")),
     ("reply", ("reply", "send", "thread")),
     ("dm", ("dm", "send")),
     ("email", ("email", "send")),
