@@ -66,7 +66,7 @@ class Analyzer:
         self._actions = self._table(ACTIONS)
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
         self._plural = tuple(self.terms(PLURAL_MEANS))
-        self._shapes = [(re.compile(pattern), tuple(self.terms(t))) for pattern, t in SHAPES]
+        self._shapes = [(c, re.compile(p), tuple(self.terms(t))) for c, p, t in SHAPES]
 
     def words(self, text: str) -> list[str]:
         raw = _WORD.findall(_CAMEL.sub(r"\1 \2", text).lower())
@@ -132,11 +132,12 @@ class Analyzer:
 
     def query(self, text: str) -> Query:
         related: set[str] = set()
-        for pattern, meant in self._shapes:
-            # A reference says what it is, and its own words (`acme/web`) say nothing.
-            text, found = pattern.subn(" ", text)
-            if found:
-                related.update(meant)
+        for char, pattern, meant in self._shapes:
+            if char in text:
+                # A reference says what it is, and its own words (`acme/web`) say nothing.
+                text, found = pattern.subn(" ", text)
+                if found:
+                    related.update(meant)
         words = self.words(text)
         stems = self.stems(words)
         terms = self.canonical(stems)

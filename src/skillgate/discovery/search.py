@@ -39,6 +39,7 @@ K1 = 2.0
 B = 0.9
 MAX_LIMIT = 50
 _MEMO = 10_000
+_ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,7 @@ class SearchIndex:
         if self._indexed:
             self.bm25.index(corpus, show_progress=False)
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
+        self._answers: dict[tuple[str, tuple[str, ...], str | None, int], list[Hit]] = {}
 
     def mask(self, scopes: tuple[str, ...], integration: str | None) -> np.ndarray:
         """1 for each endpoint the scopes let the caller see (in `integration` when
@@ -109,7 +111,7 @@ class SearchIndex:
         found = self._masks.get(key)
         if found is not None:
             return found
-        mask = np.zeros(len(self.hits), dtype=np.float32)
+        mask = np.zeros(len(self.hits))
         for slug in [integration] if integration is not None else self.ranges:
             access = access_for(scopes, slug)
             if access is None or slug not in self.ranges:
@@ -125,15 +127,25 @@ class SearchIndex:
         if not self._indexed:
             return None
         q = self.analyzer.query(query)
-        own = self.bm25.get_tokens_ids(list(q.terms))
-        related = self.bm25.get_tokens_ids(list(q.related))
-        if not own and not related:
+        # bm25s's index: per term, the documents holding it and its BM25 score in each
+        # (a sparse matrix, column-major). A query's scores: those columns summed, the
+        # related terms' at their weight (one bincount instead of a loop per term).
+        vocabulary, matrix = self.bm25.vocab_dict, self.bm25.scores
+        data, docs, starts = matrix["data"], matrix["indices"], matrix["indptr"]
+        rows: list[np.ndarray] = []
+        values: list[np.ndarray] = []
+        for terms, weight in ((q.terms, 1.0), (q.related, RELATED_WEIGHT)):
+            for term in terms:
+                t = vocabulary.get(term)
+                if t is not None and t + 1 < len(starts):  # not bm25s's empty-token entry
+                    start, end = starts[t], starts[t + 1]
+                    rows.append(docs[start:end])
+                    values.append(data[start:end] * weight if weight != 1.0 else data[start:end])
+        if not rows:
             return None
-        total = np.zeros(len(self.hits), dtype=np.float32)
-        if own:
-            total += self.bm25.get_scores_from_ids(own)
-        if related:
-            total += self.bm25.get_scores_from_ids(related) * RELATED_WEIGHT
+        total: np.ndarray = np.bincount(
+            np.concatenate(rows), weights=np.concatenate(values), minlength=len(self.hits)
+        )
         return total
 
     def search(
@@ -143,6 +155,20 @@ class SearchIndex:
         scores in catalog order. An endpoint that matches no term is never returned."""
         if not 1 <= limit <= MAX_LIMIT:
             raise ValueError(f"limit must be 1..{MAX_LIMIT}, not {limit}")
+        # The catalog does not change while the server runs: an answer can be reused.
+        key = (query, scopes, integration, limit)
+        found = self._answers.get(key)
+        if found is None:
+            found = self.rank(query, scopes, integration, limit)
+            if len(self._answers) >= _ANSWERS:
+                self._answers.clear()  # simpler than an LRU, and as good for bursts
+            self._answers[key] = found
+        return found
+
+    def rank(
+        self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int
+    ) -> list[Hit]:
+        """`search` without the reuse of recent answers."""
         scores = self.scores(query)
         if scores is None:
             return []

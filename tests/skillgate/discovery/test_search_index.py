@@ -238,3 +238,21 @@ def test_pagination_parameters_are_not_searched() -> None:
     index = SearchIndex(Catalog(integrations={"shop": shop}))
     assert names(index, "widgets by color") == ["shop/list_widgets"]
     assert names(index, "the next page") == []
+
+
+def test_answers_are_reused_and_bounded(
+    index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import skillgate.discovery.search as search
+
+    first = index.search("list the issues", ("*",), None, 5)
+    assert first == index.rank("list the issues", ("*",), None, 5)
+    assert index.search("list the issues", ("*",), None, 5) is first  # the same answer
+    # Each of query, scopes, integration and limit is part of the key.
+    assert index.search("list the issues", ("chat",), None, 5) == []
+    assert index.search("list the issues", ("*",), "chat", 5) == []
+    assert len(index.search("list the issues", ("*",), None, 1)) == 1
+    monkeypatch.setattr(search, "_ANSWERS", 2)
+    for n in range(5):
+        index.search(f"issue {n}", ("*",))
+    assert len(index._answers) <= 2
