@@ -14,7 +14,7 @@ from skillgate.discovery.search import SearchIndex
 
 EVAL = Path(__file__).parent / "search_eval.yaml"
 GOAL_TOP3 = 0.90
-HELD_OUT_FLOOR = 0.60  # measured 0.675 when written; a regression guard, not a goal
+HELD_OUT_FLOOR = 0.60  # measured 0.650 (0.675 when written): a regression guard, not a goal
 
 
 def _tasks(section: str = "tasks") -> list[dict[str, Any]]:
