@@ -16,6 +16,7 @@ best `limit` come back, best first.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import bm25s
@@ -78,7 +79,12 @@ def fields(integration: Integration, e: Endpoint) -> dict[str, str]:
 
 
 class SearchIndex:
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(
+        self, catalog: Catalog, boost: Mapping[tuple[str, str], float] | None = None
+    ) -> None:
+        """`boost`: a score multiplier per endpoint, (slug, name) -> factor (e.g. the
+        curated endpoints of a large compiled integration, which are what most requests
+        are for); every other endpoint 1."""
         self.analyzer = Analyzer()
         self.hits: list[Hit] = []
         self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
@@ -97,6 +103,9 @@ class SearchIndex:
                 corpus.append(terms)
             self.ranges[slug] = (start, len(self.hits))
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
+        self.prior = np.array(
+            [(boost or {}).get((h.integration.slug, h.endpoint.name), 1.0) for h in self.hits]
+        )
         self.bm25 = bm25s.BM25(k1=K1, b=B)
         self._indexed = any(corpus)  # bm25s cannot index nothing
         if self._indexed:
@@ -105,8 +114,8 @@ class SearchIndex:
         self._answers: dict[tuple[str, tuple[str, ...], str | None, int], list[Hit]] = {}
 
     def mask(self, scopes: tuple[str, ...], integration: str | None) -> np.ndarray:
-        """1 for each endpoint the scopes let the caller see (in `integration` when
-        given), else 0 (memoised per scopes and integration)."""
+        """Each endpoint's boost if the scopes let the caller see it (in `integration`
+        when given), else 0 (memoised per scopes and integration)."""
         key = (scopes, integration)
         found = self._masks.get(key)
         if found is not None:
@@ -118,6 +127,7 @@ class SearchIndex:
                 continue
             start, end = self.ranges[slug]
             mask[start:end] = 1 if access == "full" else ~self.mutates[start:end]
+        mask *= self.prior
         if len(self._masks) < _MEMO:
             self._masks[key] = mask
         return mask

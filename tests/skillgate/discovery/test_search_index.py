@@ -256,3 +256,14 @@ def test_answers_are_reused_and_bounded(
     for n in range(5):
         index.search(f"issue {n}", ("*",))
     assert len(index._answers) <= 2
+
+
+def test_boost_multiplies_an_endpoints_score() -> None:
+    catalog = Catalog(integrations={i.slug: i for i in (CODE, CHAT, CALENDAR)})
+    plain = SearchIndex(catalog)
+    assert names(plain, "list", limit=2) == ["code/list_pull_requests", "code/list_issues"]
+    boosted = SearchIndex(catalog, boost={("code", "list_issues"): 2.0})
+    assert names(boosted, "list", limit=2) == ["code/list_issues", "code/list_pull_requests"]
+    # A boost changes the order, never what a key may see.
+    assert names(boosted, "list", ("calendar",)) == ["calendar/list_events"]
+    assert "code/create_issue" not in names(boosted, "issue", ("code:read",))
