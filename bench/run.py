@@ -28,6 +28,15 @@ RESULTS = ROOT / "bench" / "results"
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
 REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))  # each figure: the median of this many runs
 EXTRA_ENV: dict[str, str] = {}  # settings for the section being measured
+# wrk: a word unique to this thread and request appended to the URL's query (words
+# unknown to the catalog change no score, but the server has never seen the query).
+NEW_QUERY_LUA = """
+local n, tag = 0, tostring({}):gsub("%W", "")
+request = function()
+  n = n + 1
+  return wrk.format(nil, wrk.path .. "+x" .. tag .. "n" .. n)
+end
+"""
 
 
 def _env(workdir: Path) -> dict[str, str]:
@@ -144,12 +153,16 @@ def section_discovery(workdir: Path, lines: list[str], summary: dict[str, object
         pids = _pids(proc)
         # Warm up (first requests fill caches and JIT nothing, but open the DB pool).
         wrk.run("warm", base + "/v1/skills", pids=pids, headers=auth, seconds=2)
-        targets = [  # (row name, path, authenticated)
-            ("constant FastAPI route (baseline A)", "/bench/constant", False),
-            ("constant raw ASGI route (baseline B)", "/bench/constant-raw", False),
-            *((f"GET {path}", path, True) for path in (
+        search = "/v1/skills/search?q=open+a+bug+about+the+login+page"
+        targets = [  # (row name, path, authenticated, wrk Lua)
+            ("constant FastAPI route (baseline A)", "/bench/constant", False, None),
+            ("constant raw ASGI route (baseline B)", "/bench/constant-raw", False, None),
+            *((f"GET {path}", path, True, None) for path in (
                 "/v1/me", "/v1/skills", "/v1/skills/github", "/v1/skills/github/create_issue",
+                search,
             )),
+            # Every request a query never asked before: the ranking computed, not reused.
+            (f"GET {search}+<n> (new each time)", search, True, NEW_QUERY_LUA),
         ]  # fmt: skip
         runs = [
             wrk.median(
@@ -159,8 +172,9 @@ def section_discovery(workdir: Path, lines: list[str], summary: dict[str, object
                 headers=auth if authenticated else None,
                 seconds=SECONDS,
                 repeats=REPEATS,
+                lua=lua,
             )
-            for name, path, authenticated in targets
+            for name, path, authenticated, lua in targets
         ]
     finally:
         proc.terminate()

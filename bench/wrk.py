@@ -55,15 +55,16 @@ def run(
     seconds: int = 10,
     connections: int = 32,
     threads: int = 2,
+    lua: str | None = None,
 ) -> Result:
     cmd = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
     for k, v in (headers or {}).items():
         cmd += ["-H", f"{k}: {v}"]
     script = None
-    if method != "GET" or body is not None:
-        script = Path(f"/tmp/wrk-{abs(hash((method, body)))}.lua")
+    if method != "GET" or body is not None or lua is not None:
+        script = Path(f"/tmp/wrk-{abs(hash((method, body, lua)))}.lua")
         escaped = (body or "").replace("\\", "\\\\").replace('"', '\\"')
-        script.write_text(f'wrk.method = "{method}"\nwrk.body = "{escaped}"\n')
+        script.write_text(f'wrk.method = "{method}"\nwrk.body = "{escaped}"\n{lua or ""}\n')
         cmd += ["-s", str(script)]
     cmd.append(url)
     before = cpu_ticks(pids)

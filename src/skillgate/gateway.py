@@ -38,6 +38,7 @@ from skillgate.dashboard.shell import DashboardShell
 from skillgate.db.engine import create_engine, create_sessionmaker, sqlite_file
 from skillgate.device.service import DeviceFlow
 from skillgate.discovery.rendered import RenderedCatalog
+from skillgate.discovery.search import SearchIndex
 from skillgate.discovery.service import Discovery
 from skillgate.executions.service import ExecutionLog
 from skillgate.executions.sinks import SessionSink, SqliteSink
@@ -95,8 +96,10 @@ class Gateway:
         one step. A bad file raises CatalogError and the running catalog stays."""
         fresh = await asyncio.to_thread(load_catalog, self.settings.catalog_paths())
         rendered = await asyncio.to_thread(RenderedCatalog.prepare, fresh)
+        index = await asyncio.to_thread(SearchIndex, fresh)
         self.catalog.replace_with(fresh)
         self.rendered.swap(rendered)
+        self.discovery.index = index
         self.executor.reload_base_urls()
         return self.catalog
 
@@ -198,7 +201,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         executions=executions,
         connections=connections,
         refresher=refresher,
-        discovery=Discovery(rendered, connections.statuses),
+        discovery=Discovery(rendered, connections.statuses, SearchIndex(catalog)),
         executor=executor,
         log=ExecutionLog(executions),
     )

@@ -23,7 +23,7 @@ from skillgate_cli.errors import CliError, ExitCode, one_line
 # name -> (module, one-line help shown by `svc --help`)
 COMMANDS: dict[str, tuple[str, str]] = {
     "login": ("login", "Sign in (browser or --key) and save the key to the project's .env."),
-    "skills": ("skills", "List integrations, an integration's endpoints, or one endpoint."),
+    "skills": ("skills", "List integrations, their endpoints or one; --search by task."),
     "status": ("status", "Who is signed in and which integrations are connected."),
     "run": ("run", "Call an endpoint: svc run <integration> <endpoint> --param value."),
     "pull": ("pull", "Save an integration's documentation where the agent looks."),

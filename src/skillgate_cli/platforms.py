@@ -120,6 +120,7 @@ svc status                          # who is signed in, which integrations are c
 svc skills                          # every integration, with its status and endpoint count
 svc skills <integration>            # its endpoints, grouped by category
 svc skills <integration> <endpoint> # parameters, an example and the errors of one endpoint
+svc skills --search "what to do"    # the endpoints that do it, best first
 ```
 
 ## Then act

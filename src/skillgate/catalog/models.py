@@ -37,7 +37,9 @@ PROTECTED_HEADERS = frozenset(
     }
 )
 # Words the API's own paths use under /v1; an integration cannot take them.
-RESERVED_SLUGS = frozenset({"skills", "me", "connect", "connections", "executions", "auth"})
+RESERVED_SLUGS = frozenset(
+    {"skills", "me", "connect", "connections", "executions", "auth", "search"}
+)
 
 _PY_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),

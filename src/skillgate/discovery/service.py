@@ -4,15 +4,22 @@ the key's scopes, with the caller's connection status. Every door's discovery
 
 from __future__ import annotations
 
+import orjson
+
 from skillgate.connections.status import StatusCache
 from skillgate.discovery.rendered import RenderedCatalog, with_status
+from skillgate.discovery.search import MAX_LIMIT, SearchIndex
+from skillgate.errors import BadRequest
 from skillgate.kit.principal import Principal
 
 
 class Discovery:
-    def __init__(self, rendered: RenderedCatalog, statuses: StatusCache) -> None:
+    def __init__(
+        self, rendered: RenderedCatalog, statuses: StatusCache, index: SearchIndex
+    ) -> None:
         self.rendered = rendered
         self.statuses = statuses
+        self.index = index
 
     async def listing(self, principal: Principal) -> bytes:
         connected = await self.statuses.connected(principal.user_id)
@@ -39,3 +46,22 @@ class Discovery:
     def bundle(self, principal: Principal, slug: str) -> bytes:
         rendered, access = self.rendered.integration(slug, principal.scopes)
         return rendered.bundle(access)
+
+    async def search(
+        self, principal: Principal, query: str, integration: str | None, limit: int
+    ) -> bytes:
+        """`{"query", "results"}`: the endpoints the key may see that best match `query`,
+        best first, each with the caller's connection status of its integration. 404 for
+        an unknown `integration` (naming the closest), 403 for one out of scope."""
+        if not query.strip():
+            raise BadRequest("q: String should have at least 1 non-blank character.")
+        if not 1 <= limit <= MAX_LIMIT:
+            raise BadRequest(f"limit: Input should be between 1 and {MAX_LIMIT}.")
+        if integration is not None:
+            self.rendered.integration(integration, principal.scopes)
+        hits = self.index.search(query, principal.scopes, integration, limit)
+        connected = await self.statuses.connected(principal.user_id) if hits else frozenset()
+        results = b",".join(
+            with_status(h.head + b"}", h.integration.slug in connected) for h in hits
+        )
+        return b'{"query":' + orjson.dumps(query) + b',"results":[' + results + b"]}"

@@ -1,30 +1,62 @@
-"""`svc skills [integration] [endpoint]`: the gateway's discovery documents as JSON."""
+"""`svc skills [integration] [endpoint]` and `svc skills --search TEXT`: the gateway's
+discovery documents as JSON."""
 
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 import click
 
 from skillgate_cli.config import Config
 from skillgate_cli.errors import CliError, one_line
 
+MAX_LIMIT = 50  # the gateway's own bound (GET /v1/skills/search)
+
+
+def _search_path(text: str, integration: str | None, limit: int | None) -> str:
+    params: dict[str, str | int] = {"q": text}
+    if integration:
+        params["integration"] = integration
+    if limit is not None:
+        params["limit"] = limit
+    return "/v1/skills/search?" + urlencode(params)
+
 
 @click.command("skills")
 @click.argument("integration", required=False)
 @click.argument("endpoint", required=False)
 @click.option("--category", default=None, help="Only this category's endpoints (with INTEGRATION).")
-def command(integration: str | None, endpoint: str | None, category: str | None) -> int:
-    """List integrations, one integration's endpoints, or one endpoint's documentation.
+@click.option("--search", "text", metavar="TEXT", help="Find endpoints by what they do.")
+@click.option("--integration", "only", metavar="SLUG", help="With --search: only this integration.")
+@click.option(
+    "--limit",
+    type=click.IntRange(1, MAX_LIMIT),
+    help=f"With --search: at most this many results (default 10, max {MAX_LIMIT}).",
+)
+def command(
+    integration: str | None,
+    endpoint: str | None,
+    category: str | None,
+    text: str | None,
+    only: str | None,
+    limit: int | None,
+) -> int:
+    """List integrations, one integration's endpoints, or one endpoint's documentation;
+    or search every endpoint the key may use.
 
     \b
     svc skills                         integrations with their connection status
     svc skills github                  endpoints grouped by category
     svc skills github --category pulls only one category's endpoints
     svc skills github create_issue     parameters, example and errors
+    svc skills --search "open a bug"   the best matching endpoints, best first
+    svc skills --search "reply to Ana's mail" --integration gmail --limit 5
 
     Prints the gateway's JSON (indented and coloured on a terminal, compact
     when piped). Exit 1 when the integration or endpoint does not exist, the
     key may not see it, or the integration is not connected (the JSON is
-    printed first); 2 on network or server errors.
+    printed first; a search exits 0 whatever its results' status); 2 on
+    network or server errors.
     """
     from urllib.parse import urlencode
 
@@ -33,8 +65,15 @@ def command(integration: str | None, endpoint: str | None, category: str | None)
 
     if category is not None and (not integration or endpoint):
         raise click.UsageError("--category needs an integration and no endpoint")
+    if text is None and (only is not None or limit is not None):
+        raise click.UsageError("--integration and --limit go with --search")
+    if text is not None and (integration or endpoint):
+        raise click.UsageError("--search takes no INTEGRATION or ENDPOINT (use --integration)")
     config = Config.load()
     client = from_config(config)
+    if text is not None:
+        print_json(expect_json(client.request("GET", _search_path(text, only, limit))), color=True)
+        return 0
     path = "/v1/skills"
     if integration:
         path += "/" + segment(integration)

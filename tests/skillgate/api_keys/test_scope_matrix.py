@@ -161,6 +161,14 @@ async def me(w: World, caller: str) -> object:
     return await _status(w, caller, "GET", "/v1/me")
 
 
+async def search(w: World, caller: str) -> object:
+    return await w.seen(caller, "/v1/skills/search?q=issues+and+things", "results")
+
+
+async def search_one(w: World, caller: str) -> object:
+    return await _status(w, caller, "GET", "/v1/skills/search?q=issues&integration=sample")
+
+
 async def read_endpoint(w: World, caller: str) -> object:
     return await _status(
         w, caller, "POST", "/v1/sample/get_user", json={"params": {"username": "x"}}
@@ -238,6 +246,21 @@ MATRIX: dict[str, tuple[Check, dict[str, object]]] = {
         },
     ),
     "GET /v1/me": (me, dict.fromkeys(KEYS, 200) | {"token": 401, "session": 401}),
+    "GET /v1/skills/search": (
+        search,
+        {
+            "*": BOTH,
+            "sample": SAMPLE,
+            "sample:read": SAMPLE,
+            "oauthy": {"oauthy"},
+            "token": 401,
+            "session": 401,
+        },
+    ),
+    "GET /v1/skills/search?integration=": (
+        search_one,
+        {"*": 200, "sample": 200, "sample:read": 200, "oauthy": 403, "token": 401, "session": 401},
+    ),
     "POST /v1/:integration/:endpoint (reads)": (
         read_endpoint,
         {"*": 200, "sample": 200, "sample:read": 200, "oauthy": 403, "token": 401, "session": 401},

@@ -95,10 +95,12 @@ def _exercise(operation: Any, headers: dict[str, str], run: Run) -> None:
 
 
 # Real answers of the routes random data rarely reaches: they must match their schemas too.
+# (method, path, path parameters, the case's body or query)
 KNOWN: list[tuple[str, str, dict[str, str], dict[str, Any] | None]] = [
     ("GET", "/v1/me", {}, None),
     ("GET", "/v1/skills", {}, None),
     ("GET", "/v1/skills/{integration}", {"integration": "sample"}, None),
+    ("GET", "/v1/skills/search", {}, {"query": {"q": "list the issues", "limit": 5}}),
     (
         "GET",
         "/v1/skills/{integration}/{endpoint}",
@@ -110,7 +112,7 @@ KNOWN: list[tuple[str, str, dict[str, str], dict[str, Any] | None]] = [
         "POST",
         "/v1/{integration}/{endpoint}",
         {"integration": "sample", "endpoint": "get_user"},
-        {"params": {"username": "octo"}},
+        {"body": {"params": {"username": "octo"}}},
     ),
     ("GET", "/v1/connections", {}, None),
     ("GET", "/v1/executions", {}, None),
@@ -119,9 +121,9 @@ KNOWN: list[tuple[str, str, dict[str, str], dict[str, Any] | None]] = [
 
 
 def _known(schema: Any, key: str, run: Run) -> None:
-    for method, path, params, body in KNOWN:
+    for method, path, params, extra in KNOWN:
         operation = schema[path][method]
-        case = operation.Case(path_parameters=params, **({"body": body} if body else {}))
+        case = operation.Case(path_parameters=params, **(extra or {}))
         run.cases += 1
         response = case.call_and_validate(headers={"Authorization": f"Bearer {key}"}, checks=CHECKS)
         assert response.status_code in (200, 201), (path, response.status_code, response.text)

@@ -1,11 +1,13 @@
-"""Discovery: GET /v1/skills[/:integration[/:endpoint]] and GET /v1/:integration/download.
-The answers are pre-rendered bytes (discovery.service)."""
+"""Discovery: GET /v1/skills[/:integration[/:endpoint]], GET /v1/skills/search and
+GET /v1/:integration/download. The answers are pre-rendered bytes (discovery.service)."""
 
 from __future__ import annotations
 
+from skillgate.discovery.search import MAX_LIMIT
 from skillgate.discovery.service import Discovery
 from skillgate.doors.agent.query import Query, described
 from skillgate.doors.agent.router import Call, Reply, Route
+from skillgate.errors import BadRequest
 from skillgate.http.openapi import STRING, array, obj
 
 _STATUS = {"type": "string", "enum": ["connected", "not_connected"]}
@@ -41,6 +43,26 @@ ENDPOINT = obj(
     path=STRING,
     changes_data={"type": "boolean"},
 )
+SEARCH = obj(
+    query=STRING,
+    results=array(
+        obj(
+            integration=STRING,
+            name=STRING,
+            method=STRING,
+            path=STRING,
+            category=STRING,
+            description=STRING,
+            status=_STATUS,
+        )
+    ),
+)
+MAX_QUERY = 200
+SEARCH_QUERY = (
+    described("q", {"type": "string", "minLength": 1, "maxLength": MAX_QUERY}, required=True),
+    described("integration", {"type": "string", "maxLength": 40}),
+    described("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10}),
+)
 BUNDLE = obj(slug=STRING, files=array(obj(file_path=STRING, content=STRING)))
 
 
@@ -61,6 +83,15 @@ def routes(discovery: Discovery) -> tuple[Route, ...]:
             None,
         )
 
+    async def search(call: Call) -> Reply:
+        query = Query(call.query)
+        text = query.required_text("q", MAX_QUERY)
+        integration = query.text("integration", 40)
+        if integration == "":
+            raise BadRequest("integration: String should have at least 1 character.")
+        limit = query.integer("limit", 10, 1, MAX_LIMIT)
+        return 200, await discovery.search(call.principal, text, integration, limit), None
+
     async def download(call: Call) -> Reply:
         return 200, discovery.bundle(call.principal, call.path["integration"]), None
 
@@ -68,6 +99,11 @@ def routes(discovery: Discovery) -> tuple[Route, ...]:
         Route(
             "GET", "/v1/skills", list_integrations, "List integrations", "discovery",
             response=LISTING,
+        ),
+        # Before /v1/skills/{integration}, which would take `search` for a slug.
+        Route(
+            "GET", "/v1/skills/search", search, "Search endpoints by what they do",
+            "discovery", query=SEARCH_QUERY, response=SEARCH,
         ),
         Route(
             "GET", "/v1/skills/{integration}", get_integration, "An integration's endpoints",

@@ -37,6 +37,15 @@ class Query:
             raise BadRequest(f"{name}: String should have at most {max_length} characters.")
         return text.check(name, value)
 
+    def required_text(self, name: str, max_length: int) -> str:
+        """Like `text`, and a 400 when the parameter is missing or blank."""
+        value = self.text(name, max_length)
+        if value is None:
+            raise BadRequest(f"{name}: Field required.")
+        if not value.strip():
+            raise BadRequest(f"{name}: String should have at least 1 non-blank character.")
+        return value
+
     def choice(self, name: str, options: tuple[str, ...]) -> str | None:
         value = self._values.get(name)
         if value is None:
@@ -47,6 +56,6 @@ class Query:
         return value
 
 
-def described(name: str, schema: dict[str, Any]) -> dict[str, Any]:
-    """An optional query parameter as /openapi.json shows it."""
-    return {"name": name, "in": "query", "required": False, "schema": schema}
+def described(name: str, schema: dict[str, Any], *, required: bool = False) -> dict[str, Any]:
+    """A query parameter as /openapi.json shows it (optional unless `required`)."""
+    return {"name": name, "in": "query", "required": required, "schema": schema}

@@ -1,0 +1,157 @@
+"""Text to search terms, the same for the catalog and for a query (docs/catalog.md, "Search").
+
+    words        camelCase and snake_case split, lower case; stop words and bare
+                 numbers dropped
+    stems        each word stemmed (Snowball English: `meetings` -> `meet`)
+    terms        the phrases of a `SYNONYMS` group replaced by the group's one term
+                 (`PR`, `pull request`: one term), on both sides
+
+A query then gains related terms: what `MEANS` maps any of its phrases to, what
+`ACTIONS` maps its first phrase to, `PLURAL_MEANS` when it names something in the
+plural, and what `SHAPES` maps the references it holds to (`#general`: a channel).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import Stemmer
+
+from skillgate.discovery.synonyms import ACTIONS, MEANS, PLURAL_MEANS, SHAPES, SYNONYMS
+
+# Words that say nothing about which endpoint is meant.
+_STOPWORDS = """a about all also am an and any are as at be been but by can could did do does
+    doing for from had has have he her here his how i if in into is it its itself just
+    let me might more most must my no nor not of off on once one only or other our ours
+    out over own please same she should so some such than that the their them then there
+    these they this those through to too very was we were what when where which while
+    whom why will with would you your yours yet want need needs like using via
+"""
+STOPWORDS = frozenset(_STOPWORDS.split())
+# What may come before a request's verb ("please", "can you", "I want to").
+_LEAD_INS = "please can could would will you i we want need to let lets us just now then also and"
+LEAD_INS = frozenset(_LEAD_INS.split())
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_WORD = re.compile(r"[a-z0-9]+")
+_CACHE_MAX = 100_000
+
+
+def _plural(word: str, stem: str) -> bool:
+    """Whether an English word looks plural: `calendars`, not `status` or `access`."""
+    return word.endswith("s") and not word.endswith(("ss", "us", "is")) and stem != word
+
+
+@dataclass(frozen=True)
+class Query:
+    terms: tuple[str, ...]  # the query's own terms, each once
+    related: tuple[str, ...]  # terms the tables add (none of `terms`)
+
+
+class Analyzer:
+    def __init__(self) -> None:
+        self._stemmer = Stemmer.Stemmer("english")
+        self._stems: dict[str, str] = {}
+        # Phrase (stems) -> its group's term, and the longest phrase of any table.
+        self._groups: dict[tuple[str, ...], str] = {}
+        for group in SYNONYMS:
+            phrases = [p for p in (tuple(self._stem_words(g)) for g in group) if p]
+            for phrase in phrases:
+                self._groups[phrase] = "_".join(phrases[0])
+        self._longest = max((len(p) for p in self._groups), default=1)
+        self._starts = {p[0] for p in self._groups if len(p) > 1}
+        self._words = {p[0]: term for p, term in self._groups.items() if len(p) == 1}
+        self._means = self._table(MEANS)
+        self._actions = self._table(ACTIONS)
+        self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
+        self._plural = tuple(self.terms(PLURAL_MEANS))
+        self._shapes = [(c, re.compile(p), tuple(self.terms(t))) for c, p, t in SHAPES]
+
+    def words(self, text: str) -> list[str]:
+        raw = _WORD.findall(_CAMEL.sub(r"\1 \2", text).lower())
+        return [w for w in raw if w not in STOPWORDS and not w.isdigit()]
+
+    def stems(self, words: Iterable[str]) -> list[str]:
+        cache = self._stems
+        out = []
+        for w in words:
+            s = cache.get(w)
+            if s is None:
+                s = self._stemmer.stemWord(w)
+                if len(w) >= 7 and w.endswith(("ee", "ees")) and s.endswith("e"):
+                    s = s[:-1]  # Snowball: assignee -> assigne; as assign, attendee as attend
+                if len(cache) < _CACHE_MAX:
+                    cache[w] = s
+            out.append(s)
+        return out
+
+    def _stem_words(self, text: str) -> list[str]:
+        return self.stems(self.words(text))
+
+    def canonical(self, stems: list[str]) -> list[str]:
+        """`stems` with each phrase of a synonym group replaced by the group's term."""
+        out: list[str] = []
+        i, n = 0, len(stems)
+        while i < n:
+            stem, size, term = stems[i], 1, None
+            if stem in self._starts:  # a phrase of several words may start here
+                for size in range(min(self._longest, n - i), 1, -1):  # the longest wins
+                    term = self._groups.get(tuple(stems[i : i + size]))
+                    if term is not None:
+                        break
+                else:
+                    size = 1
+            out.append(term or self._words.get(stem, stem))
+            i += size
+        return out
+
+    def terms(self, text: str) -> list[str]:
+        """The search terms of a text (a catalog field or a query)."""
+        return self.canonical(self._stem_words(text))
+
+    def _table(
+        self, entries: Iterable[tuple[str, tuple[str, ...]]]
+    ) -> dict[tuple[str, ...], set[str]]:
+        table: dict[tuple[str, ...], set[str]] = {}
+        for said, meant in entries:
+            phrase = tuple(self.terms(said))
+            if phrase:
+                table.setdefault(phrase, set()).update(t for m in meant for t in self.terms(m))
+        return table
+
+    @staticmethod
+    def _leads(text: str, words: list[str]) -> bool:
+        """Whether the first of `words` is the first word of the request but for lead-ins
+        ("can you open ..."; not "which files ...")."""
+        for raw in _WORD.findall(text.lower()):
+            if raw not in LEAD_INS:
+                # A plural is a noun ("files shared with me"), not the verb ("file a bug").
+                return bool(words) and raw == words[0] and not raw.endswith("s")
+        return False
+
+    def query(self, text: str) -> Query:
+        related: set[str] = set()
+        for char, pattern, meant in self._shapes:
+            if char in text:
+                # A reference says what it is, and its own words (`acme/web`) say nothing.
+                text, found = pattern.subn(" ", text)
+                if found:
+                    related.update(meant)
+        words = self.words(text)
+        stems = self.stems(words)
+        terms = self.canonical(stems)
+        for size in range(self._longest_means, 0, -1):  # the request's first phrase
+            action = self._actions.get(tuple(terms[:size]))
+            if action is not None and self._leads(text, words):
+                related |= action
+                # Only what the word stands for, unless it is an API word itself.
+                terms = [t for t in terms[:size] if t in action] + terms[size:]
+                break
+        for start in range(len(terms)):
+            for size in range(1, self._longest_means + 1):
+                related |= self._means.get(tuple(terms[start : start + size]), set())
+        if any(_plural(w, s) for w, s in zip(words, stems, strict=True)):
+            related.update(self._plural)
+        own = tuple(dict.fromkeys(terms))
+        return Query(own, tuple(sorted(related - set(own))))

@@ -1,0 +1,192 @@
+"""Search over the catalog's endpoints, built once at start-up (docs/catalog.md, "Search").
+
+Each endpoint is one BM25 document (bm25s) made of weighted fields: a field's terms go
+into the document `FIELD_WEIGHTS` times, so a word of the name counts more than a word
+of the description while all fields share one vocabulary and one length (BM25F
+approximated by repetition). Text becomes terms in discovery/analysis.py, the same for
+the catalog and the query, with the synonym tables of discovery/synonyms.py; the terms
+those tables add to a query count `RELATED_WEIGHT` of the query's own.
+
+A query scores every document at once (bm25s's sparse score matrix, numpy); endpoints
+the caller may not see are masked out (integrations the key's scopes allow; for a
+`slug:read` scope only endpoints that do not change data, as in the listing), and the
+best `limit` come back, best first.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import bm25s
+import numpy as np
+import orjson
+
+from skillgate.api_keys.scopes import access_for
+from skillgate.catalog.loader import Catalog
+from skillgate.catalog.models import Endpoint, Integration
+from skillgate.discovery.analysis import Analyzer
+
+# bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
+
+# How many times each field's terms go into an endpoint's document.
+FIELD_WEIGHTS = {"name": 8, "category": 4, "integration": 4, "description": 2, "parameters": 1}
+# A related term's (synonym table) share of a query term's score.
+RELATED_WEIGHT = 0.8
+# BM25 (Lucene variant): term-frequency saturation and length normalisation.
+K1 = 2.0
+B = 0.9
+MAX_LIMIT = 50
+_MEMO = 10_000
+_ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    integration: Integration
+    endpoint: Endpoint
+    # The result object as JSON without its closing brace: discovery adds the status.
+    head: bytes
+
+
+def _head(integration: Integration, e: Endpoint) -> bytes:
+    doc = orjson.dumps(
+        {
+            "integration": integration.slug,
+            "name": e.name,
+            "method": e.method,
+            "path": e.path,
+            "category": e.category,
+            "description": e.description,
+        }
+    )
+    return doc[:-1]
+
+
+def fields(integration: Integration, e: Endpoint) -> dict[str, str]:
+    """The text of each field of an endpoint's document. Pagination parameters (`page`,
+    `per_page`, `pageToken`) say nothing about what an endpoint does: left out."""
+    paging = {e.pagination.param, e.pagination.size_param} if e.pagination else set()
+    return {
+        "name": e.name,
+        "category": e.category,
+        "integration": f"{integration.slug} {integration.name}",
+        "description": e.description,
+        "parameters": " ".join(p.name for p in e.parameters if p.name not in paging),
+    }
+
+
+class SearchIndex:
+    def __init__(
+        self, catalog: Catalog, boost: Mapping[tuple[str, str], float] | None = None
+    ) -> None:
+        """`boost`: a score multiplier per endpoint, (slug, name) -> factor (e.g. the
+        curated endpoints of a large compiled integration, which are what most requests
+        are for); every other endpoint 1."""
+        self.analyzer = Analyzer()
+        self.hits: list[Hit] = []
+        self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
+        corpus: list[list[str]] = []
+        seen: dict[str, list[str]] = {}  # parameter lists and categories repeat
+        for slug, integration in catalog.integrations.items():
+            start = len(self.hits)
+            for e in integration.endpoints:
+                self.hits.append(Hit(integration, e, _head(integration, e)))
+                terms: list[str] = []
+                for field, text in fields(integration, e).items():
+                    words = seen.get(text)
+                    if words is None:
+                        words = seen[text] = self.analyzer.terms(text)
+                    terms += words * FIELD_WEIGHTS[field]
+                corpus.append(terms)
+            self.ranges[slug] = (start, len(self.hits))
+        self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
+        self.prior = np.array(
+            [(boost or {}).get((h.integration.slug, h.endpoint.name), 1.0) for h in self.hits]
+        )
+        self.bm25 = bm25s.BM25(k1=K1, b=B)
+        self._indexed = any(corpus)  # bm25s cannot index nothing
+        if self._indexed:
+            self.bm25.index(corpus, show_progress=False)
+        self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
+        self._answers: dict[tuple[str, tuple[str, ...], str | None, int], list[Hit]] = {}
+
+    def mask(self, scopes: tuple[str, ...], integration: str | None) -> np.ndarray:
+        """Each endpoint's boost if the scopes let the caller see it (in `integration`
+        when given), else 0 (memoised per scopes and integration)."""
+        key = (scopes, integration)
+        found = self._masks.get(key)
+        if found is not None:
+            return found
+        mask = np.zeros(len(self.hits))
+        for slug in [integration] if integration is not None else self.ranges:
+            access = access_for(scopes, slug)
+            if access is None or slug not in self.ranges:
+                continue
+            start, end = self.ranges[slug]
+            mask[start:end] = 1 if access == "full" else ~self.mutates[start:end]
+        mask *= self.prior
+        if len(self._masks) < _MEMO:
+            self._masks[key] = mask
+        return mask
+
+    def scores(self, query: str) -> np.ndarray | None:
+        """Every document's score for `query`; None when no term of it is indexed."""
+        if not self._indexed:
+            return None
+        q = self.analyzer.query(query)
+        # bm25s's index: per term, the documents holding it and its BM25 score in each
+        # (a sparse matrix, column-major). A query's scores: those columns summed, the
+        # related terms' at their weight (one bincount instead of a loop per term).
+        vocabulary, matrix = self.bm25.vocab_dict, self.bm25.scores
+        data, docs, starts = matrix["data"], matrix["indices"], matrix["indptr"]
+        rows: list[np.ndarray] = []
+        values: list[np.ndarray] = []
+        for terms, weight in ((q.terms, 1.0), (q.related, RELATED_WEIGHT)):
+            for term in terms:
+                t = vocabulary.get(term)
+                if t is not None and t + 1 < len(starts):  # not bm25s's empty-token entry
+                    start, end = starts[t], starts[t + 1]
+                    rows.append(docs[start:end])
+                    values.append(data[start:end] * weight if weight != 1.0 else data[start:end])
+        if not rows:
+            return None
+        total: np.ndarray = np.bincount(
+            np.concatenate(rows), weights=np.concatenate(values), minlength=len(self.hits)
+        )
+        return total
+
+    def search(
+        self, query: str, scopes: tuple[str, ...], integration: str | None = None, limit: int = 10
+    ) -> list[Hit]:
+        """The best `limit` endpoints for `query` that the scopes allow, best first, equal
+        scores in catalog order. An endpoint that matches no term is never returned."""
+        if not 1 <= limit <= MAX_LIMIT:
+            raise ValueError(f"limit must be 1..{MAX_LIMIT}, not {limit}")
+        # The catalog does not change while the server runs: an answer can be reused.
+        key = (query, scopes, integration, limit)
+        found = self._answers.get(key)
+        if found is None:
+            found = self.rank(query, scopes, integration, limit)
+            if len(self._answers) >= _ANSWERS:
+                self._answers.clear()  # simpler than an LRU, and as good for bursts
+            self._answers[key] = found
+        return found
+
+    def rank(
+        self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int
+    ) -> list[Hit]:
+        """`search` without the reuse of recent answers."""
+        scores = self.scores(query)
+        if scores is None:
+            return []
+        scores *= self.mask(scopes, integration)
+        found = np.flatnonzero(scores > 0)
+        if len(found) > limit:
+            # Keep every document scoring at least the limit-th best (ties included).
+            cut = len(found) - limit
+            found = found[scores[found] >= np.partition(scores[found], cut)[cut]]
+        order = np.lexsort((found, -scores[found]))[:limit]
+        return [self.hits[i] for i in found[order]]

@@ -1,0 +1,145 @@
+"""The search's synonym tables: the words people use for what the APIs call otherwise.
+
+All of it is data, read once when the index is built (discovery/analysis.py applies
+it; docs/catalog.md, "Search", says how to extend it). A phrase is one or more words
+written as a person would: lower case, singular or plural alike (both sides are
+stemmed).
+
+- `SYNONYMS`: groups of interchangeable phrases, made one term in the catalog and in
+  the query alike ("PR", "pull request" and "merge request" are one term, so a
+  two-word phrase does not count twice).
+- `MEANS`: one way, anywhere in the query: a word people say also searches for the
+  API words it stands for ("meeting" finds "event"); an API word keeps its meaning.
+- `ACTIONS`: one way, for the first word of the request only (an imperative: "open a
+  bug" creates an issue, while "issues still open" asks for no action). The word is
+  replaced by what it stands for unless it is listed among them (an API verb such as
+  "send" stays; "show" or "tell" is in no endpoint's name and would only find noise).
+- `PLURAL_MEANS`: added when the request names something in the plural ("which
+  calendars do I have": a listing).
+- `SHAPES`: what a reference written in a known shape is ("#general" is a channel,
+  "ENG-123" an issue key).
+
+Related terms (all but `SYNONYMS`) count `RELATED_WEIGHT` (search.py) of the query's
+own words. Keep the tables to the vocabulary of APIs and of people asking for things,
+never to one integration's endpoint names: the catalog grows (all of GitHub, all of
+Google) and the tables must stay right for it.
+"""
+
+from __future__ import annotations
+
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    # Code hosting
+    ("pull request", "pr", "merge request"),
+    ("repository", "repo"),
+    ("issue", "ticket"),
+    ("organization", "org"),
+    # Messages and mail
+    ("direct message", "dm", "private message"),
+    ("email", "mail", "e-mail"),
+    ("inbox", "mailbox"),
+    ("reaction", "react", "emoji"),
+    # Calendars
+    ("event", "meeting", "appointment"),
+    ("time zone", "timezone", "tz"),
+    ("free", "available", "availability"),
+    # Files and documents
+    ("document", "doc", "file"),
+    ("spreadsheet", "sheet"),
+    ("folder", "directory"),
+    # People and work items
+    ("contact", "person"),
+    ("task", "todo"),
+)
+
+MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # Work items and code
+    ("bug", ("issue",)),
+    ("tag", ("label",)),
+    ("discussion", ("comment",)),
+    ("diff", ("compare",)),
+    ("difference", ("compare",)),
+    ("between", ("compare",)),
+    ("ci", ("workflow", "run")),
+    ("build", ("workflow", "run")),
+    ("pipeline", ("workflow",)),
+    ("trigger", ("dispatch", "run")),
+    ("kick off", ("dispatch", "run")),
+    ("done", ("complete", "state")),
+    ("username", ("login",)),
+    # Messages and mail
+    ("email", ("message",)),
+    ("inbox", ("message", "email")),
+    ("thumbs up", ("reaction",)),
+    # Calendars
+    ("call", ("event",)),
+    ("invite", ("attendee",)),
+    ("reschedule", ("update",)),
+    ("postpone", ("update",)),
+    # Files and sharing
+    ("access", ("permission", "share")),
+    ("duplicate", ("copy",)),
+    ("convert", ("export",)),
+    # People
+    ("people", ("user", "member")),
+    ("person", ("user", "member")),
+    ("everyone", ("user", "member")),
+    ("who", ("user", "member")),
+    # Any API
+    ("new", ("create",)),
+    ("delete", ("trash",)),
+    ("recover", ("restore",)),
+    ("undelete", ("restore",)),
+    ("latest", ("newest",)),
+    ("recent", ("newest",)),
+    ("last", ("newest",)),
+)
+
+ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # Words that are no API verb: only what they stand for is searched.
+    ("show", ("get", "list")),
+    ("see", ("get", "list")),
+    ("view", ("get", "list")),
+    ("check", ("get", "list")),
+    ("open", ("create",)),
+    ("make", ("create",)),
+    ("write", ("create",)),
+    ("file", ("create",)),
+    ("book", ("create", "event")),
+    ("fix", ("update",)),
+    ("put", ("move", "update")),
+    ("erase", ("delete",)),
+    ("tell", ("send", "post", "message")),
+    ("ping", ("send", "message")),
+    # API verbs themselves: the word stays, and also means these.
+    ("read", ("read", "get", "list")),
+    ("look up", ("look up", "get", "search")),
+    ("find", ("find", "search", "list")),
+    ("add", ("add", "create", "invite")),
+    ("start", ("start", "create", "dispatch")),
+    ("change", ("change", "update")),
+    ("edit", ("edit", "update")),
+    ("modify", ("modify", "update")),
+    ("rename", ("rename", "update")),
+    ("set", ("set", "update")),
+    ("move", ("move", "update")),
+    ("mark", ("mark", "update")),
+    ("remove", ("remove", "delete")),
+    ("cancel", ("cancel", "delete")),
+    ("trash", ("trash", "delete")),
+    ("reply", ("reply", "send", "thread")),
+    ("dm", ("dm", "send")),
+    ("email", ("email", "send")),
+    ("message", ("message", "send")),
+)
+
+PLURAL_MEANS = "list"
+
+# (a character every match holds, regular expression over the query as typed, what a
+# match refers to); the character spares the expression's scan of most queries.
+SHAPES: tuple[tuple[str, str, str], ...] = (
+    ("#", r"(?:^|\s)#[A-Za-z][\w-]*", "channel"),  # #general
+    ("@", r"(?:^|\s)@[A-Za-z][\w.-]*", "user"),  # @ana
+    ("@", r"[\w.+-]+@[\w-]+\.[\w.-]+", "email"),  # ana@example.com
+    ("-", r"\b[A-Z]{2,10}-\d+\b", "issue"),  # ENG-123
+    ("/", r"\b[\w.-]+/[\w.-]+\b", "repository"),  # octocat/hello-world
+)

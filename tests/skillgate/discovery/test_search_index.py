@@ -1,0 +1,269 @@
+"""The search index on its own (discovery/search.py, analysis.py): ranking, synonyms,
+scopes, read-only keys, the integration filter and the limit, over small real catalogs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+
+from skillgate.catalog.loader import Catalog
+from skillgate.catalog.models import Integration
+from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.search import MAX_LIMIT, SearchIndex, fields
+
+ERRORS = [{"code": 404, "cause": "Not found.", "fix": "Check the id."}]
+
+
+def _endpoint(name: str, category: str, description: str, method: str = "GET") -> dict[str, Any]:
+    return {
+        "name": name,
+        "method": method,
+        "path": "/" + name.replace("_", "/"),
+        "category": category,
+        "description": description,
+        "parameters": [],
+        "errors": ERRORS,
+    }
+
+
+def _integration(slug: str, endpoints: list[dict[str, Any]]) -> Integration:
+    return Integration.model_validate(
+        {
+            "slug": slug,
+            "name": slug.replace("_", " ").title(),
+            "description": f"The {slug} integration of these tests.",
+            "base_url": f"https://api.{slug.replace('_', '')}.test",
+            "auth": {"token": {"help": "Create a token on the site."}},
+            "verify": {"path": "/me"},
+            "endpoints": endpoints,
+        }
+    )
+
+
+CODE = _integration(
+    "code",
+    [
+        _endpoint("list_issues", "issues", "List the issues of a repository, newest first."),
+        _endpoint("create_issue", "issues", "Open a new issue in a repository.", "POST"),
+        _endpoint("list_pull_requests", "pulls", "List pull requests of a repository."),
+        _endpoint("merge_pull_request", "pulls", "Merge a pull request into its base.", "PUT"),
+        _endpoint("get_repo", "repos", "Get one repository with its default branch."),
+    ],
+)
+CHAT = _integration(
+    "chat",
+    [
+        _endpoint("post_message", "messages", "Send a message to a channel.", "POST"),
+        _endpoint("channel_history", "channels", "Read a channel's messages, newest first."),
+        _endpoint("add_reaction", "reactions", "Add an emoji reaction to a message.", "POST"),
+    ],
+)
+CALENDAR = _integration(
+    "calendar",
+    [
+        _endpoint("list_events", "events", "List the events of a calendar in a time range."),
+        _endpoint("create_event", "events", "Create an event with a start and an end.", "POST"),
+    ],
+)
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    catalog = Catalog(integrations={i.slug: i for i in (CODE, CHAT, CALENDAR)})
+    return SearchIndex(catalog)
+
+
+def names(index: SearchIndex, query: str, scopes: tuple[str, ...] = ("*",), **kw: Any) -> list[str]:
+    return [f"{h.integration.slug}/{h.endpoint.name}" for h in index.search(query, scopes, **kw)]
+
+
+def test_name_and_category_words_rank_first(index: SearchIndex) -> None:
+    assert names(index, "create an issue")[0] == "code/create_issue"
+    assert names(index, "list issues")[0] == "code/list_issues"
+    assert names(index, "merge the pull request")[0] == "code/merge_pull_request"
+
+
+def test_best_first_and_only_matching_documents(index: SearchIndex) -> None:
+    found = names(index, "repository")
+    # Every endpoint with the word, none without it.
+    assert set(found) == {
+        "code/list_issues",
+        "code/create_issue",
+        "code/list_pull_requests",
+        "code/get_repo",
+    }
+    assert found[0] == "code/get_repo"  # its name and category say it too
+    assert names(index, "zebra quantum") == []
+    assert names(index, "the of and") == []  # stop words only
+
+
+def test_synonyms_are_one_term_both_ways(index: SearchIndex) -> None:
+    analyzer = index.analyzer
+    assert analyzer.terms("PR") == analyzer.terms("pull request") == analyzer.terms("merge request")
+    assert analyzer.terms("repo") == analyzer.terms("repository")
+    assert analyzer.terms("DM") == analyzer.terms("direct message")
+    # "PR" finds pull requests although no document says "PR".
+    assert names(index, "merge PR 12")[0] == "code/merge_pull_request"
+    assert names(index, "list the PRs")[0] == "code/list_pull_requests"
+
+
+def test_one_way_meanings_actions_and_plurals(index: SearchIndex) -> None:
+    analyzer = index.analyzer
+    meeting = analyzer.query("meetings tomorrow")
+    assert analyzer.terms("event")[0] in meeting.terms  # meeting is an event (a group)
+    bug = analyzer.query("open a bug about the login page")
+    assert set(analyzer.terms("issue create")) <= set(bug.related)
+    # "open" is an action only as the first word.
+    assert analyzer.terms("create")[0] not in analyzer.query("issues still open").related
+    assert analyzer.terms("create")[0] in analyzer.query("please file a bug").related
+    assert analyzer.terms("create")[0] not in analyzer.query("files shared with me").related
+    # An action word that is no API verb is replaced by what it stands for.
+    assert "show" not in analyzer.query("show the open issues").terms
+    assert analyzer.terms("send")[0] in analyzer.query("send the report").terms
+    assert analyzer.terms("list")[0] in analyzer.query("which calendars").related
+    assert analyzer.terms("list")[0] not in analyzer.query("which calendar").related
+    assert names(index, "open a bug")[0] == "code/create_issue"
+    assert names(index, "what meetings do I have tomorrow")[0] == "calendar/list_events"
+    assert names(index, "schedule a meeting")[0] == "calendar/create_event"
+
+
+def test_reference_shapes(index: SearchIndex) -> None:
+    analyzer = index.analyzer
+    general = analyzer.query("what happened in #general")
+    assert analyzer.terms("channel")[0] in general.related
+    assert "general" not in general.terms  # the reference's own words say nothing
+    assert analyzer.terms("issue")[0] in analyzer.query("close ENG-123").related
+    assert analyzer.terms("repository")[0] in analyzer.query("stars of octo/web").related
+    assert names(index, "what happened in #general")[0] == "chat/channel_history"
+
+
+def test_words_are_split_stemmed_and_filtered(index: SearchIndex) -> None:
+    analyzer = index.analyzer
+    assert analyzer.terms("addLabelIds") == analyzer.terms("add label id")
+    assert analyzer.terms("list_pull_requests") == analyzer.terms("list pull request")
+    assert analyzer.terms("the 42 issues") == analyzer.terms("issue")
+
+
+def test_scopes_filter_integrations(index: SearchIndex) -> None:
+    query = "list messages and events"
+
+    def slugs(scopes: tuple[str, ...]) -> set[str]:
+        return {n.split("/")[0] for n in names(index, query, scopes, limit=MAX_LIMIT)}
+
+    assert slugs(("*",)) == {"code", "chat", "calendar"}
+    assert slugs(("chat", "calendar")) == {"chat", "calendar"}
+    assert slugs(("calendar:read",)) == {"calendar"}
+    assert "code/create_issue" not in names(index, "create an issue", ("chat", "calendar"))
+    assert names(index, "issue", ()) == []
+
+
+def test_read_only_scope_hides_endpoints_that_change_data(index: SearchIndex) -> None:
+    full = names(index, "issue", ("code",))
+    read = names(index, "issue", ("code:read",))
+    assert "code/create_issue" in full
+    assert read == [n for n in full if n != "code/create_issue"]
+    # A full scope on one integration and read on another.
+    mixed = names(index, "send a message or create an event", ("chat", "calendar:read"))
+    assert "chat/post_message" in mixed
+    assert "calendar/create_event" not in mixed
+
+
+def test_integration_filter(index: SearchIndex) -> None:
+    found = names(index, "list", integration="calendar")
+    assert found == ["calendar/list_events"]
+    # The filter does not widen the scopes.
+    assert names(index, "list", ("chat",), integration="calendar") == []
+    assert names(index, "list", integration="nope") == []
+
+
+def test_limit(index: SearchIndex) -> None:
+    every = names(index, "list", limit=MAX_LIMIT)
+    assert len(every) == 3  # the list_* endpoints
+    assert names(index, "list", limit=2) == every[:2]
+    assert names(index, "list", limit=1) == every[:1]
+    for bad in (0, MAX_LIMIT + 1):
+        with pytest.raises(ValueError, match="limit"):
+            index.search("list", ("*",), limit=bad)
+
+
+def test_equal_scores_keep_catalog_order() -> None:
+    twins = _integration(
+        "twins",
+        [_endpoint(f"get_thing_{c}", "things", "Get one thing by its id.") for c in "abcd"],
+    )
+    index = SearchIndex(Catalog(integrations={"twins": twins}))
+    assert names(index, "thing", limit=3) == [
+        "twins/get_thing_a",
+        "twins/get_thing_b",
+        "twins/get_thing_c",
+    ]
+
+
+def test_result_head_is_the_answers_object_without_status(index: SearchIndex) -> None:
+    hit = index.search("merge pull request", ("*",), limit=1)[0]
+    assert orjson.loads(hit.head + b"}") == {
+        "integration": "code",
+        "name": "merge_pull_request",
+        "method": "PUT",
+        "path": "/merge/pull/request",
+        "category": "pulls",
+        "description": "Merge a pull request into its base.",
+    }
+
+
+def test_an_empty_catalog_finds_nothing() -> None:
+    assert SearchIndex(Catalog(integrations={})).search("anything", ("*",)) == []
+
+
+def test_the_analyzer_is_deterministic() -> None:
+    a, b = Analyzer(), Analyzer()
+    text = "Reply to the last mail from Ana about PR #12 in acme/web"
+    assert a.query(text) == b.query(text)
+
+
+def test_pagination_parameters_are_not_searched() -> None:
+    endpoint = {
+        **_endpoint("list_widgets", "widgets", "List the widgets, newest first."),
+        "parameters": [
+            {"name": "color", "type": "string", "in": "query", "description": "Only this color."},
+            {"name": "page", "type": "number", "in": "query", "description": "Page number."},
+            {"name": "per_page", "type": "number", "in": "query", "description": "Page size."},
+        ],
+        "pagination": {"style": "page", "param": "page", "size_param": "per_page"},
+    }
+    shop = _integration("shop", [endpoint])
+    assert fields(shop, shop.endpoints[0])["parameters"] == "color"
+    index = SearchIndex(Catalog(integrations={"shop": shop}))
+    assert names(index, "widgets by color") == ["shop/list_widgets"]
+    assert names(index, "the next page") == []
+
+
+def test_answers_are_reused_and_bounded(
+    index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import skillgate.discovery.search as search
+
+    first = index.search("list the issues", ("*",), None, 5)
+    assert first == index.rank("list the issues", ("*",), None, 5)
+    assert index.search("list the issues", ("*",), None, 5) is first  # the same answer
+    # Each of query, scopes, integration and limit is part of the key.
+    assert index.search("list the issues", ("chat",), None, 5) == []
+    assert index.search("list the issues", ("*",), "chat", 5) == []
+    assert len(index.search("list the issues", ("*",), None, 1)) == 1
+    monkeypatch.setattr(search, "_ANSWERS", 2)
+    for n in range(5):
+        index.search(f"issue {n}", ("*",))
+    assert len(index._answers) <= 2
+
+
+def test_boost_multiplies_an_endpoints_score() -> None:
+    catalog = Catalog(integrations={i.slug: i for i in (CODE, CHAT, CALENDAR)})
+    plain = SearchIndex(catalog)
+    assert names(plain, "list", limit=2) == ["code/list_pull_requests", "code/list_issues"]
+    boosted = SearchIndex(catalog, boost={("code", "list_issues"): 2.0})
+    assert names(boosted, "list", limit=2) == ["code/list_issues", "code/list_pull_requests"]
+    # A boost changes the order, never what a key may see.
+    assert names(boosted, "list", ("calendar",)) == ["calendar/list_events"]
+    assert "code/create_issue" not in names(boosted, "issue", ("code:read",))

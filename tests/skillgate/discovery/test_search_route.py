@@ -1,0 +1,172 @@
+"""GET /v1/skills/search through the real app (the test catalog: `sample` and `oauthy`)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from skillgate.connections.models import Connection
+from skillgate.db.session import commit
+from tests.conftest import Harness, bearer
+
+CREATE_ISSUE = {
+    "integration": "sample",
+    "name": "create_issue",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/issues",
+    "category": "issues",
+    "description": "Open a new issue in a repository.",
+}
+LIST_ISSUES = {
+    "integration": "sample",
+    "name": "list_issues",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/issues",
+    "category": "issues",
+    "description": "List the issues of a repository, newest first.",
+}
+
+
+async def _search(harness: Harness, key: str, **params: str) -> httpx.Response:
+    return await harness.client.get("/v1/skills/search", params=params, headers=bearer(key))
+
+
+async def test_results_best_first_with_the_callers_status(harness: Harness) -> None:
+    user = await harness.user()
+    full, _ = await harness.key()
+    r = await _search(harness, full, q="open a new issue")
+    assert r.status_code == 200
+    assert r.headers["content-type"] == "application/json"
+    assert int(r.headers["content-length"]) == len(r.content)
+    assert r.json() == {
+        "query": "open a new issue",
+        "results": [
+            {**CREATE_ISSUE, "status": "not_connected"},
+            {**LIST_ISSUES, "status": "not_connected"},
+        ],
+    }
+    async with harness.sessionmaker() as s:
+        s.add(
+            Connection(user_id=user.id, integration="sample", auth_type="token", credentials=b"x")
+        )
+        await commit(s)
+    harness.statuses.forget(user.id)
+    results = (await _search(harness, full, q="open a new issue")).json()["results"]
+    assert [x["status"] for x in results] == ["connected", "connected"]
+
+
+async def test_the_query_is_echoed_as_sent(harness: Harness) -> None:
+    await harness.user()
+    full, _ = await harness.key()
+    text = 'Ünïcode "quotes" & <tags> — one thing by its id'
+    r = await _search(harness, full, q=text)
+    assert r.status_code == 200
+    assert r.json()["query"] == text
+    assert r.json()["results"][0]["name"] == "get_thing"
+    nothing = await _search(harness, full, q="zebra quantum")
+    assert nothing.json() == {"query": "zebra quantum", "results": []}
+
+
+async def test_integration_filter_and_limit(harness: Harness) -> None:
+    await harness.user()
+    full, _ = await harness.key()
+    everywhere = (await _search(harness, full, q="get search", limit="50")).json()["results"]
+    assert {x["integration"] for x in everywhere} == {"sample", "oauthy"}
+    only = (await _search(harness, full, q="get search", integration="oauthy")).json()["results"]
+    assert [x["integration"] for x in only] == ["oauthy"] * len(only)
+    assert only == [x for x in everywhere if x["integration"] == "oauthy"]
+    one = (await _search(harness, full, q="get search", limit="1")).json()["results"]
+    assert one == everywhere[:1]
+
+
+async def test_scopes_and_read_only_keys(harness: Harness) -> None:
+    await harness.user(plan="pro")
+    ro, _ = await harness.key(scopes=["sample:read"])
+    names = [x["name"] for x in (await _search(harness, ro, q="issue")).json()["results"]]
+    assert names == ["list_issues"]  # not create_issue: it changes data
+    # A `slug:read` key on an integration whose POST endpoint does not change data.
+    oauthy_ro, _ = await harness.key(scopes=["oauthy:read"])
+    r = await _search(harness, oauthy_ro, q="search things")
+    assert [x["name"] for x in r.json()["results"]] == ["search", "get_thing"]
+    r = await _search(harness, ro, q="search things")
+    # oauthy is out of this key's scopes ("things", a plural, also asks for listings).
+    assert [x["name"] for x in r.json()["results"]] == ["list_issues"]
+    r = await _search(harness, ro, q="issue", integration="oauthy")
+    assert r.status_code == 403
+    assert r.json()["error"] == "scope_not_allowed"
+    assert "oauthy" in r.json()["message"]
+
+
+async def test_unknown_integration_is_404_with_the_closest(harness: Harness) -> None:
+    await harness.user()
+    full, _ = await harness.key()
+    r = await _search(harness, full, q="issue", integration="sampel")
+    assert r.status_code == 404
+    assert r.json()["error"] == "not_found"
+    assert "did you mean 'sample'" in r.json()["message"]
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({}, "q: Field required"),
+        ({"q": ""}, "q: String should have at least 1 non-blank character"),
+        ({"q": "   "}, "q: String should have at least 1 non-blank character"),
+        ({"q": "x" * 201}, "q: String should have at most 200 characters"),
+        ({"q": "line\nbreak"}, "q: must not contain control characters"),
+        ({"q": "nul\x00"}, "q: must not contain control characters"),
+        ({"q": "issue", "limit": "0"}, "limit: Input should be greater than or equal to 1"),
+        ({"q": "issue", "limit": "51"}, "limit: Input should be less than or equal to 50"),
+        ({"q": "issue", "limit": "ten"}, "limit: Input should be a valid integer"),
+        ({"q": "issue", "integration": ""}, "integration: String should have at least 1"),
+        ({"q": "issue", "integration": "a" * 41}, "integration: String should have at most 40"),
+    ],
+)
+async def test_bad_input_is_400_naming_the_field(
+    harness: Harness, params: dict[str, str], field: str
+) -> None:
+    await harness.user()
+    full, _ = await harness.key()
+    r = await _search(harness, full, **params)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == "bad_request"
+    assert r.json()["message"].startswith(field), r.json()["message"]
+
+
+async def test_a_query_of_the_maximum_length_is_fine(harness: Harness) -> None:
+    await harness.user()
+    full, _ = await harness.key()
+    r = await _search(harness, full, q=("issue " * 40)[:200])
+    assert r.status_code == 200
+    assert r.json()["results"][0]["name"] in ("list_issues", "create_issue")
+
+
+async def test_search_needs_an_api_key(harness: Harness) -> None:
+    r = await harness.client.get("/v1/skills/search", params={"q": "issue"})
+    assert r.status_code == 401
+    assert r.json()["error"] == "unauthorized"
+
+
+async def test_openapi_describes_the_route(harness: Harness) -> None:
+    paths = (await harness.client.get("/openapi.json")).json()["paths"]
+    doc = paths["/v1/skills/search"]["get"]
+    params = {p["name"]: p for p in doc["parameters"]}
+    assert set(params) == {"q", "integration", "limit"}
+    assert params["q"]["required"] is True
+    assert params["limit"]["schema"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 50,
+        "default": 10,
+    }
+    schema = doc["responses"]["200"]["content"]["application/json"]["schema"]
+    item = schema["properties"]["results"]["items"]["properties"]
+    assert set(item) == {
+        "integration",
+        "name",
+        "method",
+        "path",
+        "category",
+        "description",
+        "status",
+    }
