@@ -33,6 +33,10 @@ logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 # How many times each field's terms go into an endpoint's document.
 FIELD_WEIGHTS = {"name": 8, "category": 4, "integration": 4, "description": 2, "parameters": 1}
+# The score multiplier of a curated endpoint (`Endpoint.curated`: a person wrote or
+# reviewed it; the calls most requests are for), chosen by measurement (docs/catalog.md,
+# "Search"): among near-equal matches it comes first, a clearly better match still wins.
+CURATED_BOOST = 1.25
 # A related term's (synonym table) share of a query term's score.
 RELATED_WEIGHT = 0.8
 # BM25 (Lucene variant): term-frequency saturation and length normalisation.
@@ -82,9 +86,8 @@ class SearchIndex:
     def __init__(
         self, catalog: Catalog, boost: Mapping[tuple[str, str], float] | None = None
     ) -> None:
-        """`boost`: a score multiplier per endpoint, (slug, name) -> factor (e.g. the
-        curated endpoints of a large compiled integration, which are what most requests
-        are for); every other endpoint 1."""
+        """`boost`: a score multiplier per endpoint, (slug, name) -> factor; an endpoint
+        it does not name gets `CURATED_BOOST` if curated, else 1."""
         self.analyzer = Analyzer()
         self.hits: list[Hit] = []
         self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
@@ -103,8 +106,15 @@ class SearchIndex:
                 corpus.append(terms)
             self.ranges[slug] = (start, len(self.hits))
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
+        given = boost or {}
         self.prior = np.array(
-            [(boost or {}).get((h.integration.slug, h.endpoint.name), 1.0) for h in self.hits]
+            [
+                given.get(
+                    (h.integration.slug, h.endpoint.name),
+                    CURATED_BOOST if h.endpoint.curated else 1.0,
+                )
+                for h in self.hits
+            ]
         )
         self.bm25 = bm25s.BM25(k1=K1, b=B)
         self._indexed = any(corpus)  # bm25s cannot index nothing
