@@ -99,6 +99,19 @@ def _with_compiled(path: Path, overlay: dict[str, Any]) -> dict[str, Any]:
         raise CatalogError(f"{path}: {exc}") from None
 
 
+def _hand_written(data: dict[str, Any]) -> dict[str, Any]:
+    """A file without `compiled:`: its endpoints are curated (`Endpoint.curated`) but for
+    those an importer wrote (they carry their source `operation`: `skillgate catalog
+    import` output, a whole API of equals)."""
+    endpoints = data.get("endpoints")
+    if not isinstance(endpoints, list):
+        return data  # the model reports it
+    marked = [
+        {"curated": "operation" not in e, **e} if isinstance(e, dict) else e for e in endpoints
+    ]
+    return {**data, "endpoints": marked}
+
+
 def parse_file(path: Path) -> Integration:
     try:
         text = path.read_text(encoding="utf-8")
@@ -113,8 +126,7 @@ def parse_file(path: Path) -> Integration:
         raise CatalogError(f"{path}: invalid YAML{where}: {problem}") from None
     if not isinstance(data, dict):
         raise CatalogError(f"{path}: the file must hold one integration (a mapping)")
-    if "compiled" in data:
-        data = _with_compiled(path, data)
+    data = _with_compiled(path, data) if "compiled" in data else _hand_written(data)
     try:
         return Integration.model_validate(data)
     except ValidationError as exc:

@@ -160,6 +160,11 @@ class Endpoint(_Frozen):
     # The OAuth scopes any one of which lets a token call the endpoint, as the provider
     # documents them (Google lists them per method); empty: not documented.
     scopes: tuple[str, ...] = ()
+    # Written or reviewed by a person: an overlay entry (curating a compiled operation,
+    # or hand-written), or an endpoint of a hand-written file that no importer produced
+    # (no `operation`). Set by the loader; search ranks these first among equals, as
+    # they are the calls most requests are for.
+    curated: bool = False
 
     @field_validator("name")
     @classmethod

@@ -20,6 +20,8 @@ entries:
 - an `endpoints` entry without `operation` is a hand-written endpoint, whole;
 - `categories` maps compiled category names to the integration's own
   (`users_messages: messages`); a curated endpoint's `category` wins;
+- every endpoint the overlay lists (curated or hand-written) is marked
+  `curated: true` (search ranks it first among equals), unless it says otherwise;
 - `exclude` lists `{operation, reason}`: a pattern (`apps/*`) matches operation
   ids shell-style; the reason is required and shown by `skillgate catalog table`.
 
@@ -152,6 +154,7 @@ def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str
     for entry in entries:
         if not isinstance(entry, dict):
             raise OverlayError("each endpoint must be a mapping")
+        entry = {"curated": True, **entry}  # a person wrote it (unless it says otherwise)
         op = entry.get("operation")
         if op is None:
             curated.append(entry)  # hand-written, whole

@@ -19,7 +19,14 @@ from dataclasses import dataclass
 
 import Stemmer
 
-from skillgate.discovery.synonyms import ACTIONS, MEANS, PLURAL_MEANS, SHAPES, SYNONYMS
+from skillgate.discovery.synonyms import (
+    ACTIONS,
+    MEANS,
+    PLURAL_MEANS,
+    SHAPES,
+    SPELLINGS,
+    SYNONYMS,
+)
 
 # Words that say nothing about which endpoint is meant.
 _STOPWORDS = """a about all also am an and any are as at be been but by can could did do does
@@ -69,7 +76,11 @@ class Analyzer:
         self._shapes = [(c, re.compile(p), tuple(self.terms(t))) for c, p, t in SHAPES]
 
     def words(self, text: str) -> list[str]:
-        raw = _WORD.findall(_CAMEL.sub(r"\1 \2", text).lower())
+        lower = _CAMEL.sub(r"\1 \2", text).lower()
+        if "-" in lower:
+            for written, word in SPELLINGS:
+                lower = lower.replace(written, word)
+        raw = _WORD.findall(lower)
         return [w for w in raw if w not in STOPWORDS and not w.isdigit()]
 
     def stems(self, words: Iterable[str]) -> list[str]:

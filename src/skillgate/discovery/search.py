@@ -16,6 +16,7 @@ best `limit` come back, best first.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -26,13 +27,23 @@ import orjson
 from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
-from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.analysis import _CAMEL, Analyzer
 
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 # How many times each field's terms go into an endpoint's document.
 FIELD_WEIGHTS = {"name": 8, "category": 4, "integration": 4, "description": 2, "parameters": 1}
+# A name an importer made of the method and path (Stripe's `post_accounts_account_login_
+# links`) says little about what the call does: for such an endpoint the description's
+# first sentence (the operation's summary, "Restore file.") counts `SUMMARY_WEIGHT`
+# times more. (Weighing such a name less, x2 to x6 instead of x8, changed nothing
+# measurable: its words are the path's, which other fields do not hold.)
+SUMMARY_WEIGHT = 4
+# The score multiplier of a curated endpoint (`Endpoint.curated`: a person wrote or
+# reviewed it; the calls most requests are for), chosen by measurement (docs/catalog.md,
+# "Search"): among near-equal matches it comes first, a clearly better match still wins.
+CURATED_BOOST = 1.25
 # A related term's (synonym table) share of a query term's score.
 RELATED_WEIGHT = 0.8
 # BM25 (Lucene variant): term-frequency saturation and length normalisation.
@@ -78,13 +89,35 @@ def fields(integration: Integration, e: Endpoint) -> dict[str, str]:
     }
 
 
+_PATH_WORD = re.compile(r"[a-z0-9]+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s")
+
+
+def named_by_path(e: Endpoint) -> bool:
+    """Whether the endpoint's name is only the words of its method and path (what an
+    importer derives from an operation id like `PostAccountsAccountLoginLinks`, or from
+    no id at all); a short hash suffix that kept a long name unique does not count."""
+    if e.curated:
+        return False
+    spoken = set(_PATH_WORD.findall(_CAMEL.sub(r"\1 \2", f"{e.method} {e.path}").lower()))
+    spoken.add("v3")
+    words = e.name.split("_")
+    if len(words[-1]) == 6 and len(e.name) >= 60:
+        words = words[:-1]  # `..._18acd1`: the importer's hash of an over-long name
+    return all(w in spoken for w in words)
+
+
+def summary(description: str) -> str:
+    """The description's first sentence."""
+    return _SENTENCE.split(description, maxsplit=1)[0]
+
+
 class SearchIndex:
     def __init__(
         self, catalog: Catalog, boost: Mapping[tuple[str, str], float] | None = None
     ) -> None:
-        """`boost`: a score multiplier per endpoint, (slug, name) -> factor (e.g. the
-        curated endpoints of a large compiled integration, which are what most requests
-        are for); every other endpoint 1."""
+        """`boost`: a score multiplier per endpoint, (slug, name) -> factor; an endpoint
+        it does not name gets `CURATED_BOOST` if curated, else 1."""
         self.analyzer = Analyzer()
         self.hits: list[Hit] = []
         self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
@@ -94,17 +127,18 @@ class SearchIndex:
             start = len(self.hits)
             for e in integration.endpoints:
                 self.hits.append(Hit(integration, e, _head(integration, e)))
-                terms: list[str] = []
-                for field, text in fields(integration, e).items():
-                    words = seen.get(text)
-                    if words is None:
-                        words = seen[text] = self.analyzer.terms(text)
-                    terms += words * FIELD_WEIGHTS[field]
-                corpus.append(terms)
+                corpus.append(self._document(integration, e, seen))
             self.ranges[slug] = (start, len(self.hits))
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
+        given = boost or {}
         self.prior = np.array(
-            [(boost or {}).get((h.integration.slug, h.endpoint.name), 1.0) for h in self.hits]
+            [
+                given.get(
+                    (h.integration.slug, h.endpoint.name),
+                    CURATED_BOOST if h.endpoint.curated else 1.0,
+                )
+                for h in self.hits
+            ]
         )
         self.bm25 = bm25s.BM25(k1=K1, b=B)
         self._indexed = any(corpus)  # bm25s cannot index nothing
@@ -112,6 +146,23 @@ class SearchIndex:
             self.bm25.index(corpus, show_progress=False)
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[tuple[str, tuple[str, ...], str | None, int], list[Hit]] = {}
+
+    def _document(
+        self, integration: Integration, e: Endpoint, seen: dict[str, list[str]]
+    ) -> list[str]:
+        """The endpoint's BM25 document: each field's terms, its weight times."""
+        weights = FIELD_WEIGHTS
+        texts = fields(integration, e)
+        if named_by_path(e):
+            weights = {**weights, "summary": SUMMARY_WEIGHT}
+            texts["summary"] = summary(e.description)
+        terms: list[str] = []
+        for field, text in texts.items():
+            words = seen.get(text)
+            if words is None:
+                words = seen[text] = self.analyzer.terms(text)
+            terms += words * weights[field]
+        return terms
 
     def mask(self, scopes: tuple[str, ...], integration: str | None) -> np.ndarray:
         """Each endpoint's boost if the scopes let the caller see it (in `integration`

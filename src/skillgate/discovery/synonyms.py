@@ -16,6 +16,7 @@ stemmed).
   "send" stays; "show" or "tell" is in no endpoint's name and would only find noise).
 - `PLURAL_MEANS`: added when the request names something in the plural ("which
   calendars do I have": a listing).
+- `SPELLINGS`: ways of writing a word that splitting would break ("to-do").
 - `SHAPES`: what a reference written in a known shape is ("#general" is a channel,
   "ENG-123" an issue key).
 
@@ -47,8 +48,10 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("spreadsheet", "sheet"),
     ("folder", "directory"),
     # People and work items
-    ("contact", "person"),
+    ("contact", "person", "address book"),
     ("task", "todo"),
+    # Payments
+    ("promotion code", "promo code", "promo"),
 )
 
 MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -76,9 +79,22 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("reschedule", ("update",)),
     ("postpone", ("update",)),
     # Files and sharing
-    ("access", ("permission", "share")),
+    ("access", ("permission", "share", "acl", "collaboration")),
     ("duplicate", ("copy",)),
     ("convert", ("export",)),
+    ("cell", ("value", "range")),
+    ("tick off", ("complete",)),
+    ("check off", ("complete",)),
+    # Payments and billing
+    ("money", ("balance", "payment", "charge")),
+    ("money back", ("refund",)),
+    ("payment", ("charge",)),
+    ("client", ("customer",)),
+    ("discount", ("coupon",)),
+    ("bill", ("invoice",)),
+    # Email sending
+    ("unsubscribe", ("suppression",)),
+    ("opt out", ("suppression", "unsubscribe")),
     # People
     ("people", ("user", "member")),
     ("person", ("user", "member")),
@@ -108,6 +124,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("fix", ("update",)),
     ("put", ("move", "update")),
     ("erase", ("delete",)),
+    ("wipe", ("clear", "delete")),
     ("tell", ("send", "post", "message")),
     ("ping", ("send", "message")),
     # API verbs themselves: the word stays, and also means these.
@@ -125,6 +142,8 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("mark", ("mark", "update")),
     ("remove", ("remove", "delete")),
     ("cancel", ("cancel", "delete")),
+    ("refund", ("refund", "create")),
+    ("void", ("void", "cancel")),
     ("trash", ("trash", "delete")),
     ("reply", ("reply", "send", "thread")),
     ("dm", ("dm", "send")),
@@ -133,6 +152,13 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 PLURAL_MEANS = "list"
+
+# Spellings made one word before the text is split ("to-do" would be two stop words).
+SPELLINGS: tuple[tuple[str, str], ...] = (
+    ("to-do", "todo"),
+    ("to-dos", "todos"),
+    ("e-mail", "email"),
+)
 
 # (a character every match holds, regular expression over the query as typed, what a
 # match refers to); the character spares the expression's scan of most queries.

@@ -267,3 +267,30 @@ def test_boost_multiplies_an_endpoints_score() -> None:
     # A boost changes the order, never what a key may see.
     assert names(boosted, "list", ("calendar",)) == ["calendar/list_events"]
     assert "code/create_issue" not in names(boosted, "issue", ("code:read",))
+
+
+def test_curated_endpoints_come_first_among_near_equals() -> None:
+    from skillgate.discovery.search import CURATED_BOOST
+
+    def shop(curated: bool) -> Catalog:
+        endpoints = [
+            _endpoint("list_orders", "orders", "List the orders of the shop."),
+            {
+                **_endpoint("get_orders", "orders", "List the orders of the shop."),
+                "curated": curated,
+            },
+            _endpoint("list_order_refunds", "refunds", "List the refunds of one order."),
+        ]
+        integration = _integration("shop", endpoints)
+        return Catalog(integrations={"shop": integration})
+
+    assert CURATED_BOOST > 1
+    assert names(SearchIndex(shop(False)), "orders", limit=1) == ["shop/list_orders"]
+    assert names(SearchIndex(shop(True)), "orders", limit=1) == ["shop/get_orders"]
+    # An explicit boost wins over the curation prior.
+    explicit = SearchIndex(shop(True), boost={("shop", "get_orders"): 1.0})
+    assert names(explicit, "orders", limit=1) == ["shop/list_orders"]
+    # A clearly better match still wins over a curated one.
+    assert names(SearchIndex(shop(True)), "refunds of an order", limit=1) == [
+        "shop/list_order_refunds"
+    ]
