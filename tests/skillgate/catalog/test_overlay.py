@@ -131,7 +131,9 @@ def test_one_operation_curated_under_two_names_and_hand_written_entries() -> Non
     )
     names = [e["name"] for e in merged["endpoints"]]
     assert names == ["new_issue", "new_bug", "ping", "apps_get", "get_pets", "post_pets"]
-    assert merged["endpoints"][2] is hand
+    assert merged["endpoints"][2] == {**hand, "curated": True}  # whole, marked curated
+    assert all(e.get("curated") for e in merged["endpoints"][:3])
+    assert not any(e.get("curated") for e in merged["endpoints"][3:])
 
 
 def test_excludes_need_a_reason_and_match_patterns_or_method_and_path() -> None:
