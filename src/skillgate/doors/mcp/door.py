@@ -1,0 +1,139 @@
+"""The MCP door's ASGI app: `/mcp`, MCP over Streamable HTTP (stateless, JSON answers).
+
+Before the SDK sees a request the door refuses what is not MCP's to answer:
+a method other than POST (405, `Allow: POST`: no SSE stream to open on a
+stateless server), a missing or invalid API key (401 with `WWW-Authenticate`,
+the agent door's error object), a body over the limit (the request
+middleware's 413) and a JSON-RPC batch (which MCP removed in 2025-06-18: a
+JSON-RPC error). The body read here is handed to the SDK's
+`StreamableHTTPSessionManager` (stateless: every request stands alone, so any
+instance answers any request) with the caller's `Principal` in the scope,
+where the tool handlers find it (`ctx.request.scope`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import parse_qsl
+
+import mcp_types as types
+import orjson
+from mcp.server.lowlevel.server import Server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp_types import INVALID_REQUEST
+from starlette.types import Message, Receive, Scope, Send
+
+from skillgate.api_keys.verifier import KeyVerifier
+from skillgate.doors.mcp.tools import Tools
+from skillgate.errors import MethodNotAllowed
+from skillgate.http.body import read_body
+from skillgate.http.errors import as_error, json_head, send_error
+from skillgate.http.middleware import header
+
+PATH = "/mcp"
+PRINCIPAL_KEY = "skillgate.principal"
+INSTRUCTIONS = (
+    "Skill Gateway calls third-party APIs (GitHub, Slack, Google, ...) for the user; it holds "
+    "their credentials. Find an endpoint with search_skills (or list_integrations), read its "
+    "parameters with get_skill, then call it with run_skill. When a call answers "
+    "integration_not_connected, give the user its action_url to connect the integration."
+)
+_BATCH = orjson.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {
+            "code": INVALID_REQUEST,
+            "message": "JSON-RPC batches are not supported (MCP removed them in 2025-06-18): "
+            "send one JSON-RPC message per POST.",
+        },
+    }
+)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """`receive` giving `body` once, then the original (a disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
+
+
+def _request_id(scope: Scope) -> str:
+    state: dict[str, Any] = scope.get("state", {})
+    return str(state.get("request_id", "-"))
+
+
+class McpDoor:
+    def __init__(self, verifier: KeyVerifier, tools: Tools, *, version: str, max_body: int) -> None:
+        self.verifier = verifier
+        self.tools = tools
+        self.server: Server[Any] = Server(
+            "skillgate",
+            version=version,
+            title="Skill Gateway",
+            instructions=INSTRUCTIONS,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+        )
+        # The SDK's OpenTelemetry middleware is a no-op without an exporter; it still
+        # costs CPU on every message, and the gateway has its own metrics.
+        self.server.middleware = []
+        self.manager = StreamableHTTPSessionManager(
+            self.server, json_response=True, stateless=True, max_request_body_size=max_body
+        )
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """The SDK's task group, for the app's lifespan."""
+        async with self.manager.run():
+            yield
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            if scope["method"] != "POST":
+                raise MethodNotAllowed(
+                    f"{scope['method']} is not allowed on {PATH}: this MCP server is stateless "
+                    "(no SSE stream); POST one JSON-RPC message.",
+                    headers={"Allow": "POST"},
+                )
+            raw = header(scope, b"authorization")
+            principal = await self.verifier.principal_from_key(
+                raw.decode("latin-1") if raw is not None else None
+            )
+            body = await read_body(receive)
+        except Exception as exc:
+            await send_error(send, as_error(exc, _request_id(scope)))
+            return
+        if body.lstrip()[:1] == b"[":
+            head = json_head(_BATCH, None)
+            await send({"type": "http.response.start", "status": 400, "headers": head})
+            await send({"type": "http.response.body", "body": _BATCH})
+            return
+        scope[PRINCIPAL_KEY] = principal
+        await self.manager.handle_request(scope, _replay(body, receive), send)
+
+    async def _list_tools(
+        self, ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        scope = ctx.request.scope
+        query = parse_qsl(scope.get("query_string", b"").decode("latin-1"))
+        per_endpoint = ("tools", "endpoints") in query
+        return types.ListToolsResult(tools=self.tools.listing(scope[PRINCIPAL_KEY], per_endpoint))
+
+    async def _call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        scope = ctx.request.scope
+        return await self.tools.call(
+            scope[PRINCIPAL_KEY], params.name, params.arguments or {}, _request_id(scope)
+        )
+
