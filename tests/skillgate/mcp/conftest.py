@@ -6,6 +6,8 @@ stands in for the upstream APIs of the fixture catalog (sample, oauthy)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -18,7 +20,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.conftest import FIXTURES
-from tests.process import Server, clean_env, new_data_dir, run_cli, serve
+from tests.process import Server, clean_env, serve
 from tests.upstream import Provider
 
 
@@ -38,26 +40,49 @@ def server_env(provider: Provider, **extra: str) -> dict[str, str]:
     )
 
 
-def cli_json(cwd: Path, env: dict[str, str], *args: str) -> Any:
-    done = run_cli("skillgate", *args, cwd=cwd, env=env)
+# The operator commands of one set-up, run in one process: each `skillgate` start-up
+# costs about a second, and a set-up needs ten commands.
+_BATCH = """
+import json, sys
+from click.testing import CliRunner
+from skillgate.cli.catalog import catalog
+from skillgate.cli.connections import connections
+from skillgate.cli.main import cli
+cli.add_command(catalog)
+cli.add_command(connections)
+out = []
+for args in json.loads(sys.argv[1]):
+    done = CliRunner().invoke(cli, args, catch_exceptions=False)
+    if done.exit_code:
+        sys.exit(f"skillgate {args}: {done.output}")
+    out.append(done.stdout)
+print(json.dumps(out))
+"""
+
+
+def operator(cwd: Path, env: dict[str, str], *commands: list[str]) -> list[str]:
+    """The stdout of each `skillgate` operator command, in order (one process)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _BATCH, json.dumps(commands)],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout) if done.stdout.strip() else None
+    return list(json.loads(done.stdout))
 
 
-def make_user(cwd: Path, env: dict[str, str], email: str, plan: str) -> None:
-    cli_json(cwd, env, "users", "create", "--email", email, "--password", "password123",
-             "--plan", plan)  # fmt: skip
-
-
-def make_key(cwd: Path, env: dict[str, str], email: str, scopes: str = "*") -> str:
-    made = cli_json(cwd, env, "keys", "create", "--email", email, "--name", "k", "--scopes", scopes)
-    return str(made["full_key"])
-
-
-def connect(cwd: Path, env: dict[str, str], email: str, slug: str, token: str) -> None:
-    run = run_cli("skillgate", "connections", "set", "--email", email, "--integration", slug,
-                  "--access-token", token, cwd=cwd, env=env)  # fmt: skip
-    assert run.returncode == 0, run.stderr
+def accounts(cwd: Path, env: dict[str, str]) -> dict[str, str]:
+    """Two users (unlimited and free), `sample` connected for both; a key of each kind."""
+    users = [["users", "create", "--email", f"{who}@example.com", "--password", "password123",
+              "--plan", plan] for who, plan in (("pro", "unlimited"), ("free", "free"))]
+    links = [["connections", "set", "--email", f"{who}@example.com", "--integration", "sample",
+              "--access-token", "good-token"] for who in ("pro", "free")]
+    kinds = {"full": ("pro", "*"), "scoped": ("pro", "sample"), "read": ("pro", "sample:read"),
+             "free": ("free", "*")}
+    keys = [["keys", "create", "--email", f"{who}@example.com", "--name", kind, "--scopes", scopes]
+            for kind, (who, scopes) in kinds.items()]  # fmt: skip
+    out = operator(cwd, env, ["db", "upgrade"], *users, *links, *keys)
+    made = [json.loads(o)["full_key"] for o in out[-len(keys) :]]
+    return dict(zip(kinds, made, strict=True))
 
 
 @dataclass
@@ -75,17 +100,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory, provider_server: Provider)
     provider_server.reset()
     cwd = tmp_path_factory.mktemp("mcp")
     env = server_env(provider_server)
-    new_data_dir(cwd, env)
-    make_user(cwd, env, "pro@example.com", "unlimited")
-    make_user(cwd, env, "free@example.com", "free")
-    connect(cwd, env, "pro@example.com", "sample", "good-token")
-    connect(cwd, env, "free@example.com", "sample", "good-token")
-    keys = {
-        "full": make_key(cwd, env, "pro@example.com"),
-        "scoped": make_key(cwd, env, "pro@example.com", "sample"),
-        "read": make_key(cwd, env, "pro@example.com", "sample:read"),
-        "free": make_key(cwd, env, "free@example.com"),
-    }
+    keys = accounts(cwd, env)
     with serve(cwd, env=env) as server:
         yield Gateway(server, keys)
 

@@ -72,6 +72,12 @@ def _request_id(scope: Scope) -> str:
     return str(state.get("request_id", "-"))
 
 
+def _per_endpoint(scope: Scope) -> bool:
+    """`/mcp?tools=endpoints`: one tool per endpoint besides the four."""
+    query = scope.get("query_string", b"")
+    return bool(query) and ("tools", "endpoints") in parse_qsl(query.decode("latin-1"))
+
+
 class McpDoor:
     def __init__(self, verifier: KeyVerifier, tools: Tools, *, version: str, max_body: int) -> None:
         self.verifier = verifier
@@ -125,15 +131,19 @@ class McpDoor:
         self, ctx: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         scope = ctx.request.scope
-        query = parse_qsl(scope.get("query_string", b"").decode("latin-1"))
-        per_endpoint = ("tools", "endpoints") in query
-        return types.ListToolsResult(tools=self.tools.listing(scope[PRINCIPAL_KEY], per_endpoint))
+        return types.ListToolsResult(
+            tools=self.tools.listing(scope[PRINCIPAL_KEY], _per_endpoint(scope))
+        )
 
     async def _call_tool(
         self, ctx: Any, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         scope = ctx.request.scope
         return await self.tools.call(
-            scope[PRINCIPAL_KEY], params.name, params.arguments or {}, _request_id(scope)
+            scope[PRINCIPAL_KEY],
+            params.name,
+            params.arguments or {},
+            _request_id(scope),
+            _per_endpoint(scope),
         )
 

@@ -118,10 +118,16 @@ class Tools:
         return found
 
     async def call(
-        self, principal: Principal, name: str, args: Mapping[str, Any], request_id: str
+        self,
+        principal: Principal,
+        name: str,
+        args: Mapping[str, Any],
+        request_id: str,
+        per_endpoint: bool = False,
     ) -> types.CallToolResult:
-        """Run tool `name`. MCPError (a JSON-RPC error) for an unknown tool or malformed
-        arguments; a tool error result for anything the gateway refuses."""
+        """Run tool `name` (`<integration>__<endpoint>` ones only when `per_endpoint`).
+        MCPError (a JSON-RPC error) for an unknown tool or malformed arguments; a tool
+        error result for anything the gateway refuses."""
         if name == schemas.LIST_INTEGRATIONS:
             _only(args, frozenset())
             run = self.discovery.listing(principal)
@@ -146,7 +152,7 @@ class Tools:
                 raise _invalid("params: Input should be an object.")
             return await self._run(principal, slug, endpoint, params, request_id)
         else:
-            slug, endpoint = self._endpoint_named(principal, name)
+            slug, endpoint = self._endpoint_named(principal, name, per_endpoint)
             return await self._run(principal, slug, endpoint, dict(args), request_id)
         try:
             return _result(await run)
@@ -161,11 +167,13 @@ class Tools:
         assert slug is not None and endpoint is not None
         return slug, endpoint
 
-    def _endpoint_named(self, principal: Principal, name: str) -> tuple[str, str]:
+    def _endpoint_named(
+        self, principal: Principal, name: str, per_endpoint: bool
+    ) -> tuple[str, str]:
         """(slug, endpoint) of an `<integration>__<endpoint>` tool; unknown tool otherwise.
         Out of scope is not unknown: run_skill's refusal says which scope is missing."""
         slug, sep, endpoint = name.partition(schemas.SEPARATOR)
-        if sep:
+        if sep and per_endpoint:
             try:
                 self.discovery.rendered.endpoint(slug, endpoint, principal.scopes)
                 return slug, endpoint
