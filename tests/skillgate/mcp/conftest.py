@@ -1,6 +1,6 @@
 """A real server process for the MCP door's tests, with users, keys and a connection.
 
-One process per test module (start-up is most of the cost); the loopback provider
+One process for the package (start-up is most of the cost); the loopback provider
 stands in for the upstream APIs of the fixture catalog (sample, oauthy)."""
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class Gateway:
         return self.server.url + "/mcp"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def gateway(tmp_path_factory: pytest.TempPathFactory, provider_server: Provider) -> Iterator[Gateway]:
     provider_server.reset()
     cwd = tmp_path_factory.mktemp("mcp")

@@ -3,8 +3,8 @@
 Before the SDK sees a request the door refuses what is not MCP's to answer:
 a method other than POST (405, `Allow: POST`: no SSE stream to open on a
 stateless server), a missing or invalid API key (401 with `WWW-Authenticate`,
-the agent door's error object), a body over the limit (the request
-middleware's 413) and a JSON-RPC batch (which MCP removed in 2025-06-18: a
+the agent door's error object), a body that is not JSON (415), a body over
+the limit (the request middleware's 413) and a JSON-RPC batch (which MCP removed in 2025-06-18: a
 JSON-RPC error). The body read here is handed to the SDK's
 `StreamableHTTPSessionManager` (stateless: every request stands alone, so any
 instance answers any request) with the caller's `Principal` in the scope,
@@ -27,7 +27,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.doors.mcp.tools import Tools
-from skillgate.errors import MethodNotAllowed
+from skillgate.errors import MethodNotAllowed, UnsupportedMediaType
 from skillgate.http.body import read_body
 from skillgate.http.errors import as_error, json_head, send_error
 from skillgate.http.middleware import header
@@ -115,6 +115,12 @@ class McpDoor:
             principal = await self.verifier.principal_from_key(
                 raw.decode("latin-1") if raw is not None else None
             )
+            kind = header(scope, b"content-type") or b""
+            if not kind.lower().startswith(b"application/json"):
+                raise UnsupportedMediaType(
+                    "Send one JSON-RPC message with `Content-Type: application/json` "
+                    "(and `Accept: application/json, text/event-stream`)."
+                )
             body = await read_body(receive)
         except Exception as exc:
             await send_error(send, as_error(exc, _request_id(scope)))
