@@ -93,3 +93,24 @@ def test_get_and_delete_are_405_allow_post(gateway: Gateway) -> None:
         assert answer.status_code == 405
         assert answer.headers["allow"] == "POST"
         assert answer.json()["error"] == "method_not_allowed"
+
+
+def test_the_door_fast_path_answers_as_the_sdk_does(gateway: Gateway) -> None:
+    """A plain tools/call is answered by the door (door._plain_tool_call); one carrying
+    `_meta` goes through the SDK: the two answers are the same JSON."""
+    calls = [
+        ("run_skill", {"integration": "sample", "endpoint": "get_user", "params": {"username": "q"}}),
+        ("run_skill", {"integration": "oauthy", "endpoint": "get_thing", "params": {"thing_id": "t"}}),
+        ("get_skill", {"integration": "sample", "endpoint": "get_user"}),
+        ("search_skills", {"query": "issues", "integration": "sample", "limit": 2}),
+        ("list_integrations", {}),
+        ("get_skill", {"integration": "sample"}),
+        ("no_such_tool", {}),
+    ]  # fmt: skip
+    for name, args in calls:
+        fast = post(gateway, call("tools/call", {"name": name, "arguments": args}))
+        sdk = post(gateway, call("tools/call", {"name": name, "arguments": args,
+                                                "_meta": {"progressToken": 7}}))  # fmt: skip
+        assert fast.status_code == sdk.status_code == 200
+        assert fast.json() == sdk.json(), name
+    assert fast.json()["error"]["code"] == -32602

@@ -12,6 +12,7 @@ API's error object; malformed arguments and unknown tools are JSON-RPC errors.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import mcp_types as types
@@ -28,15 +29,38 @@ from skillgate.http.errors import as_error
 from skillgate.kit.principal import Principal
 
 
-def _result(body: bytes, is_error: bool = False) -> types.CallToolResult:
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=body.decode())],
-        structured_content=orjson.loads(body),
-        is_error=is_error,
-    )
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A tool's answer: the HTTP API's JSON bytes, and whether the call failed."""
+
+    body: bytes
+    is_error: bool = False
+
+    def result(self) -> types.CallToolResult:
+        """As the SDK's result: the JSON as structured content and as one text block."""
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=self.body.decode())],
+            structured_content=orjson.loads(self.body),
+            is_error=self.is_error,
+        )
+
+    def wire(self) -> bytes:
+        """The same result's JSON (`CallToolResult` on the wire), without parsing the body:
+        the door's fast path (door.py) answers with it."""
+        return (
+            b'{"content":[{"type":"text","text":'
+            + orjson.dumps(self.body.decode())
+            + b'}],"structuredContent":'
+            + self.body
+            + (b',"isError":true}' if self.is_error else b',"isError":false}')
+        )
 
 
-def refusal(exc: BaseException, request_id: str) -> types.CallToolResult:
+def _result(body: bytes, is_error: bool = False) -> Answer:
+    return Answer(body, is_error)
+
+
+def refusal(exc: BaseException, request_id: str) -> Answer:
     """The HTTP API's error object as a tool error. MCP has no headers: a rate limit's
     Retry-After goes in the object as `retry_after`."""
     error = as_error(exc, request_id)
@@ -124,7 +148,7 @@ class Tools:
         args: Mapping[str, Any],
         request_id: str,
         per_endpoint: bool = False,
-    ) -> types.CallToolResult:
+    ) -> Answer:
         """Run tool `name` (`<integration>__<endpoint>` ones only when `per_endpoint`).
         MCPError (a JSON-RPC error) for an unknown tool or malformed arguments; a tool
         error result for anything the gateway refuses."""
@@ -191,7 +215,7 @@ class Tools:
         endpoint: str,
         params: dict[str, Any],
         request_id: str,
-    ) -> types.CallToolResult:
+    ) -> Answer:
         try:
             outcome = await self.executor.run(principal, slug, endpoint, params)
         except Exception as exc:
