@@ -253,9 +253,7 @@ def section_execute(workdir: Path, lines: list[str], summary: dict[str, object])
             seconds=SECONDS,
             repeats=REPEATS,
         )
-        mcp = mcp_bench.measure(
-            f"http://127.0.0.1:{gw_port}", key, _pids(gw), SECONDS, REPEATS
-        )
+        mcp = mcp_bench.measure(f"http://127.0.0.1:{gw_port}", key, _pids(gw), SECONDS, REPEATS)
         direct1 = wrk.median(
             "direct upstream, concurrency 1",
             upstream + "/users/x",

@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx2
 import pytest
@@ -72,12 +71,38 @@ def operator(cwd: Path, env: dict[str, str], *commands: list[str]) -> list[str]:
 
 def accounts(cwd: Path, env: dict[str, str]) -> dict[str, str]:
     """Two users (unlimited and free), `sample` connected for both; a key of each kind."""
-    users = [["users", "create", "--email", f"{who}@example.com", "--password", "password123",
-              "--plan", plan] for who, plan in (("pro", "unlimited"), ("free", "free"))]
-    links = [["connections", "set", "--email", f"{who}@example.com", "--integration", "sample",
-              "--access-token", "good-token"] for who in ("pro", "free")]
-    kinds = {"full": ("pro", "*"), "scoped": ("pro", "sample"), "read": ("pro", "sample:read"),
-             "free": ("free", "*")}
+    users = [
+        [
+            "users",
+            "create",
+            "--email",
+            f"{who}@example.com",
+            "--password",
+            "password123",
+            "--plan",
+            plan,
+        ]
+        for who, plan in (("pro", "unlimited"), ("free", "free"))
+    ]
+    links = [
+        [
+            "connections",
+            "set",
+            "--email",
+            f"{who}@example.com",
+            "--integration",
+            "sample",
+            "--access-token",
+            "good-token",
+        ]
+        for who in ("pro", "free")
+    ]
+    kinds = {
+        "full": ("pro", "*"),
+        "scoped": ("pro", "sample"),
+        "read": ("pro", "sample:read"),
+        "free": ("free", "*"),
+    }
     keys = [["keys", "create", "--email", f"{who}@example.com", "--name", kind, "--scopes", scopes]
             for kind, (who, scopes) in kinds.items()]  # fmt: skip
     out = operator(cwd, env, ["db", "upgrade"], *users, *links, *keys)
@@ -96,7 +121,9 @@ class Gateway:
 
 
 @pytest.fixture(scope="package")
-def gateway(tmp_path_factory: pytest.TempPathFactory, provider_server: Provider) -> Iterator[Gateway]:
+def gateway(
+    tmp_path_factory: pytest.TempPathFactory, provider_server: Provider
+) -> Iterator[Gateway]:
     provider_server.reset()
     cwd = tmp_path_factory.mktemp("mcp")
     env = server_env(provider_server)

@@ -31,7 +31,7 @@ def inspector(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
     entry = prefix / "node_modules/@modelcontextprotocol/inspector-cli/build/index.js"
     if done.returncode != 0 or not entry.exists():
         pytest.skip(f"npm could not install {PACKAGE}: {done.stderr.strip()[-300:]}")
-    yield [node, str(entry)]
+    return [node, str(entry)]
 
 
 def _inspect(inspector: list[str], gateway: Gateway, key: str, *args: str) -> dict:
@@ -50,8 +50,10 @@ def test_the_inspector_lists_and_calls_tools(inspector: list[str], gateway: Gate
     tools = {t["name"]: t for t in listed["tools"]}
     assert sorted(tools) == ["get_skill", "list_integrations", "run_skill", "search_skills"]
     assert tools["run_skill"]["annotations"]["destructiveHint"] is True
-    found = _inspect(inspector, gateway, "scoped", "--method", "tools/call",
-                     "--tool-name", "search_skills", "--tool-arg", "query=user profile")  # fmt: skip
+    found = _inspect(
+        inspector, gateway, "scoped", "--method", "tools/call",
+        "--tool-name", "search_skills", "--tool-arg", "query=user profile",
+    )  # fmt: skip
     assert found["structuredContent"]["results"][0]["name"] == "get_user"
     refused = _inspect(inspector, gateway, "scoped", "--method", "tools/call",
                        "--tool-name", "get_skill", "--tool-arg", "integration=oauthy",

@@ -32,13 +32,15 @@ def test_no_key_or_a_bad_key_is_401_with_www_authenticate(gateway: Gateway) -> N
     assert missing.json()["error"] == "unauthorized"
     bad = post(gateway, call("tools/list"), key=None,
                headers={"Authorization": "Bearer sk_not_a_real_key"})  # fmt: skip
-    assert bad.status_code == 401 and bad.headers["www-authenticate"].startswith("Bearer")
+    assert bad.status_code == 401
+    assert bad.headers["www-authenticate"].startswith("Bearer")
     assert "x-request-id" in bad.headers  # inside the request middleware
 
 
 def test_initialize_then_a_call_without_a_session(gateway: Gateway) -> None:
-    init = post(gateway, call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                             "clientInfo": {"name": "raw", "version": "0"}}))  # fmt: skip
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {},
+             "clientInfo": {"name": "raw", "version": "0"}}  # fmt: skip
+    init = post(gateway, call("initialize", hello))
     assert init.status_code == 200
     assert init.json()["result"]["protocolVersion"] == "2025-06-18"
     assert "mcp-session-id" not in init.headers  # stateless: any instance answers the next one
@@ -61,7 +63,8 @@ def test_a_batch_is_refused_with_a_jsonrpc_error(gateway: Gateway) -> None:
     batch = post(gateway, b"[" + call("tools/list") + b"," + call("ping") + b"]")
     assert batch.status_code == 400
     error = batch.json()["error"]
-    assert error["code"] == -32600 and "batches are not supported" in error["message"]
+    assert error["code"] == -32600
+    assert "batches are not supported" in error["message"]
 
 
 def test_unknown_method_is_method_not_found(gateway: Gateway) -> None:
@@ -99,8 +102,10 @@ def test_the_door_fast_path_answers_as_the_sdk_does(gateway: Gateway) -> None:
     """A plain tools/call is answered by the door (door._plain_tool_call); one carrying
     `_meta` goes through the SDK: the two answers are the same JSON."""
     calls = [
-        ("run_skill", {"integration": "sample", "endpoint": "get_user", "params": {"username": "q"}}),
-        ("run_skill", {"integration": "oauthy", "endpoint": "get_thing", "params": {"thing_id": "t"}}),
+        ("run_skill", {"integration": "sample", "endpoint": "get_user",
+                       "params": {"username": "q"}}),
+        ("run_skill", {"integration": "oauthy", "endpoint": "get_thing",
+                       "params": {"thing_id": "t"}}),
         ("get_skill", {"integration": "sample", "endpoint": "get_user"}),
         ("search_skills", {"query": "issues", "integration": "sample", "limit": 2}),
         ("list_integrations", {}),

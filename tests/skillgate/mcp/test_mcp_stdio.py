@@ -23,7 +23,8 @@ def _svc_mcp(gateway: Gateway, cwd: Path, key: str | None, mode: str = "legacy")
 
 async def test_svc_mcp_relays_search_get_run(gateway: Gateway, tmp_path: Path) -> None:
     async with _svc_mcp(gateway, tmp_path, gateway.keys["scoped"]) as client:
-        assert client.server_info is not None and client.server_info.name == "skillgate"
+        assert client.server_info is not None
+        assert client.server_info.name == "skillgate"
         tools = [t.name for t in (await client.list_tools()).tools]
         found = await client.call_tool("search_skills", {"query": "user profile"})
         doc = await client.call_tool("get_skill", {"integration": "sample", "endpoint": "get_user"})
@@ -40,12 +41,13 @@ async def test_svc_mcp_relays_search_get_run(gateway: Gateway, tmp_path: Path) -
     assert found.structured_content["results"][0]["name"] == "get_user"  # type: ignore[index]
     assert doc.structured_content["integration"] == "sample"  # type: ignore[index]
     assert run.structured_content == {"status": 200, "data": {"ok": True, "path": "/users/stdio"}}
-    assert refused.is_error and refused.structured_content["error"] == "scope_not_allowed"  # type: ignore[index]
+    assert refused.is_error
+    assert refused.structured_content["error"] == "scope_not_allowed"
     assert "Unknown tool" in caught.value.message
 
 
 async def test_svc_mcp_without_a_valid_key_says_to_log_in(gateway: Gateway, tmp_path: Path) -> None:
-    with pytest.raises(BaseException) as caught:  # the handshake fails: raised in a group
+    with pytest.raises(BaseExceptionGroup) as caught:  # the handshake fails, in a task group
         async with _svc_mcp(gateway, tmp_path, "sk_not_a_real_key") as client:
             await client.list_tools()
     error = caught.value
@@ -61,7 +63,8 @@ def test_svc_mcp_config_prints_both_forms(tmp_path: Path, client: str) -> None:
     env = clean_env(SVC_BASE_URL="https://gw.example.com")
     both = run_cli("svc", "mcp", "config", "--client", client, cwd=tmp_path, env=env)
     assert both.returncode == 0, both.stderr
-    assert "# HTTP" in both.stdout and "# STDIO" in both.stdout
+    assert "# HTTP" in both.stdout
+    assert "# STDIO" in both.stdout
     http = json.loads(run_cli("svc", "mcp", "config", "--client", client, "--form", "http",
                               cwd=tmp_path, env=env).stdout)  # fmt: skip
     stdio = json.loads(run_cli("svc", "mcp", "config", "--client", client, "--form", "stdio",

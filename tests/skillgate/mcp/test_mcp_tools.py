@@ -20,7 +20,9 @@ GENERIC = ["list_integrations", "search_skills", "get_skill", "run_skill"]
 
 
 def http_get(gateway: Gateway, path: str, key: str = "full") -> Any:
-    r = httpx.get(gateway.server.url + path, headers={"Authorization": f"Bearer {gateway.keys[key]}"})
+    r = httpx.get(
+        gateway.server.url + path, headers={"Authorization": f"Bearer {gateway.keys[key]}"}
+    )
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -36,22 +38,26 @@ def same_twice(result: CallToolResult) -> Any:
 async def test_handshake_and_tool_list(gateway: Gateway) -> None:
     async with mcp_client(gateway.mcp_url, gateway.keys["full"]) as client:
         assert client.protocol_version == "2025-11-25"
-        assert client.server_info is not None and client.server_info.name == "skillgate"
+        assert client.server_info is not None
+        assert client.server_info.name == "skillgate"
         assert client.server_capabilities.tools is not None
         assert "search_skills" in (client.instructions or "")
         tools = {t.name: t for t in (await client.list_tools()).tools}
     assert sorted(tools) == sorted(GENERIC)
     for name in GENERIC[:3]:
         notes = tools[name].annotations
-        assert notes is not None and notes.read_only_hint is True
+        assert notes is not None
+        assert notes.read_only_hint is True
     run = tools["run_skill"]
     assert run.annotations is not None
     assert run.annotations.read_only_hint is False
-    assert run.annotations.destructive_hint is True and run.annotations.open_world_hint is True
+    assert run.annotations.destructive_hint is True
+    assert run.annotations.open_world_hint is True
     assert run.input_schema["required"] == ["integration", "endpoint"]
     assert run.input_schema["properties"]["params"]["type"] == "object"
     search = tools["search_skills"].input_schema
-    assert search["required"] == ["query"] and search["properties"]["limit"]["maximum"] == 50
+    assert search["required"] == ["query"]
+    assert search["properties"]["limit"]["maximum"] == 50
 
 
 async def test_discovery_tools_answer_what_the_http_api_answers(gateway: Gateway) -> None:
@@ -127,17 +133,21 @@ async def test_not_connected_is_a_tool_error_with_the_action_url(gateway: Gatewa
 
 async def test_refusals_carry_the_http_api_error(gateway: Gateway) -> None:
     bad = await _refusal(gateway, "full", "sample", "get_user", {"user": "x"})
-    assert bad["error"] == "bad_request" and "username" in bad["message"]
+    assert bad["error"] == "bad_request"
+    assert "username" in bad["message"]
     unknown = await _refusal(gateway, "full", "sample", "get_usr", {})
-    assert unknown["error"] == "not_found" and "get_user" in unknown["message"]
+    assert unknown["error"] == "not_found"
+    assert "get_user" in unknown["message"]
     other = await _refusal(gateway, "scoped", "oauthy", "get_thing", {"thing_id": "t"})
     assert other["error"] == "scope_not_allowed"
     writes = await _refusal(gateway, "read", "sample", "create_issue",
                             {"owner": "o", "repo": "r", "title": "t"})  # fmt: skip
-    assert writes["error"] == "scope_not_allowed" and "read-only" in writes["message"]
+    assert writes["error"] == "scope_not_allowed"
+    assert "read-only" in writes["message"]
     async with mcp_client(gateway.mcp_url, gateway.keys["scoped"]) as client:
         hidden = await client.call_tool("get_skill", {"integration": "oauthy", "endpoint": "x"})
-    assert hidden.is_error and same_twice(hidden)["error"] == "scope_not_allowed"
+    assert hidden.is_error
+    assert same_twice(hidden)["error"] == "scope_not_allowed"
 
 
 async def test_rate_limit_is_a_tool_error_with_retry_after(gateway: Gateway) -> None:
@@ -172,9 +182,13 @@ async def test_unknown_tools_and_malformed_arguments_are_jsonrpc_errors(gateway:
 async def test_the_2026_revision_search_get_run(gateway: Gateway) -> None:
     async with mcp_client(gateway.mcp_url, gateway.keys["full"], mode="auto") as client:
         assert client.protocol_version == "2026-07-28"
-        found = await client.call_tool("search_skills", {"query": "profile", "integration": "sample"})
+        found = await client.call_tool(
+            "search_skills", {"query": "profile", "integration": "sample"}
+        )
         hit = same_twice(found)["results"][0]
-        doc = await client.call_tool("get_skill", {"integration": "sample", "endpoint": hit["name"]})
+        doc = await client.call_tool(
+            "get_skill", {"integration": "sample", "endpoint": hit["name"]}
+        )
         run = await client.call_tool(
             "run_skill",
             {"integration": "sample", "endpoint": hit["name"], "params": {"username": "a"}},
@@ -203,7 +217,8 @@ async def test_one_tool_per_endpoint_for_a_small_scope(
     }  # fmt: skip
     assert tools["sample__get_user"].annotations.read_only_hint is True  # type: ignore[union-attr]
     assert same_twice(result) == {"status": 200, "data": {"ok": True, "path": "/users/per"}}
-    assert refused.is_error and same_twice(refused)["error"] == "scope_not_allowed"
+    assert refused.is_error
+    assert same_twice(refused)["error"] == "scope_not_allowed"
     async with mcp_client(url, gateway.keys["full"]) as client:
         with pytest.raises(MCPError) as caught:
             await client.list_tools()

@@ -102,7 +102,7 @@ def _plain_tool_call(scope: Scope, body: bytes) -> tuple[int | str, str, dict[st
     if isinstance(ident, bool) or not isinstance(ident, int | str) or not isinstance(params, dict):
         return None
     name, args = params.get("name"), params.get("arguments", {})
-    if not isinstance(name, str) or not isinstance(args, dict) or not _CALL_KEYS >= params.keys():
+    if not isinstance(name, str) or not isinstance(args, dict) or not params.keys() <= _CALL_KEYS:
         return None
     return ident, name, args
 
@@ -214,4 +214,3 @@ class McpDoor:
             _per_endpoint(scope),
         )
         return answer.result()
-

@@ -64,13 +64,17 @@ GENERIC_TOOLS: tuple[types.Tool, ...] = (
         "name, method, path, category, description, status). Then get_skill for one.",
         _obj(
             {
-                "query": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY,
-                          "description": "What you want to do, in words"},
+                "query": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": MAX_QUERY,
+                    "description": "What you want to do, in words",
+                },
                 "integration": {**_SLUG, "description": "Only this integration's endpoints"},
                 "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10},
             },
             ["query"],
-        ),  # fmt: skip
+        ),
         _READ,
     ),
     _tool(
@@ -91,15 +95,20 @@ GENERIC_TOOLS: tuple[types.Tool, ...] = (
             {
                 "integration": _SLUG,
                 "endpoint": _NAME,
-                "params": {"type": "object", "description": "The endpoint's parameters",
-                           "default": {}},
+                "params": {
+                    "type": "object",
+                    "description": "The endpoint's parameters",
+                    "default": {},
+                },
             },
             ["integration", "endpoint"],
-        ),  # fmt: skip
+        ),
         types.ToolAnnotations(
-            read_only_hint=False, destructive_hint=True, idempotent_hint=False,
+            read_only_hint=False,
+            destructive_hint=True,
+            idempotent_hint=False,
             open_world_hint=True,
-        ),  # fmt: skip
+        ),
     ),
 )
 GENERIC_NAMES = frozenset(t.name for t in GENERIC_TOOLS)

@@ -188,7 +188,8 @@ class Tools:
         _only(args, allowed)
         slug = _text(args, "integration", 40, required=True)
         endpoint = _text(args, "endpoint", 64, required=True)
-        assert slug is not None and endpoint is not None
+        assert slug is not None
+        assert endpoint is not None
         return slug, endpoint
 
     def _endpoint_named(
