@@ -13,6 +13,7 @@ where the tool handlers find it (`ctx.request.scope`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -134,9 +135,27 @@ class McpDoor:
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
-        """The SDK's task group, for the app's lifespan."""
-        async with self.manager.run():
+        """The SDK's task group, for the app's lifespan. It lives in a task of its own:
+        an anyio task group must be left by the task that entered it, and a lifespan
+        may be entered and left by different tasks (the test harness does)."""
+        started, stop = asyncio.Event(), asyncio.Event()
+
+        async def hold() -> None:
+            async with self.manager.run():
+                started.set()
+                await stop.wait()
+
+        task = asyncio.create_task(hold(), name="mcp-session-manager")
+        ready = asyncio.create_task(started.wait())
+        await asyncio.wait((task, ready), return_when=asyncio.FIRST_COMPLETED)
+        if task.done():  # it failed to start: say why
+            ready.cancel()
+            task.result()
+        try:
             yield
+        finally:
+            stop.set()
+            await task
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
