@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import nginx, wrk  # noqa: E402
+from bench import mcp_bench, nginx, wrk  # noqa: E402
 from bench.catalog_bench import section_catalog  # noqa: E402
 
 BIN = Path(sys.executable).parent
@@ -253,6 +253,7 @@ def section_execute(workdir: Path, lines: list[str], summary: dict[str, object])
             seconds=SECONDS,
             repeats=REPEATS,
         )
+        mcp = mcp_bench.measure(f"http://127.0.0.1:{gw_port}", key, _pids(gw), SECONDS, REPEATS)
         direct1 = wrk.median(
             "direct upstream, concurrency 1",
             upstream + "/users/x",
@@ -295,7 +296,7 @@ def section_execute(workdir: Path, lines: list[str], summary: dict[str, object])
         for proc in procs:
             proc.terminate()
             proc.wait()
-    for r in (a, b, c, direct1, gw1):
+    for r in (a, b, c, direct1, gw1, *mcp.values()):
         assert r.non_2xx == 0, f"{r.name}: {r.non_2xx} non-2xx responses"
     added = gw1.p50_ms - direct1.p50_ms
     lines += [
@@ -316,6 +317,7 @@ def section_execute(workdir: Path, lines: list[str], summary: dict[str, object])
         f"gateway p50 {gw1.p50_ms:.3f} ms: the gateway adds **{added:.2f} ms** at p50 "
         f"(p99 {gw1.p99_ms:.2f} ms).",
         "",
+        *mcp_bench.lines(b, mcp, a),
     ]
     summary["execute"] = {
         "floor_rps": round(a.rps),
@@ -325,6 +327,11 @@ def section_execute(workdir: Path, lines: list[str], summary: dict[str, object])
         "added_p50_ms_at_c1": round(added, 3),
         "gateway_cpu_us": round(b.cpu_us_per_req),
         "floor_cpu_us": round(a.cpu_us_per_req),
+        "mcp_run_rps": round(mcp["mcp_run"].rps),
+        "mcp_run_cpu_us": round(mcp["mcp_run"].cpu_us_per_req),
+        "mcp_run_cpu_ratio": round(mcp["mcp_run"].cpu_us_per_req / b.cpu_us_per_req, 2),
+        "http_search_p50_ms": mcp["http_search"].p50_ms,
+        "mcp_search_p50_ms": mcp["mcp_search"].p50_ms,
     }
 
 

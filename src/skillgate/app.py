@@ -30,6 +30,8 @@ from skillgate.device.endpoints import router as device_router
 from skillgate.doors.agent.door import MATCH_KEY, AgentDoor
 from skillgate.doors.agent.router import Router
 from skillgate.doors.agent.routes import agent_router
+from skillgate.doors.mcp import PATH as MCP_PATH
+from skillgate.doors.mcp import McpDoor, Tools
 from skillgate.gateway import Gateway, build_gateway
 from skillgate.http import handlers
 from skillgate.http.middleware import RequestContextMiddleware
@@ -37,19 +39,25 @@ from skillgate.http.openapi import describe_errors
 from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from skillgate.settings import Settings, finalize, get_settings
 
+VERSION = "0.1.0"
 GC_GEN0_THRESHOLD = 20_000
 _HEALTH = orjson.dumps({"status": "ok"})
 log = structlog.get_logger(__name__)
 
 
 class GatewayApp(FastAPI):
-    """The account door (FastAPI), with the agent door in front: a request the agent
-    router matches goes to the agent door, inside its own request middleware."""
+    """The account door (FastAPI), with the agent door and the MCP door in front: a
+    request the agent router matches goes to the agent door, `/mcp` to the MCP door,
+    each inside its own request middleware."""
 
     agent_router: Router | None = None
     agent_door: ASGIApp | None = None
+    mcp_door: ASGIApp | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.mcp_door is not None and scope.get("path") == MCP_PATH:
+            await self.mcp_door(scope, receive, send)
+            return
         if self.agent_router is not None and self.agent_door is not None:
             match = self.agent_router.match(scope)
             if match is not None:
@@ -109,7 +117,7 @@ def _on_sighup(gateway: Gateway) -> Iterator[None]:
 
 
 @contextlib.asynccontextmanager
-async def _serving(gateway: Gateway) -> AsyncIterator[None]:
+async def _serving(gateway: Gateway, mcp: McpDoor) -> AsyncIterator[None]:
     await gateway.start()
     # Everything built so far (catalog models, rendered responses, SQLAlchemy
     # metadata) lives as long as the process: keep the collector from walking
@@ -123,18 +131,19 @@ async def _serving(gateway: Gateway) -> AsyncIterator[None]:
     thresholds = gc.get_threshold()
     gc.set_threshold(GC_GEN0_THRESHOLD, 10, 10)
     try:
-        with _on_sighup(gateway):
-            yield
+        async with mcp.running():
+            with _on_sighup(gateway):
+                yield
     finally:
         gc.set_threshold(*thresholds)
         await gateway.close()
 
 
-def _account_door(gateway: Gateway) -> GatewayApp:
+def _account_door(gateway: Gateway, mcp: McpDoor) -> GatewayApp:
     app = GatewayApp(
         title="Skill Gateway",
-        version="0.1.0",
-        lifespan=lambda _: _serving(gateway),
+        version=VERSION,
+        lifespan=lambda _: _serving(gateway, mcp),
         docs_url="/docs",
         redoc_url=None,
         redirect_slashes=False,
@@ -169,13 +178,19 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         catalog = load_catalog(settings.catalog_paths())
     gateway = build_gateway(settings, catalog)
 
-    # Both doors run inside the same request middleware: ids, body limits, access log.
+    # Every door runs inside the same request middleware: ids, body limits, access log.
     guard: dict[str, Any] = {
         "max_body": settings.max_request_bytes,
         "metrics": gateway.metrics,
         "body_timeout": settings.body_timeout,
     }
-    app = _account_door(gateway)
+    mcp = McpDoor(
+        gateway.verifier,
+        Tools(gateway.discovery, gateway.executor),
+        version=VERSION,
+        max_body=settings.max_request_bytes,
+    )
+    app = _account_door(gateway, mcp)
     app.add_middleware(RequestContextMiddleware, **guard)
     app.agent_router = agent_router(
         discovery_service=gateway.discovery,
@@ -188,6 +203,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     app.agent_door = RequestContextMiddleware(
         AgentDoor(gateway.verifier, app.agent_router), **guard
     )
+    app.mcp_door = RequestContextMiddleware(mcp, **guard)
     return app
 
 

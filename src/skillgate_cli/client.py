@@ -98,15 +98,27 @@ class Client:
         if getattr(self, "_conn", None) is not None:
             self.close()
 
-    def request(self, method: str, path: str, body: Any = None, *, auth: bool = True) -> Response:
-        """Send one request; network failures raise CliError(exit 2)."""
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        auth: bool = True,
+        raw: bytes | None = None,
+        extra: dict[str, str] | None = None,
+    ) -> Response:
+        """Send one request (`body` as JSON, or `raw` JSON bytes as they are, with `extra`
+        headers); network failures raise CliError(exit 2)."""
         headers = {"Accept": "application/json", "User-Agent": f"svc/{__version__}"}
         if auth and self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
-        payload = None
+        payload = raw
         if body is not None:
             payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        if payload is not None:
             headers["Content-Type"] = "application/json"
+        headers.update(extra or {})
         reused = self._conn is not None
         try:
             return self._send(method, path, payload, headers)

@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("run", "Call an endpoint: svc run <integration> <endpoint> --param value."),
     "pull": ("pull", "Save an integration's documentation where the agent looks."),
     "connect": ("connect", "Connect an integration in the browser and wait for it."),
+    "mcp": ("mcp", "MCP on stdio for MCP clients; `svc mcp config` prints set-ups."),
     "logout": ("logout", "Remove SVC_API_KEY from the project's .env."),
     "help": ("help", "Show help for svc or one command."),
 }

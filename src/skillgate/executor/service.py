@@ -36,6 +36,7 @@ class Outcome:
     body: bytes
     upstream_status: int
     headers: dict[str, str]
+    failed: bool = False  # the envelope reports an error (`{status, error}`)
 
 
 def _credential(integration: Integration, conn: ActiveConnection, creds: Credentials) -> Credential:
@@ -114,7 +115,7 @@ class Executor:
             if failed and response.status < 400:
                 error_code = "upstream_body_error"
             headers = {"X-Upstream-Status": str(response.status), **verdict.headers}
-            return Outcome(data, response.status, headers)
+            return Outcome(data, response.status, headers, failed)
         except SkillGateError as exc:
             error_code = exc.code
             raise

@@ -147,7 +147,8 @@ def command(key: str | None, platform: str | None) -> int:
     say(
         f"Signed in to {base_url} as {user['email']} (plan {user['plan']}). Saved the key to "
         f"{written['env_file']}; skill pointer for {platforms.NAMES[chosen]} at "
-        f"{written['pointer']}. Next: `svc status`."
+        f"{written['pointer']}. Next: `svc status`. For an MCP client (Claude, Cursor, "
+        "VS Code, Windsurf): `svc mcp config --client <name>`."
     )
     if "removed_pointer" in written:
         say(f"Removed the former platform's pointer {written['removed_pointer']}.")

@@ -1,0 +1,147 @@
+"""The MCP tools' definitions: names, JSON Schema inputs, annotations.
+
+Four tools keep an agent's context small (progressive disclosure): list,
+search, read one endpoint's documentation, run it. A key scoped to a few
+integrations may also ask for one tool per endpoint (`endpoint_tool`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mcp_types as types
+
+from skillgate.catalog.models import Endpoint, Integration, Parameter
+from skillgate.discovery.search import MAX_LIMIT
+
+LIST_INTEGRATIONS = "list_integrations"
+SEARCH_SKILLS = "search_skills"
+GET_SKILL = "get_skill"
+RUN_SKILL = "run_skill"
+MAX_QUERY = 200  # as GET /v1/skills/search
+SEPARATOR = "__"  # <integration>__<endpoint>
+MAX_ENDPOINT_TOOLS = 100
+
+_SLUG = {"type": "string", "minLength": 1, "maxLength": 40, "description": "Integration slug"}
+_NAME = {"type": "string", "minLength": 1, "maxLength": 64, "description": "Endpoint name"}
+_READ = types.ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
+
+def _obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def _tool(
+    name: str, title: str, description: str, schema: dict[str, Any], notes: types.ToolAnnotations
+) -> types.Tool:
+    return types.Tool(
+        name=name, title=title, description=description, input_schema=schema, annotations=notes
+    )
+
+
+GENERIC_TOOLS: tuple[types.Tool, ...] = (
+    _tool(
+        LIST_INTEGRATIONS,
+        "List integrations",
+        "The integrations this API key may use: slug, name, status (connected or "
+        "not_connected for you), endpoint count, description.",
+        _obj({}, []),
+        _READ,
+    ),
+    _tool(
+        SEARCH_SKILLS,
+        "Search skills",
+        "Find the endpoints that do a task described in words, best first (integration, "
+        "name, method, path, category, description, status). Then get_skill for one.",
+        _obj(
+            {
+                "query": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": MAX_QUERY,
+                    "description": "What you want to do, in words",
+                },
+                "integration": {**_SLUG, "description": "Only this integration's endpoints"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10},
+            },
+            ["query"],
+        ),
+        _READ,
+    ),
+    _tool(
+        GET_SKILL,
+        "Get a skill's documentation",
+        "One endpoint's full documentation: parameters (name, type, required, "
+        "description), an example, the errors it can answer with their fixes.",
+        _obj({"integration": _SLUG, "endpoint": _NAME}, ["integration", "endpoint"]),
+        _READ,
+    ),
+    _tool(
+        RUN_SKILL,
+        "Run a skill",
+        "Call an endpoint of a connected integration with its parameters; the gateway "
+        "holds the credentials. Answers {status, data} or {status, error}. Read the "
+        "endpoint with get_skill first. Some endpoints change data (changes_data).",
+        _obj(
+            {
+                "integration": _SLUG,
+                "endpoint": _NAME,
+                "params": {
+                    "type": "object",
+                    "description": "The endpoint's parameters",
+                    "default": {},
+                },
+            },
+            ["integration", "endpoint"],
+        ),
+        types.ToolAnnotations(
+            read_only_hint=False,
+            destructive_hint=True,
+            idempotent_hint=False,
+            open_world_hint=True,
+        ),
+    ),
+)
+GENERIC_NAMES = frozenset(t.name for t in GENERIC_TOOLS)
+
+
+def _parameter_schema(p: Parameter) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": p.type, "description": p.description}
+    if p.type == "array" and p.items is not None:
+        schema["items"] = {"type": p.items}
+    if p.enum is not None:
+        schema["enum"] = list(p.enum)
+    if p.default is not None:
+        schema["default"] = p.default
+    return schema
+
+
+def endpoint_tool(integration: Integration, endpoint: Endpoint) -> types.Tool:
+    """`<integration>__<endpoint>`, its input schema generated from the catalog's
+    parameters (the executor still checks and coerces them, as for run_skill)."""
+    schema = _obj(
+        {p.name: _parameter_schema(p) for p in endpoint.parameters},
+        [p.name for p in endpoint.parameters if p.required],
+    )
+    mutates = endpoint.mutates
+    return _tool(
+        f"{integration.slug}{SEPARATOR}{endpoint.name}",
+        f"{integration.name}: {endpoint.name}",
+        f"{endpoint.method} {endpoint.path}. {endpoint.description}"[:1024],
+        schema,
+        types.ToolAnnotations(
+            read_only_hint=not mutates,
+            destructive_hint=mutates,
+            idempotent_hint=endpoint.method in ("GET", "PUT", "DELETE"),
+            open_world_hint=True,
+        ),
+    )

@@ -1,0 +1,224 @@
+"""The MCP tools' handlers: arguments checked, the shared services called, answers rendered.
+
+Every tool calls what the agent HTTP API calls (`Discovery`, `Executor.run`),
+with the `Principal` the door verified, so scopes, rate limits, credentials and
+the execution log are the same. A result carries the JSON the HTTP API answers
+twice: as `structuredContent` and as one text block (for clients that only read
+text). A call the gateway refuses (not connected, out of scope, bad params, rate
+limited, unknown endpoint) is a result with `isError: true` carrying the HTTP
+API's error object; malformed arguments and unknown tools are JSON-RPC errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import mcp_types as types
+import orjson
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, INVALID_REQUEST
+
+from skillgate.discovery.search import MAX_LIMIT
+from skillgate.discovery.service import Discovery
+from skillgate.doors.mcp import schemas
+from skillgate.errors import NotFound, RateLimited, SkillGateError
+from skillgate.executor.service import Executor
+from skillgate.http.errors import as_error
+from skillgate.kit.principal import Principal
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A tool's answer: the HTTP API's JSON bytes, and whether the call failed."""
+
+    body: bytes
+    is_error: bool = False
+
+    def result(self) -> types.CallToolResult:
+        """As the SDK's result: the JSON as structured content and as one text block."""
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=self.body.decode())],
+            structured_content=orjson.loads(self.body),
+            is_error=self.is_error,
+        )
+
+    def wire(self) -> bytes:
+        """The same result's JSON (`CallToolResult` on the wire), without parsing the body:
+        the door's fast path (door.py) answers with it."""
+        return (
+            b'{"content":[{"type":"text","text":'
+            + orjson.dumps(self.body.decode())
+            + b'}],"structuredContent":'
+            + self.body
+            + (b',"isError":true}' if self.is_error else b',"isError":false}')
+        )
+
+
+def _result(body: bytes, is_error: bool = False) -> Answer:
+    return Answer(body, is_error)
+
+
+def refusal(exc: BaseException, request_id: str) -> Answer:
+    """The HTTP API's error object as a tool error. MCP has no headers: a rate limit's
+    Retry-After goes in the object as `retry_after`."""
+    error = as_error(exc, request_id)
+    body = error.body()
+    if isinstance(error, RateLimited):
+        body["retry_after"] = error.retry_after
+    return _result(orjson.dumps(body), is_error=True)
+
+
+def _invalid(message: str) -> MCPError:
+    return MCPError(INVALID_PARAMS, message)
+
+
+def _text(args: Mapping[str, Any], name: str, max_length: int, required: bool) -> str | None:
+    value = args.get(name)
+    if value is None:
+        if required:
+            raise _invalid(f"{name}: Field required.")
+        return None
+    if not isinstance(value, str):
+        raise _invalid(f"{name}: Input should be a string.")
+    if not 1 <= len(value) <= max_length:
+        raise _invalid(f"{name}: String should have 1 to {max_length} characters.")
+    return value
+
+
+def _only(args: Mapping[str, Any], allowed: frozenset[str]) -> None:
+    unknown = sorted(set(args) - allowed)
+    if unknown:
+        raise _invalid(f"Unknown argument {unknown[0]!r}; expected {sorted(allowed)}.")
+
+
+_SEARCH_ARGS = frozenset({"query", "integration", "limit"})
+_SKILL_ARGS = frozenset({"integration", "endpoint"})
+_RUN_ARGS = frozenset({"integration", "endpoint", "params"})
+
+
+class Tools:
+    """The tool table one MCP door serves, for any caller."""
+
+    def __init__(self, discovery: Discovery, executor: Executor) -> None:
+        self.discovery = discovery
+        self.executor = executor
+        self._endpoint_tools: dict[tuple[str, ...], list[types.Tool] | int] = {}
+        self._rendered_for: object = None  # the catalog the memo was built from
+
+    def listing(self, principal: Principal, per_endpoint: bool) -> list[types.Tool]:
+        tools = list(schemas.GENERIC_TOOLS)
+        if per_endpoint:
+            tools.extend(self._per_endpoint(principal.scopes))
+        return tools
+
+    def _per_endpoint(self, scopes: tuple[str, ...]) -> list[types.Tool]:
+        """One tool per endpoint the key may call, at most MAX_ENDPOINT_TOOLS (memoised)."""
+        rendered = self.discovery.rendered
+        if self._rendered_for is not rendered.by_slug:  # a catalog reload swapped it
+            self._endpoint_tools = {}
+            self._rendered_for = rendered.by_slug
+        found = self._endpoint_tools.get(scopes)
+        if found is None:
+            pairs = [
+                (rendered.by_slug[slug].integration, e)
+                for slug, access in rendered.visible(scopes)
+                for e in rendered.by_slug[slug].visible[access]
+            ]
+            if len(pairs) > schemas.MAX_ENDPOINT_TOOLS:
+                found = len(pairs)
+            else:
+                found = [schemas.endpoint_tool(i, e) for i, e in pairs]
+            if len(self._endpoint_tools) < 1_000:
+                self._endpoint_tools[scopes] = found
+        if isinstance(found, int):
+            raise MCPError(
+                INVALID_REQUEST,
+                f"?tools=endpoints serves at most {schemas.MAX_ENDPOINT_TOOLS} endpoint tools and "
+                f"this API key may call {found} endpoints: use a key scoped to fewer integrations "
+                "(or slug:read), or drop ?tools=endpoints and use search_skills and run_skill.",
+            )
+        return found
+
+    async def call(
+        self,
+        principal: Principal,
+        name: str,
+        args: Mapping[str, Any],
+        request_id: str,
+        per_endpoint: bool = False,
+    ) -> Answer:
+        """Run tool `name` (`<integration>__<endpoint>` ones only when `per_endpoint`).
+        MCPError (a JSON-RPC error) for an unknown tool or malformed arguments; a tool
+        error result for anything the gateway refuses."""
+        if name == schemas.LIST_INTEGRATIONS:
+            _only(args, frozenset())
+            run = self.discovery.listing(principal)
+        elif name == schemas.SEARCH_SKILLS:
+            _only(args, _SEARCH_ARGS)
+            query = _text(args, "query", schemas.MAX_QUERY, required=True)
+            assert query is not None
+            slug = _text(args, "integration", 40, required=False)
+            limit = args.get("limit", 10)
+            if not isinstance(limit, int) or isinstance(limit, bool):
+                raise _invalid("limit: Input should be an integer.")
+            if not 1 <= limit <= MAX_LIMIT:
+                raise _invalid(f"limit: Input should be between 1 and {MAX_LIMIT}.")
+            run = self.discovery.search(principal, query, slug, limit)
+        elif name == schemas.GET_SKILL:
+            slug, endpoint = self._target(args, _SKILL_ARGS)
+            run = self.discovery.endpoint(principal, slug, endpoint)
+        elif name == schemas.RUN_SKILL:
+            slug, endpoint = self._target(args, _RUN_ARGS)
+            params = args.get("params", {})
+            if not isinstance(params, dict):
+                raise _invalid("params: Input should be an object.")
+            return await self._run(principal, slug, endpoint, params, request_id)
+        else:
+            slug, endpoint = self._endpoint_named(principal, name, per_endpoint)
+            return await self._run(principal, slug, endpoint, dict(args), request_id)
+        try:
+            return _result(await run)
+        except Exception as exc:
+            return refusal(exc, request_id)
+
+    @staticmethod
+    def _target(args: Mapping[str, Any], allowed: frozenset[str]) -> tuple[str, str]:
+        _only(args, allowed)
+        slug = _text(args, "integration", 40, required=True)
+        endpoint = _text(args, "endpoint", 64, required=True)
+        assert slug is not None
+        assert endpoint is not None
+        return slug, endpoint
+
+    def _endpoint_named(
+        self, principal: Principal, name: str, per_endpoint: bool
+    ) -> tuple[str, str]:
+        """(slug, endpoint) of an `<integration>__<endpoint>` tool; unknown tool otherwise.
+        Out of scope is not unknown: run_skill's refusal says which scope is missing."""
+        slug, sep, endpoint = name.partition(schemas.SEPARATOR)
+        if sep and per_endpoint:
+            try:
+                self.discovery.rendered.endpoint(slug, endpoint, principal.scopes)
+                return slug, endpoint
+            except NotFound:
+                pass
+            except SkillGateError:
+                return slug, endpoint
+        shown = name if len(name) <= 80 else name[:80] + "…"
+        raise _invalid(f"Unknown tool {shown!r}; tools/list names the tools this key may use.")
+
+    async def _run(
+        self,
+        principal: Principal,
+        slug: str,
+        endpoint: str,
+        params: dict[str, Any],
+        request_id: str,
+    ) -> Answer:
+        try:
+            outcome = await self.executor.run(principal, slug, endpoint, params)
+        except Exception as exc:
+            return refusal(exc, request_id)
+        return _result(outcome.body, is_error=outcome.failed)

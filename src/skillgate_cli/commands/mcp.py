@@ -1,0 +1,112 @@
+"""`svc mcp`: a stdio MCP server that forwards to the gateway's `/mcp`, and
+`svc mcp config`: the configuration snippet for an MCP client.
+
+The gateway's MCP door is stateless and answers each POST with one JSON message, so
+the stdio server is a relay: one JSON-RPC message per line in, one POST to `/mcp`
+with the project's key (.env or SVC_API_KEY), its answer as one line out. Nothing
+here needs the `mcp` package: `svc` stays the standard library plus click (its
+start-up is paid on every call), and what the tools do is decided in one place, the
+gateway. Messages are relayed one at a time, in order.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, BinaryIO
+
+import click
+
+from skillgate_cli.config import Config
+from skillgate_cli.errors import LOGIN_HINT, CliError
+
+CLIENTS = ("claude", "cursor", "vscode", "windsurf")
+_HEADERS = {"Accept": "application/json, text/event-stream"}
+_INTERNAL_ERROR = -32603
+
+
+def _error(ident: Any, message: str, data: dict[str, Any] | None = None) -> bytes:
+    error: dict[str, Any] = {"code": _INTERNAL_ERROR, "message": message}
+    if data:
+        error["data"] = data
+    return json.dumps({"jsonrpc": "2.0", "id": ident, "error": error}).encode()
+
+
+def _ident(line: bytes) -> Any:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return None
+    return message.get("id") if isinstance(message, dict) else None
+
+
+class Relay:
+    """stdin lines to POST /mcp, answers to stdout lines."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.version: str | None = None  # negotiated at initialize; sent on every later POST
+
+    def forward(self, line: bytes) -> bytes | None:
+        """The line to write back for one message; None for a notification (202)."""
+        extra = dict(_HEADERS)
+        if self.version:
+            extra["MCP-Protocol-Version"] = self.version
+        try:
+            resp = self.client.request("POST", "/mcp", raw=line, extra=extra)
+        except CliError as exc:
+            return _error(_ident(line), f"svc mcp could not reach the gateway: {exc.message}")
+        if resp.status == 202 and not resp.body:
+            return None
+        answer = resp.json()
+        if isinstance(answer, dict) and answer.get("jsonrpc") == "2.0":
+            version = (answer.get("result") or {}).get("protocolVersion")
+            if isinstance(version, str):
+                self.version = version
+            return json.dumps(answer, ensure_ascii=False).encode()
+        code, message, action = resp.error_fields()  # the gateway's own error (401, 413, ...)
+        if resp.status == 401 and "svc login" not in message:
+            message = f"{message} ({LOGIN_HINT}, or set SVC_API_KEY)"
+        data = {"error": code, "status": resp.status, **({"action_url": action} if action else {})}
+        return _error(_ident(line), message, data)
+
+    def serve(self, stdin: BinaryIO, stdout: BinaryIO) -> None:
+        for line in stdin:
+            if not line.strip():
+                continue
+            out = self.forward(line.strip())
+            if out is not None:
+                stdout.write(out + b"\n")
+                stdout.flush()
+
+
+@click.group("mcp", invoke_without_command=True)
+@click.pass_context
+def command(ctx: click.Context) -> int:
+    """Serve MCP on stdin/stdout, forwarding to the gateway's /mcp with this project's key.
+
+    For MCP clients that only launch local commands; `svc mcp config` prints the
+    client's configuration (the HTTP form needs no local process at all).
+    """
+    if ctx.invoked_subcommand is not None:
+        return 0
+    from skillgate_cli.client import from_config
+
+    client = from_config(Config.load())
+    Relay(client).serve(sys.stdin.buffer, sys.stdout.buffer)
+    return 0
+
+
+@command.command("config")
+@click.option("--client", "client_name", type=click.Choice(CLIENTS), default="claude",
+              show_default=True, help="The MCP client to configure.")  # fmt: skip
+@click.option("--form", type=click.Choice(("both", "http", "stdio")), default="both",
+              show_default=True, help="http: the gateway's /mcp; stdio: `svc mcp`.")  # fmt: skip
+def config_command(client_name: str, form: str) -> int:
+    """Print the configuration snippet for an MCP client: the HTTP form (the client
+    talks to the gateway's /mcp) and the stdio form (the client launches `svc mcp`)."""
+    from skillgate_cli.mcp_config import render
+    from skillgate_cli.output import write_stdout
+
+    write_stdout(render(client_name, Config.load().base_url, form))
+    return 0

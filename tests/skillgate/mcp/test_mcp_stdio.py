@@ -1,0 +1,77 @@
+"""`svc mcp` driven over stdio by the official MCP client: a relay to the gateway's
+/mcp with the project's key; and `svc mcp config`'s snippets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from mcp import Client, MCPError, StdioServerParameters
+
+from tests.process import BIN, clean_env, run_cli
+from tests.skillgate.mcp.conftest import Gateway
+
+
+def _svc_mcp(gateway: Gateway, cwd: Path, key: str | None, mode: str = "legacy") -> Client:
+    if key is not None:
+        (cwd / ".env").write_text(f"SVC_API_KEY={key}\n")
+    env = clean_env(SVC_BASE_URL=gateway.server.url)
+    params = StdioServerParameters(command=str(BIN / "svc"), args=["mcp"], env=env, cwd=cwd)
+    return Client(params, mode=mode)  # type: ignore[arg-type]
+
+
+async def test_svc_mcp_relays_search_get_run(gateway: Gateway, tmp_path: Path) -> None:
+    async with _svc_mcp(gateway, tmp_path, gateway.keys["scoped"]) as client:
+        assert client.server_info is not None
+        assert client.server_info.name == "skillgate"
+        tools = [t.name for t in (await client.list_tools()).tools]
+        found = await client.call_tool("search_skills", {"query": "user profile"})
+        doc = await client.call_tool("get_skill", {"integration": "sample", "endpoint": "get_user"})
+        run = await client.call_tool(
+            "run_skill",
+            {"integration": "sample", "endpoint": "get_user", "params": {"username": "stdio"}},
+        )
+        refused = await client.call_tool(
+            "run_skill", {"integration": "oauthy", "endpoint": "get_thing", "params": {}}
+        )
+        with pytest.raises(MCPError) as caught:
+            await client.call_tool("nope", {})
+    assert tools == ["list_integrations", "search_skills", "get_skill", "run_skill"]
+    assert found.structured_content["results"][0]["name"] == "get_user"  # type: ignore[index]
+    assert doc.structured_content["integration"] == "sample"  # type: ignore[index]
+    assert run.structured_content == {"status": 200, "data": {"ok": True, "path": "/users/stdio"}}
+    assert refused.is_error
+    assert refused.structured_content["error"] == "scope_not_allowed"
+    assert "Unknown tool" in caught.value.message
+
+
+async def test_svc_mcp_without_a_valid_key_says_to_log_in(gateway: Gateway, tmp_path: Path) -> None:
+    with pytest.raises(BaseExceptionGroup) as caught:  # the handshake fails, in a task group
+        async with _svc_mcp(gateway, tmp_path, "sk_not_a_real_key") as client:
+            await client.list_tools()
+    error = caught.value
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    assert isinstance(error, MCPError)
+    assert "svc login" in error.message
+    assert error.data == {"error": "unauthorized", "status": 401}
+
+
+@pytest.mark.parametrize("client", ["claude", "cursor", "vscode", "windsurf"])
+def test_svc_mcp_config_prints_both_forms(tmp_path: Path, client: str) -> None:
+    env = clean_env(SVC_BASE_URL="https://gw.example.com")
+    both = run_cli("svc", "mcp", "config", "--client", client, cwd=tmp_path, env=env)
+    assert both.returncode == 0, both.stderr
+    assert "# HTTP" in both.stdout
+    assert "# STDIO" in both.stdout
+    http = json.loads(run_cli("svc", "mcp", "config", "--client", client, "--form", "http",
+                              cwd=tmp_path, env=env).stdout)  # fmt: skip
+    stdio = json.loads(run_cli("svc", "mcp", "config", "--client", client, "--form", "stdio",
+                               cwd=tmp_path, env=env).stdout)  # fmt: skip
+    servers = http.get("mcpServers") or http["servers"]
+    server = servers["skillgate"]
+    assert (server.get("url") or server.get("serverUrl")) == "https://gw.example.com/mcp"
+    assert server["headers"]["Authorization"].startswith("Bearer ${")  # never the key itself
+    local = (stdio.get("mcpServers") or stdio["servers"])["skillgate"]
+    assert (local["command"], local["args"]) == ("svc", ["mcp"])

@@ -1,0 +1,226 @@
+"""The MCP door through the official MCP Python client, over real HTTP, against a real
+server process: the handshake, the tool list, each tool against the loopback upstream,
+each refusal as a tool error carrying the HTTP API's error object, scopes, the rate
+limit, and the JSON-RPC errors of unknown tools and malformed arguments."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+from mcp import MCPError
+from mcp_types import INVALID_PARAMS, INVALID_REQUEST, CallToolResult
+
+from tests.skillgate.mcp.conftest import Gateway, mcp_client
+from tests.upstream import Provider, Reply
+
+GENERIC = ["list_integrations", "search_skills", "get_skill", "run_skill"]
+
+
+def http_get(gateway: Gateway, path: str, key: str = "full") -> Any:
+    r = httpx.get(
+        gateway.server.url + path, headers={"Authorization": f"Bearer {gateway.keys[key]}"}
+    )
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def same_twice(result: CallToolResult) -> Any:
+    """The structured content, checked equal to the one text block's JSON."""
+    assert len(result.content) == 1
+    assert result.content[0].type == "text"
+    assert json.loads(result.content[0].text) == result.structured_content
+    return result.structured_content
+
+
+async def test_handshake_and_tool_list(gateway: Gateway) -> None:
+    async with mcp_client(gateway.mcp_url, gateway.keys["full"]) as client:
+        assert client.protocol_version == "2025-11-25"
+        assert client.server_info is not None
+        assert client.server_info.name == "skillgate"
+        assert client.server_capabilities.tools is not None
+        assert "search_skills" in (client.instructions or "")
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert sorted(tools) == sorted(GENERIC)
+    for name in GENERIC[:3]:
+        notes = tools[name].annotations
+        assert notes is not None
+        assert notes.read_only_hint is True
+    run = tools["run_skill"]
+    assert run.annotations is not None
+    assert run.annotations.read_only_hint is False
+    assert run.annotations.destructive_hint is True
+    assert run.annotations.open_world_hint is True
+    assert run.input_schema["required"] == ["integration", "endpoint"]
+    assert run.input_schema["properties"]["params"]["type"] == "object"
+    search = tools["search_skills"].input_schema
+    assert search["required"] == ["query"]
+    assert search["properties"]["limit"]["maximum"] == 50
+
+
+async def test_discovery_tools_answer_what_the_http_api_answers(gateway: Gateway) -> None:
+    async with mcp_client(gateway.mcp_url, gateway.keys["scoped"]) as client:
+        listing = same_twice(await client.call_tool("list_integrations", {}))
+        found = same_twice(
+            await client.call_tool("search_skills", {"query": "user profile", "limit": 3})
+        )
+        doc = same_twice(
+            await client.call_tool("get_skill", {"integration": "sample", "endpoint": "get_user"})
+        )
+    assert listing == http_get(gateway, "/v1/skills", "scoped")
+    assert [i["slug"] for i in listing["integrations"]] == ["sample"]
+    assert listing["integrations"][0]["status"] == "connected"
+    assert found == http_get(gateway, "/v1/skills/search?q=user+profile&limit=3", "scoped")
+    assert found["results"][0]["name"] == "get_user"
+    assert doc == http_get(gateway, "/v1/skills/sample/get_user", "scoped")
+    assert doc["parameters"][0]["name"] == "username"
+
+
+async def test_run_skill_calls_the_upstream_with_the_stored_credential(
+    gateway: Gateway, provider_server: Provider
+) -> None:
+    provider_server.clear()
+    async with mcp_client(gateway.mcp_url, gateway.keys["full"]) as client:
+        result = await client.call_tool(
+            "run_skill",
+            {"integration": "sample", "endpoint": "get_user", "params": {"username": "octo"}},
+        )
+    assert result.is_error is False
+    assert same_twice(result) == {"status": 200, "data": {"ok": True, "path": "/users/octo"}}
+    sent = provider_server.api_requests()[-1]
+    assert (sent.method, sent.path) == ("GET", "/users/octo")
+    assert sent.headers["authorization"] == "Bearer good-token"
+
+
+async def test_an_upstream_error_is_a_tool_error_with_the_envelope(
+    gateway: Gateway, provider_server: Provider
+) -> None:
+    provider_server.reply("GET", "/users/ghost", Reply(404, {"message": "Not Found"}))
+    async with mcp_client(gateway.mcp_url, gateway.keys["full"]) as client:
+        result = await client.call_tool(
+            "run_skill",
+            {"integration": "sample", "endpoint": "get_user", "params": {"username": "ghost"}},
+        )
+    assert result.is_error is True
+    assert same_twice(result) == {"status": 404, "error": {"message": "Not Found"}}
+
+
+async def _refusal(gateway: Gateway, key: str, slug: str, endpoint: str, params: Any) -> Any:
+    async with mcp_client(gateway.mcp_url, gateway.keys[key]) as client:
+        result = await client.call_tool(
+            "run_skill", {"integration": slug, "endpoint": endpoint, "params": params}
+        )
+    assert result.is_error is True
+    body = same_twice(result)
+    r = httpx.post(
+        f"{gateway.server.url}/v1/{slug}/{endpoint}",
+        json={"params": params},
+        headers={"Authorization": f"Bearer {gateway.keys[key]}"},
+    )
+    assert r.status_code >= 400
+    assert body == r.json()  # the HTTP API's error object, field for field
+    return body
+
+
+async def test_not_connected_is_a_tool_error_with_the_action_url(gateway: Gateway) -> None:
+    body = await _refusal(gateway, "full", "oauthy", "get_thing", {"thing_id": "t"})
+    assert body["error"] == "integration_not_connected"
+    assert body["action_url"].endswith("/integrations/oauthy")
+    assert "connect it at the action_url" in body["message"]
+
+
+async def test_refusals_carry_the_http_api_error(gateway: Gateway) -> None:
+    bad = await _refusal(gateway, "full", "sample", "get_user", {"user": "x"})
+    assert bad["error"] == "bad_request"
+    assert "username" in bad["message"]
+    unknown = await _refusal(gateway, "full", "sample", "get_usr", {})
+    assert unknown["error"] == "not_found"
+    assert "get_user" in unknown["message"]
+    other = await _refusal(gateway, "scoped", "oauthy", "get_thing", {"thing_id": "t"})
+    assert other["error"] == "scope_not_allowed"
+    writes = await _refusal(gateway, "read", "sample", "create_issue",
+                            {"owner": "o", "repo": "r", "title": "t"})  # fmt: skip
+    assert writes["error"] == "scope_not_allowed"
+    assert "read-only" in writes["message"]
+    async with mcp_client(gateway.mcp_url, gateway.keys["scoped"]) as client:
+        hidden = await client.call_tool("get_skill", {"integration": "oauthy", "endpoint": "x"})
+    assert hidden.is_error
+    assert same_twice(hidden)["error"] == "scope_not_allowed"
+
+
+async def test_rate_limit_is_a_tool_error_with_retry_after(gateway: Gateway) -> None:
+    args = {"integration": "sample", "endpoint": "get_user", "params": {"username": "x"}}
+    async with mcp_client(gateway.mcp_url, gateway.keys["free"]) as client:
+        results = [await client.call_tool("run_skill", args) for _ in range(31)]
+    assert [r.is_error for r in results] == [False] * 30 + [True]
+    limited = same_twice(results[-1])
+    assert limited["error"] == "rate_limited"
+    assert 1 <= limited["retry_after"] <= 60
+
+
+async def test_unknown_tools_and_malformed_arguments_are_jsonrpc_errors(gateway: Gateway) -> None:
+    calls: list[tuple[str, dict[str, Any], str]] = [
+        ("delete_everything", {}, "Unknown tool 'delete_everything'"),
+        ("sample__get_user", {}, "Unknown tool"),  # per-endpoint tools need ?tools=endpoints
+        ("run_skill", {"integration": 7, "endpoint": "get_user"}, "integration: Input should"),
+        ("run_skill", {"integration": "sample"}, "endpoint: Field required"),
+        ("run_skill", {"integration": "sample", "endpoint": "get_user", "params": "x"}, "params"),
+        ("search_skills", {"query": "x", "limit": "ten"}, "limit: Input should be an integer"),
+        ("search_skills", {"query": "x", "limit": 500}, "limit: Input should be between"),
+        ("get_skill", {"integration": "sample", "endpoint": "get_user", "x": 1}, "Unknown arg"),
+    ]
+    async with mcp_client(gateway.mcp_url, gateway.keys["full"]) as client:
+        for name, args, message in calls:
+            with pytest.raises(MCPError) as caught:
+                await client.call_tool(name, args)
+            assert caught.value.code == INVALID_PARAMS, name
+            assert message in caught.value.message, (name, caught.value.message)
+
+
+async def test_the_2026_revision_search_get_run(gateway: Gateway) -> None:
+    async with mcp_client(gateway.mcp_url, gateway.keys["full"], mode="auto") as client:
+        assert client.protocol_version == "2026-07-28"
+        found = await client.call_tool(
+            "search_skills", {"query": "profile", "integration": "sample"}
+        )
+        hit = same_twice(found)["results"][0]
+        doc = await client.call_tool(
+            "get_skill", {"integration": "sample", "endpoint": hit["name"]}
+        )
+        run = await client.call_tool(
+            "run_skill",
+            {"integration": "sample", "endpoint": hit["name"], "params": {"username": "a"}},
+        )
+    assert same_twice(doc)["name"] == "get_user"
+    assert same_twice(run)["status"] == 200
+
+
+async def test_one_tool_per_endpoint_for_a_small_scope(
+    gateway: Gateway, provider_server: Provider
+) -> None:
+    url = gateway.mcp_url + "?tools=endpoints"
+    async with mcp_client(url, gateway.keys["read"]) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        result = await client.call_tool("sample__get_user", {"username": "per"})
+        refused = await client.call_tool(
+            "sample__create_issue", {"owner": "o", "repo": "r", "title": "t"}
+        )
+    assert sorted(tools) == sorted([*GENERIC, "sample__get_user", "sample__list_issues"])
+    schema = tools["sample__list_issues"].input_schema
+    assert schema["required"] == ["owner", "repo"]
+    assert schema["properties"]["state"]["enum"] == ["open", "closed", "all"]
+    assert schema["properties"]["labels"] == {
+        "type": "array", "items": {"type": "string"},
+        "description": "Only issues with all these labels.",
+    }  # fmt: skip
+    assert tools["sample__get_user"].annotations.read_only_hint is True  # type: ignore[union-attr]
+    assert same_twice(result) == {"status": 200, "data": {"ok": True, "path": "/users/per"}}
+    assert refused.is_error
+    assert same_twice(refused)["error"] == "scope_not_allowed"
+    async with mcp_client(url, gateway.keys["full"]) as client:
+        with pytest.raises(MCPError) as caught:
+            await client.list_tools()
+    assert caught.value.code == INVALID_REQUEST
+    assert "at most 100 endpoint tools" in caught.value.message
