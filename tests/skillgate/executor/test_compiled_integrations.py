@@ -101,9 +101,9 @@ async def test_asana_fields_go_inside_the_data_envelope(
         full,
         "asana",
         "create_task",
-        data_name="Write the report",
-        data_workspace="1200",
-        data_projects=["1201", "1202"],
+        name="Write the report",  # curated names (asana.yaml) for data.name, ...
+        workspace="1200",
+        projects=["1201", "1202"],
         opt_fields="name,permalink_url",
     )
     assert r.json()["status"] == 200
