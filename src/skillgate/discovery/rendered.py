@@ -1,9 +1,11 @@
-"""Discovery responses rendered once at start-up and served as bytes.
+"""Discovery responses rendered once per catalog and served as bytes.
 
-The catalog does not change while the server runs. Only two things vary per
-caller: the connection status of each integration and the key's access
-(`full`, or `read` for a `slug:read` scope). Each integration is rendered for
-the four combinations; a listing is a join of ready fragments.
+The catalog changes only on a reload, which renders it again (`prepare`, off the
+event loop) and switches in one step (`swap`). Only two things vary per caller:
+the connection status of each integration and the key's access (`full`, or
+`read` for a `slug:read` scope). Listing rows are rendered for the four
+combinations; an integration's endpoint list and each endpoint's document once
+per access with the status spliced in; a listing is a join of ready fragments.
 """
 
 from __future__ import annotations

@@ -216,7 +216,7 @@ class SearchIndex:
         scores in catalog order. An endpoint that matches no term is never returned."""
         if not 1 <= limit <= MAX_LIMIT:
             raise ValueError(f"limit must be 1..{MAX_LIMIT}, not {limit}")
-        # The catalog does not change while the server runs: an answer can be reused.
+        # An index serves one catalog (a reload builds a new index): an answer can be reused.
         key = (query, scopes, integration, limit)
         found = self._answers.get(key)
         if found is None:
