@@ -72,7 +72,7 @@ def section_catalog(workdir: Path, lines: list[str], summary: dict[str, object])
     from skillgate.catalog.loader import load_catalog
 
     catalog = load_catalog()
-    endpoints = sum(len(i.endpoints) for i in catalog.integrations.values())
+    endpoints = catalog.endpoint_count
     key = br._connected_user(workdir, "catalog@example.com", "github")
     port = 18_096
     times: list[float] = []

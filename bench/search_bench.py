@@ -83,7 +83,7 @@ def main() -> None:
     args = parser.parse_args()
 
     catalog = synthetic(args.endpoints)
-    count = sum(len(i.endpoints) for i in catalog.integrations.values())
+    count = catalog.endpoint_count
     before = rss_mb()
     started = time.perf_counter()
     index = SearchIndex(catalog)

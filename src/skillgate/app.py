@@ -89,7 +89,7 @@ async def _reload(gateway: Gateway) -> None:
     log.warning(
         "catalog reloaded",
         integrations=len(catalog.integrations),
-        endpoints=sum(len(i.endpoints) for i in catalog.integrations.values()),
+        endpoints=catalog.endpoint_count,
     )
 
 

@@ -25,6 +25,11 @@ DEFAULT_DB_FILE = "skillgate.db"
 SECRETS_FILE = ".skillgate-secrets.json"
 
 
+def split_catalog_path(value: str | None) -> list[str]:
+    """SKILLGATE_CATALOG_PATH's entries (`:`-separated on POSIX), blanks left out."""
+    return [p for p in (value or "").split(os.pathsep) if p.strip()]
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="SKILLGATE_", extra="ignore")
 
@@ -106,7 +111,7 @@ class Settings(BaseSettings):
     def catalog_paths(self) -> list[str]:
         """The catalog's extra files and directories: SKILLGATE_CATALOG_PATH, then the
         data directory's own `catalog/` when it exists."""
-        paths = [p for p in (self.catalog_path or "").split(os.pathsep) if p.strip()]
+        paths = split_catalog_path(self.catalog_path)
         if self.own_catalog_dir.is_dir() and str(self.own_catalog_dir) not in paths:
             paths.append(str(self.own_catalog_dir))
         return paths

@@ -6,7 +6,6 @@ file, the entry and the problem, and the server refuses to start.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +55,10 @@ class Catalog:
     @property
     def slugs(self) -> list[str]:
         return list(self.integrations)
+
+    @property
+    def endpoint_count(self) -> int:
+        return sum(len(i.endpoints) for i in self.integrations.values())
 
 
 def _entry_label(data: object, loc: tuple[int | str, ...]) -> str:
@@ -149,10 +152,6 @@ def catalog_files(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> 
         else:
             raise CatalogError(f"{p}: SKILLGATE_CATALOG_PATH entry does not exist")
     return files
-
-
-def extra_paths_from_env(value: str | None) -> list[str]:
-    return [p for p in (value or "").split(os.pathsep) if p.strip()]
 
 
 def load_catalog(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> Catalog:

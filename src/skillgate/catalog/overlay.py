@@ -32,6 +32,7 @@ source's order. Every problem raises `OverlayError` naming the operation.
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -116,17 +117,21 @@ def _excluded(exclude: Any) -> list[tuple[str, str]]:
     return rules
 
 
-def exclusions(compiled: dict[str, Any], overlay: dict[str, Any]) -> list[tuple[str, str]]:
-    """(operation, reason) of every compiled operation the overlay excludes."""
-    rules = _excluded(overlay.get("exclude"))
+def _matching(ops: Iterable[str], rules: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(operation, reason) of each of `ops` that a rule's pattern matches (the first)."""
     found: list[tuple[str, str]] = []
-    for endpoint in compiled.get("endpoints", []):
-        op = operation_id(endpoint)
+    for op in ops:
         for pattern, reason in rules:
             if fnmatch.fnmatchcase(op, pattern):
                 found.append((op, reason))
                 break
     return found
+
+
+def exclusions(compiled: dict[str, Any], overlay: dict[str, Any]) -> list[tuple[str, str]]:
+    """(operation, reason) of every compiled operation the overlay excludes."""
+    ops = (operation_id(e) for e in compiled.get("endpoints", []))
+    return _matching(ops, _excluded(overlay.get("exclude")))
 
 
 def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str, Any]:
@@ -144,7 +149,7 @@ def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str
     for pattern, _ in rules:
         if not any(fnmatch.fnmatchcase(op, pattern) for op in by_op):
             raise OverlayError(f"exclude {pattern!r}: no compiled operation matches it")
-    excluded = {op for op, _ in exclusions(compiled, overlay)}
+    excluded = {op for op, _ in _matching(by_op, rules)}
 
     curated: list[dict[str, Any]] = []
     taken: set[str] = set()

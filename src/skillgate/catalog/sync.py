@@ -21,7 +21,7 @@ import sys
 import tarfile
 import tempfile
 import zipfile
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import yaml
@@ -91,6 +91,6 @@ def sync(*, update: bool = False) -> list[Path]:
     sources = [fetch(s, update=update) for s in read_lock()]
     if update:
         data = yaml.safe_load(LOCK.read_text(encoding="utf-8"))
-        data["sources"] = [s.__dict__ for s in sources]
+        data["sources"] = [asdict(s) for s in sources]
         LOCK.write_text(yaml.safe_dump(data, sort_keys=False, width=100), encoding="utf-8")
     return build(sources)

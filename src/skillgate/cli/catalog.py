@@ -124,7 +124,7 @@ def reload_cmd() -> None:
         {
             "signalled": pid,
             "integrations": len(loaded.integrations),
-            "endpoints": sum(len(i.endpoints) for i in loaded.integrations.values()),
+            "endpoints": loaded.endpoint_count,
         }
     )
 

@@ -80,7 +80,7 @@ def _run(kind: str, file: str, slug: str, out: str | None, **options: Any) -> No
         integration_dict,
         load_document,
     )
-    from skillgate.catalog.loader import extra_paths_from_env
+    from skillgate.settings import split_catalog_path
 
     importer = import_openapi if kind == "openapi" else import_discovery
     try:
@@ -100,7 +100,7 @@ def _run(kind: str, file: str, slug: str, out: str | None, **options: Any) -> No
         target, paths = default_target(slug)
     else:
         target = None if out == "-" else Path(out)
-        paths = extra_paths_from_env(os.environ.get("SKILLGATE_CATALOG_PATH"))
+        paths = split_catalog_path(os.environ.get("SKILLGATE_CATALOG_PATH"))
     if target is None:
         click.echo(text, nl=False)
     else:

@@ -56,10 +56,6 @@ class Answer:
         )
 
 
-def _result(body: bytes, is_error: bool = False) -> Answer:
-    return Answer(body, is_error)
-
-
 def refusal(exc: BaseException, request_id: str) -> Answer:
     """The HTTP API's error object as a tool error. MCP has no headers: a rate limit's
     Retry-After goes in the object as `retry_after`."""
@@ -67,7 +63,7 @@ def refusal(exc: BaseException, request_id: str) -> Answer:
     body = error.body()
     if isinstance(error, RateLimited):
         body["retry_after"] = error.retry_after
-    return _result(orjson.dumps(body), is_error=True)
+    return Answer(orjson.dumps(body), is_error=True)
 
 
 def _invalid(message: str) -> MCPError:
@@ -179,7 +175,7 @@ class Tools:
             slug, endpoint = self._endpoint_named(principal, name, per_endpoint)
             return await self._run(principal, slug, endpoint, dict(args), request_id)
         try:
-            return _result(await run)
+            return Answer(await run)
         except Exception as exc:
             return refusal(exc, request_id)
 
@@ -221,4 +217,4 @@ class Tools:
             outcome = await self.executor.run(principal, slug, endpoint, params)
         except Exception as exc:
             return refusal(exc, request_id)
-        return _result(outcome.body, is_error=outcome.failed)
+        return Answer(outcome.body, is_error=outcome.failed)
