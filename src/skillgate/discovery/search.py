@@ -49,6 +49,10 @@ RELATED_WEIGHT = 0.8
 # BM25 (Lucene variant): term-frequency saturation and length normalisation.
 K1 = 2.0
 B = 0.9
+NAME_COVER = 0.5
+NAMED_BOOST = 1.5
+GENERIC = frozenset(["googl"])
+NAME_RELATED = 0.8
 MAX_LIMIT = 50
 _MEMO = 10_000
 _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
@@ -140,12 +144,39 @@ class SearchIndex:
                 for h in self.hits
             ]
         )
+        self._names = self._name_index()
+        self._products = {
+            slug: re.compile(r"\b" + re.escape(i.name.lower()) + r"\b")
+            for slug, i in catalog.integrations.items()
+        }
         self.bm25 = bm25s.BM25(k1=K1, b=B)
         self._indexed = any(corpus)  # bm25s cannot index nothing
         if self._indexed:
             self.bm25.index(corpus, show_progress=False)
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[tuple[str, tuple[str, ...], str | None, int], list[Hit]] = {}
+
+    def _name_index(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Per term, the endpoints whose name holds it and the term's share of the name."""
+        docs: dict[str, list[int]] = {}
+        shares: dict[str, list[float]] = {}
+        for i, h in enumerate(self.hits):
+            words = set(self.analyzer.terms(h.endpoint.name))
+            for w in words:
+                docs.setdefault(w, []).append(i)
+                shares.setdefault(w, []).append(1 / len(words))
+        return {w: (np.array(d), np.array(shares[w])) for w, d in docs.items()}
+
+    def coverage(self, q) -> np.ndarray:
+        rows, values = [], []
+        for terms, weight in ((q.terms, 1.0), (q.related, NAME_RELATED)):
+            for t in terms:
+                found = self._names.get(t)
+                if found is not None:
+                    rows.append(found[0]); values.append(found[1] * weight)
+        if not rows:
+            return np.zeros(len(self.hits))
+        return np.bincount(np.concatenate(rows), weights=np.concatenate(values), minlength=len(self.hits))
 
     def _document(
         self, integration: Integration, e: Endpoint, seen: dict[str, list[str]]
@@ -187,7 +218,7 @@ class SearchIndex:
         """Every document's score for `query`; None when no term of it is indexed."""
         if not self._indexed:
             return None
-        q = self.analyzer.query(query)
+        q = self.analyzer.query(query, self.bm25.vocab_dict)
         # bm25s's index: per term, the documents holding it and its BM25 score in each
         # (a sparse matrix, column-major). A query's scores: those columns summed, the
         # related terms' at their weight (one bincount instead of a loop per term).
@@ -207,6 +238,14 @@ class SearchIndex:
         total: np.ndarray = np.bincount(
             np.concatenate(rows), weights=np.concatenate(values), minlength=len(self.hits)
         )
+        if NAMED_BOOST != 1:
+            lower = query.lower()
+            for slug, words in self._products.items():
+                if words.search(lower):
+                    start, end = self.ranges[slug]
+                    total[start:end] *= NAMED_BOOST
+        if NAME_COVER:
+            total *= 1 + NAME_COVER * self.coverage(q)
         return total
 
     def search(
