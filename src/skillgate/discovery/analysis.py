@@ -46,8 +46,9 @@ _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
 _WORD = re.compile(r"[a-z0-9]+")
 _CACHE_MAX = 100_000
-# Words whose stem would make them another word: Stripe's `issuing` (cards) is no `issue`.
-_UNSTEMMED = frozenset(["issuing"])
+# Stems Snowball gets wrong for the APIs: Stripe's `issuing` (cards) is no `issue`, and a
+# `contributor` is one who `contributed`.
+_STEMS = {"issuing": "issuing", "contributor": "contribut", "contributors": "contribut"}
 
 
 def _plural(word: str, stem: str) -> bool:
@@ -100,8 +101,8 @@ class Analyzer:
             s = cache.get(w)
             if s is None:
                 s = self._stemmer.stemWord(w)
-                if w in _UNSTEMMED:
-                    s = w
+                if w in _STEMS:
+                    s = _STEMS[w]
                 elif len(w) >= 7 and w.endswith(("ee", "ees")) and s.endswith("e"):
                     s = s[:-1]  # Snowball: assignee -> assigne; as assign, attendee as attend
                 if len(cache) < _CACHE_MAX:
