@@ -441,3 +441,50 @@ async def test_paginate_needs_a_paginated_endpoint(
         assert r.status_code == 400
         assert r.json()["message"].startswith("paginate:")
         assert provider.api_requests() == []
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        ({"paginate": {"max_items": 0}}, "paginate.max_items"),
+        ({"paginate": {"max_pages": 101}}, "paginate.max_pages"),
+        ({"paginate": {"pages": 2}}, "paginate.pages"),
+        ({"paginate": 3}, "paginate"),
+        ({"fields": []}, "fields"),
+        ({"fields": ["user..login"]}, "fields"),
+        ({"max_bytes": 100}, "max_bytes"),
+        ({"max_bytes": "big"}, "max_bytes"),
+    ],
+)
+async def test_bad_option_values_are_400_naming_the_field(
+    extra: dict[str, Any],
+    named: str,
+    database_url: str,
+    tmp_path: Path,
+    shipped: Catalog,
+    provider: Provider,
+) -> None:
+    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
+        r = await harness.client.post(
+            "/v1/slack/list_channels", json={"params": {}, **extra}, headers=bearer(full)
+        )
+        assert r.status_code == 400
+        assert r.json()["message"].startswith(f"{named}:")
+        assert provider.api_requests() == []
+
+
+async def test_a_dry_run_with_paginate_previews_the_first_page(
+    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+) -> None:
+    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
+        r = await _run(
+            harness,
+            full,
+            "github",
+            "list_issues",
+            params={"owner": "octo", "repo": "hello"},
+            paginate={"max_items": 40},
+            dry_run=True,
+        )
+        assert r.json()["request"]["url"] == f"{provider.url}/repos/octo/hello/issues?per_page=40"
+        assert provider.api_requests() == []
