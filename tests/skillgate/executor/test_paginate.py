@@ -1,97 +1,47 @@
-"""`paginate`, `fields` and `max_bytes` through POST /v1/:integration/:endpoint, with the
+"""`paginate` through POST /v1/:integration/:endpoint: the five pagination styles of the
 shipped GitHub, Slack, Gmail, Notion and Linear integrations against the loopback
-provider, which plays each API's pagination and records every page asked for."""
+provider, which plays each API's paging and records every page asked for; caps, the
+continuation, a failing page, the rate limit and the log per page."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
 
-from skillgate.catalog.loader import SHIPPED_DIR, Catalog, parse_file
-from tests.conftest import Harness, bearer, open_harness
+from skillgate.catalog.loader import Catalog
+from tests.conftest import bearer
+from tests.skillgate.executor.paged import (
+    ISSUES,
+    gateway,
+    github_issues,
+    issue_requests,
+    point_at,
+    run,
+    shipped_catalog,
+    slack_channels,
+)
 from tests.upstream import Provider, Recorded, Reply
-
-SLUGS = ("github", "slack", "gmail", "notion", "linear")
-ISSUES = [
-    {"number": 1000 - i, "title": f"Issue {i}", "user": {"login": f"u{i % 7}", "id": i}}
-    for i in range(230)
-]
 
 
 @pytest.fixture(scope="module")
 def shipped() -> Catalog:
-    return Catalog(integrations={s: parse_file(SHIPPED_DIR / f"{s}.yaml") for s in SLUGS})
-
-
-@asynccontextmanager
-async def gateway(
-    database_url: str,
-    tmp_path: Path,
-    catalog: Catalog,
-    provider: Provider,
-    plan: str = "pro",
-    **settings: Any,
-) -> AsyncIterator[tuple[Harness, str]]:
-    """A server whose five integrations all point at the provider, connected."""
-    async with open_harness(database_url, tmp_path, catalog, **settings) as harness:
-        await harness.user(plan=plan)
-        full, _ = await harness.key()
-        for slug in SLUGS:
-            await harness.connect_token(full, slug)
-        provider.clear()
-        yield harness, full
+    return shipped_catalog()
 
 
 @pytest.fixture(autouse=True)
 def _base_urls(provider: Provider, monkeypatch: pytest.MonkeyPatch) -> None:
-    for slug in SLUGS:
-        monkeypatch.setenv(f"SKILLGATE_{slug.upper()}_BASE_URL", provider.url)
-
-
-async def _run(harness: Harness, full: str, slug: str, name: str, **body: Any) -> Any:
-    r = await harness.client.post(f"/v1/{slug}/{name}", json=body, headers=bearer(full))
-    assert r.status_code == 200, r.text
-    return r
-
-
-def _github_issues(provider: Provider, fail_page: int | None = None) -> None:
-    """GitHub: pages by `page`/`per_page`, a `Link` header whose next URL has another path
-    (as GitHub's does: /repositories/<id>/issues)."""
-
-    def handle(rec: Recorded) -> Reply:
-        q = dict(rec.query)
-        page, per = int(q.get("page", 1)), int(q.get("per_page", 30))
-        if page == fail_page:
-            return Reply(502, {"message": "Server Error"})
-        chunk = ISSUES[(page - 1) * per : page * per]
-        links = []
-        if page * per < len(ISSUES):  # the request's own query, the next page
-            query = urlencode({**q, "page": page + 1})
-            links.append(f'<{provider.url}/repositories/99/issues?{query}>; rel="next"')
-        links.append(f'<{provider.url}/repositories/99/issues?per_page={per}&page=1>; rel="first"')
-        return Reply(200, chunk, {"Link": ", ".join(links)})
-
-    provider.reply("GET", "/repos/octo/hello/issues", handle)
-
-
-def _issue_requests(provider: Provider) -> list[dict[str, str]]:
-    sent = provider.api_requests()
-    assert all(r.path == "/repos/octo/hello/issues" for r in sent)  # never the Link's path
-    return [dict(r.query) for r in sent]
+    point_at(provider, monkeypatch)
 
 
 async def test_github_link_header_with_max_items_and_continuation(
     database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
 ) -> None:
-    _github_issues(provider)
+    github_issues(provider)
     params = {"owner": "octo", "repo": "hello", "state": "all"}
     async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await _run(
+        r = await run(
             harness, full, "github", "list_issues", params=params, paginate={"max_items": 150}
         )
         body = r.json()
@@ -104,12 +54,12 @@ async def test_github_link_header_with_max_items_and_continuation(
             "next": {"per_page": 100, "page": 2},
             "skip": 50,
         }
-        assert _issue_requests(provider) == [
+        assert issue_requests(provider) == [
             {"state": "all", "per_page": "100"},
             {"state": "all", "per_page": "100", "page": "2"},
         ]
         provider.clear()
-        more = await _run(
+        more = await run(
             harness,
             full,
             "github",
@@ -120,15 +70,15 @@ async def test_github_link_header_with_max_items_and_continuation(
         rest = more.json()
         assert rest["data"][body["pagination"]["skip"] :] == ISSUES[150:]
         assert rest["pagination"] == {"pages": 2, "items": 130, "complete": True, "next": None}
-        assert [q["page"] for q in _issue_requests(provider)] == ["2", "3"]
+        assert [q["page"] for q in issue_requests(provider)] == ["2", "3"]
 
 
 async def test_a_failing_middle_page_keeps_the_items_so_far(
     database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
 ) -> None:
-    _github_issues(provider, fail_page=2)
+    github_issues(provider, fail_page=2)
     async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await _run(
+        r = await run(
             harness,
             full,
             "github",
@@ -143,32 +93,15 @@ async def test_a_failing_middle_page_keeps_the_items_so_far(
             "data": ISSUES[:50],
             "pagination": {"pages": 2, "items": 50, "complete": False, "next": {"page": 2}},
         }
-        assert [q.get("page") for q in _issue_requests(provider)] == [None, "2"]
-
-
-def _slack_channels(provider: Provider, total: int = 7) -> None:
-    channels = [
-        {"id": f"C{i}", "name": f"chan-{i}", "purpose": {"value": "p" * 40}} for i in range(total)
-    ]
-
-    def handle(rec: Recorded) -> Reply:
-        q = dict(rec.query)
-        start = int(q.get("cursor", "c0")[1:])
-        limit = int(q.get("limit", 100))
-        nxt = start + limit
-        meta = {"next_cursor": f"c{nxt}" if nxt < total else ""}
-        page = {"ok": True, "channels": channels[start:nxt], "response_metadata": meta}
-        return Reply(200, page)
-
-    provider.reply("GET", "/conversations.list", handle)
+        assert [q.get("page") for q in issue_requests(provider)] == [None, "2"]
 
 
 async def test_slack_cursor_with_max_pages_and_fields(
     database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
 ) -> None:
-    _slack_channels(provider)
+    slack_channels(provider)
     async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await _run(
+        r = await run(
             harness,
             full,
             "slack",
@@ -207,9 +140,7 @@ async def test_google_page_token_to_the_end(
 
     provider.reply("GET", "/gmail/v1/users/me/messages", handle)
     async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await _run(
-            harness, full, "gmail", "list_messages", params={"userId": "me"}, paginate={}
-        )
+        r = await run(harness, full, "gmail", "list_messages", params={"userId": "me"}, paginate={})
         assert r.json() == {
             "status": 200,
             "data": messages,
@@ -238,7 +169,7 @@ async def test_notion_start_cursor_in_the_post_body(
 
     provider.reply("POST", "/databases/db1/query", handle)
     async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await _run(
+        r = await run(
             harness,
             full,
             "notion",
@@ -281,7 +212,7 @@ async def test_linear_graphql_page_info(
 
     provider.reply("POST", "/graphql", handle)
     async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await _run(
+        r = await run(
             harness,
             full,
             "linear",
@@ -301,11 +232,11 @@ async def test_linear_graphql_page_info(
 async def test_each_page_spends_the_rate_limit_and_writes_a_log_row(
     database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
 ) -> None:
-    _slack_channels(provider, total=20)
+    slack_channels(provider, total=20)
     async with gateway(
         database_url, tmp_path, shipped, provider, plan="free", rate_free_per_minute=3
     ) as (harness, full):
-        r = await _run(harness, full, "slack", "list_channels", params={"limit": 4}, paginate={})
+        r = await run(harness, full, "slack", "list_channels", params={"limit": 4}, paginate={})
         body = r.json()
         assert body["status"] == 429
         assert body["error"]["error"] == "rate_limited"
@@ -328,107 +259,6 @@ async def test_each_page_spends_the_rate_limit_and_writes_a_log_row(
         ]
 
 
-async def test_fields_on_nested_and_list_data(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
-) -> None:
-    issue = {
-        "number": 7,
-        "title": "Crash",
-        "user": {"login": "ann", "id": 1, "site_admin": False},
-        "labels": [{"name": "bug", "color": "f00"}, {"name": "ui", "color": "0f0"}],
-        "body": "long text",
-    }
-    provider.reply("GET", "/repos/octo/hello/issues/7", Reply(200, issue))
-    _github_issues(provider)
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await _run(
-            harness,
-            full,
-            "github",
-            "get_issue",
-            params={"owner": "octo", "repo": "hello", "issue_number": 7},
-            fields=["number", "user.login", "labels.name", "milestone.title"],
-        )
-        assert r.json() == {
-            "status": 200,
-            "data": {
-                "number": 7,
-                "user": {"login": "ann"},
-                "labels": [{"name": "bug"}, {"name": "ui"}],
-            },
-        }
-        r = await _run(
-            harness,
-            full,
-            "github",
-            "list_issues",
-            params={"owner": "octo", "repo": "hello", "per_page": 3},
-            fields=["number", "user.login"],
-        )
-        assert r.json() == {
-            "status": 200,
-            "data": [
-                {"number": i["number"], "user": {"login": i["user"]["login"]}} for i in ISSUES[:3]
-            ],
-        }
-
-
-async def test_max_bytes_without_paginate(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
-) -> None:
-    _slack_channels(provider, total=200)
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await _run(
-            harness, full, "slack", "list_channels", params={"limit": 200}, max_bytes=2048
-        )
-        body = r.json()
-        data = body["data"]
-        assert len(r.content) < 2048 + 200  # the envelope around at most 2048 bytes of data
-        assert data["ok"] is True
-        assert data["response_metadata"] == {"next_cursor": ""}
-        kept = len(data["channels"])
-        assert 5 < kept < 200
-        assert body["truncated"] is True
-        assert body["omitted"] == 200 - kept
-        assert body["bytes"] > 2048
-        small = await _run(
-            harness, full, "slack", "list_channels", params={"limit": 2}, max_bytes=2048
-        )
-        assert "truncated" not in small.json()
-
-
-async def test_max_bytes_with_paginate_moves_next_to_the_first_item_left_out(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
-) -> None:
-    _github_issues(provider)
-    params = {"owner": "octo", "repo": "hello", "per_page": 20}
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await _run(
-            harness, full, "github", "list_issues", params=params, paginate={}, max_bytes=4096
-        )
-        body = r.json()
-        kept = len(body["data"])
-        assert body["data"] == ISSUES[:kept]
-        assert body["truncated"] is True
-        assert body["omitted"] > 0
-        pagination = body["pagination"]
-        assert pagination["items"] == kept
-        assert pagination["complete"] is False
-        assert pagination["pages"] < 12  # stopped fetching once past max_bytes
-        assert len(provider.api_requests()) == pagination["pages"]
-        page = pagination["next"]["page"]
-        assert (page - 1) * 20 + pagination.get("skip", 0) == kept  # nothing lost
-        more = await _run(
-            harness,
-            full,
-            "github",
-            "list_issues",
-            params={**params, **pagination["next"]},
-            paginate={"max_items": 20},
-        )
-        assert more.json()["data"][pagination.get("skip", 0) :][:1] == [ISSUES[kept]]
-
-
 async def test_paginate_needs_a_paginated_endpoint(
     database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
 ) -> None:
@@ -443,41 +273,11 @@ async def test_paginate_needs_a_paginated_endpoint(
         assert provider.api_requests() == []
 
 
-@pytest.mark.parametrize(
-    ("extra", "named"),
-    [
-        ({"paginate": {"max_items": 0}}, "paginate.max_items"),
-        ({"paginate": {"max_pages": 101}}, "paginate.max_pages"),
-        ({"paginate": {"pages": 2}}, "paginate.pages"),
-        ({"paginate": 3}, "paginate"),
-        ({"fields": []}, "fields"),
-        ({"fields": ["user..login"]}, "fields"),
-        ({"max_bytes": 100}, "max_bytes"),
-        ({"max_bytes": "big"}, "max_bytes"),
-    ],
-)
-async def test_bad_option_values_are_400_naming_the_field(
-    extra: dict[str, Any],
-    named: str,
-    database_url: str,
-    tmp_path: Path,
-    shipped: Catalog,
-    provider: Provider,
-) -> None:
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await harness.client.post(
-            "/v1/slack/list_channels", json={"params": {}, **extra}, headers=bearer(full)
-        )
-        assert r.status_code == 400
-        assert r.json()["message"].startswith(f"{named}:")
-        assert provider.api_requests() == []
-
-
 async def test_a_dry_run_with_paginate_previews_the_first_page(
     database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
 ) -> None:
     async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await _run(
+        r = await run(
             harness,
             full,
             "github",
