@@ -61,13 +61,22 @@ def _declared(endpoint: Endpoint) -> dict[str, Parameter]:
     return {p.name: p for p in endpoint.parameters}
 
 
-def _with(endpoint: Endpoint, values: dict[str, Any], name: str, value: Any) -> dict[str, Any]:
-    """`values` with `name` set to `value` as its parameter declares it."""
-    param = _declared(endpoint).get(name)
-    if param is not None:
-        with contextlib.suppress(CoercionError):  # else sent as the upstream wrote it
-            value = coerce(param, value)
-    return {**values, name: value}
+def _coerced(param: Parameter, value: Any) -> Any:
+    """`value` as `param` declares it, else as the upstream wrote it."""
+    with contextlib.suppress(CoercionError):
+        return coerce(param, value)
+    return value
+
+
+def _with(
+    endpoint: Endpoint, values: dict[str, Any], name: str | None, value: Any
+) -> dict[str, Any] | None:
+    """`values` with `name` set to `value`; None when the endpoint does not declare
+    `name` (the request would not carry it: the same page again)."""
+    param = _declared(endpoint).get(name or "")
+    if name is None or param is None:
+        return None
+    return {**values, name: _coerced(param, value)}
 
 
 def first(endpoint: Endpoint, values: dict[str, Any], max_items: int) -> dict[str, Any]:
@@ -83,7 +92,7 @@ def first(endpoint: Endpoint, values: dict[str, Any], max_items: int) -> dict[st
     ceiling = p.max_size or (param.default if isinstance(param.default, int) else None)
     if not ceiling:
         return values
-    return _with(endpoint, values, p.size_param, min(ceiling, max_items))
+    return {**values, p.size_param: _coerced(param, min(ceiling, max_items))}
 
 
 def dig(body: Any, path: str) -> Any:
@@ -130,7 +139,7 @@ def _link(endpoint: Endpoint, values: dict[str, Any], url: str) -> dict[str, Any
     out = dict(values)
     for wire, texts in given.items():
         param = by_wire[wire]
-        out = _with(endpoint, out, param.name, texts if param.type == "array" else texts[-1])
+        out[param.name] = _coerced(param, texts if param.type == "array" else texts[-1])
     return out if out != values else None  # no change: it would fetch the same page
 
 

@@ -243,3 +243,28 @@ def test_collector_stops_fetching_past_max_bytes() -> None:
     _drive(c, _pages(10, 4))  # ~60 bytes an item: the second page passes 400
     assert c.pages == 2
     assert c.summary()["next"] == {"page": 3}
+
+
+def test_an_undeclared_page_parameter_is_not_followed() -> None:
+    from tests.conftest import FIXTURES
+
+    sample = load_catalog([FIXTURES / "catalog"], shipped=False)
+    ep = _ep(sample, "sample", "list_issues")  # declares `page` paging, no `page` parameter
+    values = {"owner": "o", "repo": "r", "per_page": 2}
+    # the request could not carry page=2: following would fetch page 1 again and again
+    assert paging.step(ep, values, _resp([1, 2])).next is None
+
+
+def test_every_shipped_paginated_endpoint_declares_its_paging_parameters(
+    catalog: Catalog,
+) -> None:
+    missing = []
+    for slug in catalog.slugs:
+        for ep in catalog.get(slug).endpoints:  # type: ignore[union-attr]
+            p = ep.pagination
+            names = {param.name for param in ep.parameters}
+            for used in (p.param, p.size_param) if p else ():
+                if used is not None and used not in names:
+                    missing.append(f"{slug}.{ep.name}: {used}")
+    assert missing == []
+    assert sum(1 for s in catalog.slugs for e in catalog.get(s).endpoints if e.pagination) > 400  # type: ignore[union-attr]
