@@ -223,6 +223,11 @@ class Endpoint(_Frozen):
             raise ValueError("`graphql` is only allowed with `body: graphql`")
         if has_body and self.method == "GET":
             raise ValueError("a GET endpoint cannot have body parameters")
+        paging = self.pagination
+        for label in ("param", "size_param"):
+            named = getattr(paging, label) if paging is not None else None
+            if named is not None and named not in seen:
+                raise ValueError(f"pagination.{label} {named!r} is not a declared parameter")
         if self.destructive is None:
             derived = destructive.derive(self.method, self.name, self.operation)
             object.__setattr__(self, "destructive", derived)  # frozen: set once, here

@@ -38,6 +38,12 @@ if TYPE_CHECKING:
     from skillgate.executor.service import Executor
 
 
+# Upstream statuses that say the request was not processed and may be retried (rate
+# limited, bad gateway, unavailable): an Idempotency-Key is freed, not bound to them.
+# Other answers, 500 and 504 included (the upstream may have acted), are stored.
+NOT_PROCESSED = frozenset({429, 502, 503})
+
+
 class OptionRunner:
     def __init__(
         self, executor: Executor, confirmations: Confirmations, idempotency: Idempotency
@@ -90,7 +96,11 @@ class OptionRunner:
                 with contextlib.suppress(Exception):
                     await asyncio.shield(self.idempotency.release(principal.user_id, key))
             raise
-        if key is not None:
+        if key is None:
+            return outcome
+        if outcome.upstream_status in NOT_PROCESSED:  # "try again": a retry runs afresh
+            await self.idempotency.release(principal.user_id, key)
+        else:
             await self.idempotency.finish(
                 principal.user_id, key, outcome.upstream_status, outcome.body
             )
@@ -169,5 +179,7 @@ class OptionRunner:
 
 def _replayed(upstream_status: int, envelope: bytes) -> Outcome:
     failed = "error" in orjson.loads(envelope)
-    headers = {"X-Upstream-Status": str(upstream_status), "Idempotent-Replayed": "true"}
+    headers = {"Idempotent-Replayed": "true"}
+    if upstream_status:  # 0: a paginated run a gateway error stopped (no upstream status)
+        headers["X-Upstream-Status"] = str(upstream_status)
     return Outcome(envelope, upstream_status, headers, failed, log_error="replayed")

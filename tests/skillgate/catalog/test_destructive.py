@@ -81,3 +81,22 @@ def test_a_file_can_say_either_way() -> None:
     assert kept.destructive is False
     post = {**base, "method": "POST", "name": "launch_rocket", "destructive": True}
     assert Endpoint.model_validate(post).destructive is True
+
+
+def test_paging_parameters_must_be_declared() -> None:
+    """A `pagination.param` the endpoint does not declare could never be followed."""
+    base = {
+        "name": "list_things",
+        "method": "GET",
+        "path": "/things",
+        "category": "things",
+        "description": "List the things, newest first.",
+        "parameters": [
+            {"name": "page", "type": "number", "in": "query", "description": "Page number."}
+        ],
+        "errors": [{"code": 404, "cause": "No such thing.", "fix": "Check it."}],
+    }
+    Endpoint.model_validate({**base, "pagination": {"style": "page", "param": "page"}})
+    for paging in ({"style": "page", "param": "p"}, {"style": "page", "size_param": "size"}):
+        with pytest.raises(ValueError, match="is not a declared parameter"):
+            Endpoint.model_validate({**base, "pagination": paging})

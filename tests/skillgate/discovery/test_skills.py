@@ -161,6 +161,13 @@ async def test_endpoint_documentation(harness: Harness) -> None:
                 "description": "Results per page (max 100).",
                 "in": "query",
             },
+            {
+                "name": "page",
+                "type": "number",
+                "required": False,
+                "description": "Page number of the results (from 1).",
+                "in": "query",
+            },
         ],
         "example": "svc run sample list_issues --owner octocat --repo hello-world",
         "errors": [

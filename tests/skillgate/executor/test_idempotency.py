@@ -155,3 +155,19 @@ async def test_a_bad_key_is_400(harness: Harness) -> None:
         )
         assert r.status_code == 400, bad
         assert r.json()["message"].startswith("Idempotency-Key:")
+
+
+async def test_try_again_answers_free_the_key(harness: Harness, provider: Provider) -> None:
+    """429, 502 and 503 say the upstream did not act: the retry with the same key is sent;
+    the answer after it is stored as usual."""
+    full = await _ready(harness)
+    answers = iter([Reply(503, {"message": "busy"}), Reply(429, {"message": "slow down"})])
+
+    def flaky(rec: Recorded) -> Reply:
+        return next(answers, Reply(201, {"number": 1, "title": rec.json()["title"]}))
+
+    provider.reply("POST", "/repos/o/r/issues", flaky)
+    provider.clear()
+    statuses = [(await _post(harness, full, ISSUE, "flaky")).json()["status"] for _ in range(4)]
+    assert statuses == [503, 429, 201, 201]
+    assert len(provider.api_requests()) == 3  # the fourth was answered from storage

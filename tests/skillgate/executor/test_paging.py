@@ -245,16 +245,6 @@ def test_collector_stops_fetching_past_max_bytes() -> None:
     assert c.summary()["next"] == {"page": 3}
 
 
-def test_an_undeclared_page_parameter_is_not_followed() -> None:
-    from tests.conftest import FIXTURES
-
-    sample = load_catalog([FIXTURES / "catalog"], shipped=False)
-    ep = _ep(sample, "sample", "list_issues")  # declares `page` paging, no `page` parameter
-    values = {"owner": "o", "repo": "r", "per_page": 2}
-    # the request could not carry page=2: following would fetch page 1 again and again
-    assert paging.step(ep, values, _resp([1, 2])).next is None
-
-
 def test_every_shipped_paginated_endpoint_declares_its_paging_parameters(
     catalog: Catalog,
 ) -> None:

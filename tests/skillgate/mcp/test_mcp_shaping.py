@@ -39,8 +39,13 @@ async def test_run_skill_paginates_projects_and_bounds(
     assert json.loads(paged.content[0].text) == {
         "status": 200,
         "data": [{"number": n, "user": {"login": "ann"}} for n in range(5)],
-        # the fixture's list_issues declares no `page` parameter: one page is all it has
-        "pagination": {"pages": 1, "items": 5, "complete": True, "next": None},
+        # max_items stopped it after the first page: the params to continue with
+        "pagination": {
+            "pages": 1,
+            "items": 5,
+            "complete": False,
+            "next": {"per_page": 5, "page": 2},
+        },
     }
     sent = provider_server.api_requests()
     assert [dict(r.query) for r in sent] == [{"per_page": "5"}, {}]
