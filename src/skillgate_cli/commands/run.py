@@ -251,7 +251,9 @@ def command(
     except CliError as exc:
         print_json({"error": exc.error, "message": exc.message})
         raise
-    print_json(data)
+    from skillgate_cli.bounded import print_bounded
+
+    print_bounded(data, options.max_output, integration, endpoint)
     if failure is not None:
         raise failure
     return 0
