@@ -54,7 +54,8 @@ def test_a_large_piped_answer_is_saved_and_summarised(
     assert summary["items"] == 1000
     saved = root / summary["saved_to"]
     assert saved.parent == root / ".claude/skills/out"
-    assert saved.name.startswith("github-list_issues-") and saved.suffix == ".json"
+    assert saved.name.startswith("github-list_issues-")
+    assert saved.suffix == ".json"
     assert json.loads(saved.read_text()) == {"status": 200, "data": body}
     assert summary["bytes"] == len(saved.read_bytes()) - 1  # the file ends with a newline
     assert summary["bytes"] > 65536
@@ -118,7 +119,8 @@ def test_without_a_skill_directory_the_file_goes_to_the_temp_dir(
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)
     saved = Path(summary["saved_to"])
-    assert saved.is_absolute() and saved.parent == temp
+    assert saved.is_absolute()
+    assert saved.parent == temp
     assert saved.name.startswith("svc-github-list_issues-")
     assert mode(saved) == 0o600
     assert json.loads(saved.read_text())["data"] == issues(1000)
