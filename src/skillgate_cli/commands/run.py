@@ -109,6 +109,7 @@ def _call(
     integration: str, endpoint: str, args: list[str], options: RunOptions
 ) -> tuple[Any, CliError | None]:
     """(what to print, the failure to end with, if any)."""
+    from skillgate_cli import confirm, retry
     from skillgate_cli.client import from_config, segment
     from skillgate_cli.params import ParamError, parse_args
 
@@ -126,10 +127,18 @@ def _call(
     if as_typed:
         body["as_typed"] = as_typed  # the gateway keeps these texts for string parameters
     body.update(options.body())
-    headers = {}
-    if options.idempotency_key is not None:
-        headers["Idempotency-Key"] = options.idempotency_key
-    resp = client.request("POST", path, body, extra=headers)
+    key = retry.idempotency_key(options)
+    headers = {} if key is None else {"Idempotency-Key": key}
+    tries = retry.TRIES if options.retry else 1
+    resp = retry.send(client, path, body, headers, tries)
+    asked = confirm.challenge(resp)
+    if asked is not None:
+        if not confirm.interactive():
+            command = confirm.command_line(integration, endpoint, options, args, asked["confirm"])
+            return confirm.piped(label, asked, command)
+        if not confirm.ask(label, asked):
+            return confirm.declined(label)
+        resp = retry.send(client, path, {**body, "confirm": asked["confirm"]}, headers, tries)
     return _answer(resp, integration, label, hint)
 
 
