@@ -5,7 +5,8 @@ client), a gateway 5xx, or an envelope whose upstream status is 5xx; after 0.5 s
 then 1 s. Every try carries the same `Idempotency-Key` (`--idempotency-key K`, or
 one made here and printed on stderr as `idempotency key: K`), so the gateway sends
 a write upstream at most once: a try that follows a lost answer gets the stored
-envelope instead of a second call.
+envelope instead of a second call. A stored answer (`Idempotent-Replayed: true`)
+is final: it is not tried again.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ def idempotency_key(options: RunOptions) -> str | None:
 
 def _failed(resp: Response) -> str | None:
     """Why a try should be repeated; None when its answer stands."""
+    if resp.headers.get("idempotent-replayed") == "true":
+        return None  # the gateway's stored answer for this key: a repeat gets it again
     if resp.status >= 500:
         return f"the gateway answered HTTP {resp.status}"
     if resp.status == 200:

@@ -9,7 +9,12 @@ body, or `{"error", "message"}` made here (bad flags, no key, network).
 | upstream 2xx                                         | 0    |
 | upstream 2xx whose envelope carries `error` (Slack)  | 1    |
 | upstream 3xx or 4xx; gateway 4xx; bad flags; no key  | 1    |
+| 409 confirmation_required (piped) or declined        | 1    |
 | upstream 5xx; gateway 5xx; network; timeout          | 2    |
+
+svc's own options (`run_options`) add the execute body's fields; the call itself
+goes through `retry` (one try unless --retry), a 409 confirmation_required through
+`confirm`, and what is printed through `bounded`.
 """
 
 from __future__ import annotations
