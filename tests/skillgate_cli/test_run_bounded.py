@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from skillgate_cli.bounded import PREVIEW_BYTES, count_items, preview
+from skillgate_cli.gitignore import ignores_dir
 from tests.skillgate_cli.conftest import Gateway, mode, only_error, svc, svc_process
 from tests.skillgate_cli.fakes import FakeGateway, Reply
 from tests.skillgate_cli.terminal import run_in_pty
@@ -176,3 +177,22 @@ def test_the_preview_stays_within_its_bytes() -> None:
         )
     assert preview(long_text).startswith("é" * 100)
     assert list(preview(wide))[:3] == ["key0", "key1", "key2"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "ignored"),
+    [
+        ([], False),
+        (["/.claude/skills/out/"], True),
+        ([".claude/skills/out"], True),
+        (["out/"], True),  # any directory named out
+        ([".claude/"], True),  # a parent
+        (["/.claude/skills/*"], True),
+        (["skills/out/"], False),  # anchored: only at the root
+        (["*.json", ".env"], False),
+        ([".claude/", "!.claude/"], False),
+        (["# /.claude/skills/out/"], False),
+    ],
+)
+def test_which_gitignore_lines_cover_out(lines: list[str], ignored: bool) -> None:
+    assert ignores_dir(lines, ".claude/skills/out") is ignored
