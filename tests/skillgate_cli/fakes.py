@@ -63,6 +63,7 @@ Route = Callable[[Recorded], Reply]
 class FakeGateway:
     def __init__(self) -> None:
         self.routes: dict[tuple[str, str], Route] = {}
+        self.fallback: Route | None = None  # for requests no route names
         self.server = Loopback(self._answer)
 
     @property
@@ -77,6 +78,7 @@ class FakeGateway:
     def clear(self) -> None:
         """No routes and no requests."""
         self.routes.clear()
+        self.fallback = None
         self.server.clear()
 
     def on(self, method: str, path: str, reply: Reply | Route | list[Reply]) -> None:
@@ -96,7 +98,7 @@ class FakeGateway:
 
     def _answer(self, received: Received) -> Answer:
         rec = Recorded.of(received)
-        route = self.routes.get((rec.method, rec.path))
+        route = self.routes.get((rec.method, rec.path)) or self.fallback
         if route is None:
             reply = Reply(404, {"error": "not_found", "message": f"No such path: {rec.path}."})
         else:
