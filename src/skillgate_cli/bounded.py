@@ -22,7 +22,6 @@ import contextlib
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -138,6 +137,8 @@ def save(data: bytes, integration: str, endpoint: str) -> str:
                     return os.path.relpath(path, cwd)
         except OSError:
             pass  # a read-only project: the temp directory
+    import tempfile
+
     fd, name = tempfile.mkstemp(prefix=f"svc-{stem}-", suffix=".json")
     with os.fdopen(fd, "wb") as f:
         f.write(data)

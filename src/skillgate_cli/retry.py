@@ -11,7 +11,6 @@ is final: it is not tried again.
 
 from __future__ import annotations
 
-import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +31,8 @@ def idempotency_key(options: RunOptions) -> str | None:
         return options.idempotency_key
     if not options.retry or options.dry_run:
         return None
+    import secrets  # only here: its imports cost start-up every call would pay
+
     key = f"svc-{secrets.token_hex(16)}"
     say(f"idempotency key: {key}")
     return key
