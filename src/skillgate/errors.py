@@ -13,8 +13,11 @@
     ├── MethodNotAllowed               405 method_not_allowed
     ├── RequestTimeout                 408 request_timeout (Connection: close)
     ├── Conflict                       409 conflict
+    │   ├── ConfirmationRequired       409 confirmation_required (preview, confirm)
+    │   └── ConfirmationInvalid        409 confirmation_invalid
     ├── PayloadTooLarge                413 payload_too_large
     ├── UnsupportedMediaType           415 unsupported_media_type
+    ├── IdempotencyKeyReused           422 idempotency_key_reused
     ├── RateLimited                    429 rate_limited (Retry-After)
     ├── InternalError                  500 internal_error
     ├── ServiceUnavailable             503 service_unavailable (Retry-After)
@@ -135,6 +138,26 @@ class RequestTimeout(SkillGateError):
 class Conflict(SkillGateError):
     status, code = 409, "conflict"
     default_message = "The request conflicts with the current state."
+
+
+class ConfirmationRequired(Conflict):
+    """A destructive call under a confirming key: `extra` carries the preview, the
+    single-use token (`confirm`) and `expires_in`."""
+
+    code = "confirmation_required"
+    default_message = (
+        "This call needs confirmation: check the preview, then repeat it with confirm."
+    )
+
+
+class ConfirmationInvalid(Conflict):
+    code = "confirmation_invalid"
+    default_message = "The confirmation token is not valid for this request."
+
+
+class IdempotencyKeyReused(SkillGateError):
+    status, code = 422, "idempotency_key_reused"
+    default_message = "This Idempotency-Key was used for a different request."
 
 
 class PayloadTooLarge(SkillGateError):

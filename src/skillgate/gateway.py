@@ -43,6 +43,8 @@ from skillgate.discovery.service import Discovery
 from skillgate.executions.service import ExecutionLog
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
+from skillgate.executor.confirmations import Confirmations
+from skillgate.executor.idempotency import Idempotency
 from skillgate.executor.service import Executor, UpstreamPolicy
 from skillgate.kit.outbound import Outbound
 from skillgate.kit.ratecount import Counter, new_counter
@@ -188,6 +190,8 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         credentials=connections.credentials,
         refresher=refresher,
         log=executions,
+        confirmations=Confirmations(maker),
+        idempotency=Idempotency(maker, wait=settings.upstream_total_timeout + 5),
     )
     gateway = Gateway(
         **vars(base),

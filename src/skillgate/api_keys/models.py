@@ -18,6 +18,8 @@ class ApiKey(Base):
     key_prefix: Mapped[str] = mapped_column(String(16))
     key_hash: Mapped[str] = mapped_column(String(64), unique=True)
     scopes: Mapped[list[str]] = mapped_column(JSON)
+    # Which calls need a confirmation token: destructive | writes | never (docs/execution.md).
+    confirm: Mapped[str] = mapped_column(String(16), default="destructive")
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -14,6 +15,8 @@ class CreateKeyRequest(BaseModel):
     name: Text = Field(max_length=10_000)
     scopes: list[Text] | None = Field(default=None, max_length=1000)
     expires_at: datetime | None = None
+    # Which calls need a confirmation token (docs/execution.md).
+    confirm: Literal["destructive", "writes", "never"] = "destructive"
 
 
 class ApiKeyOut(BaseModel):
@@ -23,6 +26,7 @@ class ApiKeyOut(BaseModel):
     name: str
     key_prefix: str
     scopes: list[str]
+    confirm: str
     last_used_at: datetime | None
     expires_at: datetime | None
     revoked_at: datetime | None
@@ -35,6 +39,7 @@ class ApiKeyOut(BaseModel):
             name=key.name,
             key_prefix=key.key_prefix,
             scopes=list(key.scopes),
+            confirm=key.confirm,
             last_used_at=key.last_used_at,
             expires_at=key.expires_at,
             revoked_at=key.revoked_at,
@@ -47,6 +52,7 @@ class CreatedKey(BaseModel):
     name: str
     key_prefix: str
     scopes: list[str]
+    confirm: str
     expires_at: datetime | None
     created_at: datetime
 
@@ -63,6 +69,7 @@ class CreateKeyResponse(BaseModel):
                 name=key.name,
                 key_prefix=key.key_prefix,
                 scopes=list(key.scopes),
+                confirm=key.confirm,
                 expires_at=key.expires_at,
                 created_at=key.created_at,
             ),

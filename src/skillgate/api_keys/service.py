@@ -38,6 +38,20 @@ def check_name(name: str) -> str:
     return value
 
 
+# How much a confirmation policy asks for: a key may not create a key that asks less.
+_STRICTNESS = {"never": 0, "destructive": 1, "writes": 2}
+
+
+def check_confirm(policy: str, parent: str | None) -> None:
+    if policy not in _STRICTNESS:
+        raise BadRequest("confirm: must be one of destructive, writes, never.")
+    if parent is not None and _STRICTNESS[policy] < _STRICTNESS.get(parent, 1):
+        raise ScopeNotAllowed(
+            f"confirm: {policy!r} asks for less confirmation than this API key's own "
+            f"{parent!r}; a key cannot create a key that confirms less."
+        )
+
+
 class ApiKeys:
     """`pepper`: the keyed digest's secret; `slugs`: the catalog's integrations (what a
     scope may name); `verifier`: the server's key cache, None off-server (the operator
@@ -69,6 +83,8 @@ class ApiKeys:
             body.scopes,
             body.expires_at,
             parent_scopes=principal.key.scopes if principal.key is not None else None,
+            confirm=body.confirm,
+            parent_confirm=principal.key.confirm if principal.key is not None else None,
         )
         return CreateKeyResponse.of(key, full_key)
 
@@ -87,11 +103,15 @@ class ApiKeys:
         scope_list: Sequence[str] | None,
         expires_at: datetime | None = None,
         parent_scopes: Sequence[str] | None = None,
+        confirm: str = "destructive",
+        parent_confirm: str | None = None,
     ) -> tuple[ApiKey, str]:
         """The new key and its full value, which is never available again.
-        `parent_scopes`: the scopes of the API key making the call (None for a session or
-        an access token); the new key may not be broader."""
+        `parent_scopes`, `parent_confirm`: the scopes and confirmation policy of the API
+        key making the call (None for a session or an access token); the new key may not
+        be broader nor confirm less."""
         name = check_name(name)
+        check_confirm(confirm, parent_confirm)
         normalized = scopes.normalize(scope_list, self.slugs)
         if parent_scopes is not None and not scopes.covers(parent_scopes, normalized):
             raise ScopeNotAllowed(
@@ -112,11 +132,25 @@ class ApiKeys:
             key_prefix=keyformat.display_prefix(full_key),
             key_hash=keyformat.digest(full_key, self.pepper),
             scopes=normalized,
+            confirm=confirm,
             expires_at=expires_at,
             created_at=now,
         )
         await ApiKeyRepository(db).add(key)
         return key, full_key
+
+    async def set_confirm(self, db: AsyncSession, user_id: str, key_id: str, policy: str) -> None:
+        """Change a key's confirmation policy (the dashboard); every instance sees it
+        within the key cache's TTL, this one at once."""
+        check_confirm(policy, None)
+        key = await self.owned(db, user_id, key_id)
+        if key is None:
+            raise NotFound("API key not found.")
+        key.confirm = policy
+        await db.flush()
+        if self.verifier is not None:
+            verifier, changed = self.verifier, key.id
+            on_commit(db, lambda: verifier.forget_key(changed))
 
     async def _check_plan_limit(self, db: AsyncSession, user_id: str, now: datetime) -> None:
         users = UserRepository(db)

@@ -86,6 +86,7 @@ class KeyVerifier:
                 email=user.email,
                 display_name=user.display_name,
                 plan=user.plan,
+                confirm=key.confirm,
             )
         )
 

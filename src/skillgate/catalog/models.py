@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from skillgate.catalog import destructive
+
 ParamType = Literal["string", "number", "boolean", "array", "object"]
 Location = Literal["path", "query", "body", "header"]
 HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
@@ -165,6 +167,10 @@ class Endpoint(_Frozen):
     # (no `operation`). Set by the loader; search ranks these first among equals, as
     # they are the calls most requests are for.
     curated: bool = False
+    # Deletes, irreversible sends, merges, transfers: a key with the `destructive`
+    # confirmation policy needs a token to call it. None in a file means "derive it"
+    # (catalog.destructive); after loading it is always a bool.
+    destructive: bool | None = None
 
     @field_validator("name")
     @classmethod
@@ -214,6 +220,9 @@ class Endpoint(_Frozen):
             raise ValueError("`graphql` is only allowed with `body: graphql`")
         if has_body and self.method == "GET":
             raise ValueError("a GET endpoint cannot have body parameters")
+        if self.destructive is None:
+            derived = destructive.derive(self.method, self.name, self.operation)
+            object.__setattr__(self, "destructive", derived)  # frozen: set once, here
         return self
 
     @property

@@ -4,6 +4,7 @@
     POST /keys                     create; the response page shows the full key, once
     GET  /keys/{key_id}/revoke     "Revoke this key?"
     POST /keys/{key_id}/revoke     revoke, back to the list
+    POST /keys/{key_id}/confirm    change which calls need confirmation (docs/execution.md)
 
 The full key is only in the body of the POST's response: never stored, never in
 a URL, never shown again (the page is `Cache-Control: no-store`).
@@ -43,6 +44,11 @@ EXPIRY_CHOICES: tuple[tuple[str, str], ...] = (
     ("365", "In 1 year"),
 )
 ACCESS_CHOICES = (("", "No access"), ("read", "Read only"), ("full", "Full"))
+CONFIRM_CHOICES = (
+    ("destructive", "Destructive calls (deletes, sends, merges)"),
+    ("writes", "Every call that changes data"),
+    ("never", "Never"),
+)
 
 Keys = Annotated[ApiKeys, provided(ApiKeys)]
 Integrations = Annotated[Catalog, provided(Catalog)]
@@ -120,7 +126,14 @@ async def _page_context(
         "integrations": integrations,
         "expiry_choices": EXPIRY_CHOICES,
         "access_choices": ACCESS_CHOICES,
-        "form": {"name": "", "access": "all", "expires_in_days": "", "scopes": {}},
+        "confirm_choices": CONFIRM_CHOICES,
+        "form": {
+            "name": "",
+            "access": "all",
+            "expires_in_days": "",
+            "scopes": {},
+            "confirm": "destructive",
+        },
     }
 
 
@@ -147,7 +160,12 @@ async def create_key(
         scopes = scopes_from_form(form, slugs)
         expires_at = expiry_from_form(form)
         key, full_key = await keys.create(
-            db, viewer.user_id, web.field(form, "name"), scopes, expires_at
+            db,
+            viewer.user_id,
+            web.field(form, "name"),
+            scopes,
+            expires_at,
+            confirm=web.field(form, "confirm") or "destructive",
         )
     except SkillGateError as exc:
         if exc.status >= 500:
@@ -161,6 +179,7 @@ async def create_key(
             "access": web.field(form, "access") or "all",
             "expires_in_days": web.field(form, "expires_in_days"),
             "scopes": {s: web.field(form, f"scope_{s}") for s in slugs},
+            "confirm": web.field(form, "confirm") or "destructive",
         }
         return web.render(request, "keys.html", context, status=exc.status)
     row = KeyRow(key, "active")
@@ -193,3 +212,13 @@ async def revoke(key_id: str, viewer: SignedIn, form: CheckedForm, db: DB, keys:
     key = await _own_key(db, keys, viewer, key_id)
     await keys.revoke(db, viewer.user_id, key.id)
     return web.redirect("/keys", notice="key_revoked")
+
+
+@router.post("/keys/{key_id}/confirm")
+async def set_confirm(
+    key_id: str, viewer: SignedIn, form: CheckedForm, db: DB, keys: Keys
+) -> Response:
+    """Change which calls of this key need a confirmation token."""
+    key = await _own_key(db, keys, viewer, key_id)
+    await keys.set_confirm(db, viewer.user_id, key.id, web.field(form, "confirm"))
+    return web.redirect("/keys", notice="key_confirm")

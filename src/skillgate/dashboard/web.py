@@ -42,6 +42,7 @@ NOTICES = {
     "welcome": "Your account is ready. Create an API key to get started.",
     "signed_out": "You are signed out.",
     "key_revoked": "The API key was revoked. Anything using it now gets 401.",
+    "key_confirm": "The key's confirmation setting was saved.",
     "disconnected": "Disconnected. Agents can no longer call it for you.",
     "connected": "Connected. Agents with a key in scope can call it now.",
 }

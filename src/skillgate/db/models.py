@@ -6,15 +6,18 @@ from skillgate.connections.models import Connection, ConnectRequest
 from skillgate.db.base import Base
 from skillgate.device.models import DeviceCode
 from skillgate.executions.models import Execution
+from skillgate.executor.models import Confirmation, IdempotentCall
 from skillgate.users.models import User
 
 __all__ = [
     "ApiKey",
     "Base",
+    "Confirmation",
     "ConnectRequest",
     "Connection",
     "DeviceCode",
     "Execution",
+    "IdempotentCall",
     "User",
     "WebSession",
 ]

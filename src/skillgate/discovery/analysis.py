@@ -14,7 +14,7 @@ plural, and what `SHAPES` maps the references it holds to (`#general`: a channel
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
 
 import Stemmer
@@ -35,14 +35,20 @@ _STOPWORDS = """a about all also am an and any are as at be been but by can coul
     out over own please same she should so some such than that the their them then there
     these they this those through to too very was we were what when where which while
     whom why will with would you your yours yet want need needs like using via
+    s t d ll m re ve
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
 # What may come before a request's verb ("please", "can you", "I want to").
 _LEAD_INS = "please can could would will you i we want need to let lets us just now then also and"
 LEAD_INS = frozenset(_LEAD_INS.split())
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+# `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
+_RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
 _WORD = re.compile(r"[a-z0-9]+")
 _CACHE_MAX = 100_000
+# Stems Snowball gets wrong for the APIs: Stripe's `issuing` (cards) is no `issue`, and a
+# `contributor` is one who `contributed`.
+_STEMS = {"issuing": "issuing", "contributor": "contribut", "contributors": "contribut"}
 
 
 def _plural(word: str, stem: str) -> bool:
@@ -69,6 +75,10 @@ class Analyzer:
         self._longest = max((len(p) for p in self._groups), default=1)
         self._starts = {p[0] for p in self._groups if len(p) > 1}
         self._words = {p[0]: term for p, term in self._groups.items() if len(p) == 1}
+        # The stemmer leaves an abbreviation's plural as it is (`PRs`, `DMs`).
+        self._abbreviated = {w + "s" for w in self._words if w + "s" not in self._words}
+        for word in self._abbreviated:
+            self._words[word] = self._words[word[:-1]]
         self._means = self._table(MEANS)
         self._actions = self._table(ACTIONS)
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
@@ -80,6 +90,7 @@ class Analyzer:
         if "-" in lower:
             for written, word in SPELLINGS:
                 lower = lower.replace(written, word)
+            lower = _RE_PREFIX.sub("re", lower)
         raw = _WORD.findall(lower)
         return [w for w in raw if w not in STOPWORDS and not w.isdigit()]
 
@@ -90,7 +101,9 @@ class Analyzer:
             s = cache.get(w)
             if s is None:
                 s = self._stemmer.stemWord(w)
-                if len(w) >= 7 and w.endswith(("ee", "ees")) and s.endswith("e"):
+                if w in _STEMS:
+                    s = _STEMS[w]
+                elif len(w) >= 7 and w.endswith(("ee", "ees")) and s.endswith("e"):
                     s = s[:-1]  # Snowball: assignee -> assigne; as assign, attendee as attend
                 if len(cache) < _CACHE_MAX:
                     cache[w] = s
@@ -141,7 +154,9 @@ class Analyzer:
                 return bool(words) and raw == words[0] and not raw.endswith("s")
         return False
 
-    def query(self, text: str) -> Query:
+    def query(self, text: str, known: Container[str] | None = None) -> Query:
+        """The query's terms and related terms; `known`: the terms the catalog holds (a
+        plural of a word it does not know, `torvalds`, asks for no listing)."""
         related: set[str] = set()
         for char, pattern, meant in self._shapes:
             if char in text:
@@ -162,7 +177,11 @@ class Analyzer:
         for start in range(len(terms)):
             for size in range(1, self._longest_means + 1):
                 related |= self._means.get(tuple(terms[start : start + size]), set())
-        if any(_plural(w, s) for w, s in zip(words, stems, strict=True)):
+        if any(
+            (_plural(w, s) or w in self._abbreviated)
+            and (known is None or self._words.get(s, s) in known)
+            for w, s in zip(words, stems, strict=True)
+        ):
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
         return Query(own, tuple(sorted(related - set(own))))

@@ -87,10 +87,41 @@ def skill_md(integration: Integration, endpoints: list[Endpoint]) -> str:
         "Exit code 0 means a 2xx answer, 1 a client error (fix the parameters), 2 a",
         "network or server error (retry later).",
         "",
+        *_safe_calls(slug, endpoints),
     ]
     lines += _endpoint_section(slug, endpoints)
     lines += _connecting_and_errors(integration)
     return "\n".join(lines) + "\n"
+
+
+def _safe_calls(slug: str, endpoints: list[Endpoint]) -> list[str]:
+    """When to preview, confirm, page and select fields (docs/execution.md)."""
+    destructive = [e.name for e in endpoints if e.destructive]
+    lines = [
+        "## Safe and economical calls",
+        "",
+        "- `--dry-run` shows the exact request (method, URL, headers, body; credentials",
+        "  redacted) and sends nothing: use it before any call you are unsure of.",
+    ]
+    if destructive:
+        shown = ", ".join(f"`{n}`" for n in destructive[:12])
+        more = f" and {len(destructive) - 12} more" if len(destructive) > 12 else ""
+        lines += [
+            f"- Destructive endpoints ({shown}{more}; `destructive` in their docs) may answer",
+            "  `confirmation_required` with a preview: show it to the user, and only with",
+            "  their consent repeat the call with `--confirm <token>` (valid 5 minutes).",
+        ]
+    lines += [
+        "- `--all` (with `--max-items N`, `--max-pages P`) follows the pages of a list",
+        "  endpoint for you; the answer says how to continue when a cap stopped it.",
+        "- `--fields a,b.c` keeps only those fields of the data: ask for what you need.",
+        "- Writes you may retry: add `--retry` (or `--idempotency-key K`); a repeat is",
+        "  answered from the first call, never sent twice.",
+        f"- Large answers are saved to a file (`saved_to`); read it there. Example:"
+        f" `svc run {slug} <endpoint> --all --fields id,name`.",
+        "",
+    ]
+    return lines
 
 
 LARGE = 60  # above this many endpoints SKILL.md lists categories and how to search
@@ -103,8 +134,11 @@ def _rows(endpoints: list[Endpoint]) -> list[str]:
         "|---|---|---|---|---|",
     ]
     for e in endpoints:
+        what = _cell(_first_sentence(e.description)) + (
+            " **Destructive.**" if e.destructive else ""
+        )
         lines.append(
-            f"| {e.category} | `{e.name}` | {e.method} | {_cell(_first_sentence(e.description))} "
+            f"| {e.category} | `{e.name}` | {e.method} | {what} "
             f"| [endpoints/{e.category}/{e.name}.md](endpoints/{e.category}/{e.name}.md) |"
         )
     return lines
@@ -177,7 +211,12 @@ def endpoint_md(integration: Integration, e: Endpoint) -> str:
         f"# {integration.name}: {e.name}",
         "",
         f"`{e.method}` · category `{e.category}` · "
-        + ("changes data" if doc["changes_data"] else "read-only"),
+        + ("changes data" if doc["changes_data"] else "read-only")
+        + (
+            " · **destructive**: may ask for confirmation (`--dry-run` to preview)"
+            if doc["destructive"]
+            else ""
+        ),
         "",
         e.description,
         "",

@@ -1,7 +1,7 @@
 """The JSON documents of discovery, built from the catalog models.
 
 Field names follow the spec exactly; extra fields (description, in, default,
-enum, path, changes_data, pagination, scopes) are additions the spec allows.
+enum, path, changes_data, destructive, pagination, scopes) are additions the spec allows.
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ def endpoint_doc(integration: Integration, e: Endpoint) -> dict[str, Any]:
         "integration": integration.slug,
         "path": e.path,
         "changes_data": e.mutates,
+        # Deletes, irreversible sends, merges, transfers: a key with the default
+        # confirmation policy is asked to confirm these (docs/execution.md).
+        "destructive": bool(e.destructive),
     }
     if e.pagination is not None:
         doc["pagination"] = e.pagination.model_dump(exclude_none=True)
@@ -55,9 +58,10 @@ def categories(endpoints: list[Endpoint]) -> list[dict[str, Any]]:
     """Endpoints grouped by category, categories in the order the catalog file gives them."""
     grouped: dict[str, list[dict[str, Any]]] = {}
     for e in endpoints:
-        grouped.setdefault(e.category, []).append(
-            {"name": e.name, "method": e.method, "description": e.description}
-        )
+        row: dict[str, Any] = {"name": e.name, "method": e.method, "description": e.description}
+        if e.destructive:
+            row["destructive"] = True
+        grouped.setdefault(e.category, []).append(row)
     return [{"name": name, "endpoints": items} for name, items in grouped.items()]
 
 

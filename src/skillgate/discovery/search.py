@@ -7,7 +7,9 @@ approximated by repetition). Text becomes terms in discovery/analysis.py, the sa
 the catalog and the query, with the synonym tables of discovery/synonyms.py; the terms
 those tables add to a query count `RELATED_WEIGHT` of the query's own.
 
-A query scores every document at once (bm25s's sparse score matrix, numpy); endpoints
+A query scores every document at once (bm25s's sparse score matrix, numpy), each score
+then multiplied by the share of the endpoint's name the query holds (`NAME_COVER`) and,
+for an integration the query names ("in Asana"), by `NAMED_BOOST`; endpoints
 the caller may not see are masked out (integrations the key's scopes allow; for a
 `slug:read` scope only endpoints that do not change data, as in the listing), and the
 best `limit` come back, best first.
@@ -27,7 +29,7 @@ import orjson
 from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
-from skillgate.discovery.analysis import _CAMEL, Analyzer
+from skillgate.discovery.analysis import _CAMEL, Analyzer, Query
 
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -49,6 +51,15 @@ RELATED_WEIGHT = 0.8
 # BM25 (Lucene variant): term-frequency saturation and length normalisation.
 K1 = 2.0
 B = 0.9
+# An endpoint's name is what it does: its score is multiplied by 1 + `NAME_COVER` x the
+# share of its name's terms the query holds (`create_issue` for "open a bug": both terms,
+# x1.5; `list_issue_comments`: one of three). The query's related terms count
+# `RELATED_WEIGHT` of a term here too. BM25 alone lets a rare word of the request
+# ("login" in "open a bug about the login page") outweigh the words that say the action.
+NAME_COVER = 0.5
+# The score multiplier of every endpoint of an integration the query names by its name
+# ("... in Asana", "my Google Calendar").
+NAMED_BOOST = 1.5
 MAX_LIMIT = 50
 _MEMO = 10_000
 _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
@@ -140,12 +151,45 @@ class SearchIndex:
                 for h in self.hits
             ]
         )
+        self._names = self._name_index()
+        self._products = {i.name.lower(): slug for slug, i in catalog.integrations.items()}
+        alternatives = "|".join(map(re.escape, sorted(self._products, key=len, reverse=True)))
+        self._named = re.compile(rf"\b(?:{alternatives})\b") if self._products else None
         self.bm25 = bm25s.BM25(k1=K1, b=B)
         self._indexed = any(corpus)  # bm25s cannot index nothing
         if self._indexed:
             self.bm25.index(corpus, show_progress=False)
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[tuple[str, tuple[str, ...], str | None, int], list[Hit]] = {}
+
+    def _name_index(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Per term, the endpoints whose name holds it and the term's share of the name."""
+        docs: dict[str, list[int]] = {}
+        shares: dict[str, list[float]] = {}
+        for i, h in enumerate(self.hits):
+            words = set(self.analyzer.terms(h.endpoint.name))
+            for w in words:
+                docs.setdefault(w, []).append(i)
+                shares.setdefault(w, []).append(1 / len(words))
+        return {w: (np.array(d), np.array(shares[w])) for w, d in docs.items()}
+
+    def coverage(self, q: Query) -> np.ndarray | None:
+        """Each endpoint's share of name terms the query holds (related terms at their
+        weight); None when the query holds no term of any name."""
+        rows: list[np.ndarray] = []
+        values: list[np.ndarray] = []
+        for terms, weight in ((q.terms, 1.0), (q.related, RELATED_WEIGHT)):
+            for term in terms:
+                found = self._names.get(term)
+                if found is not None:
+                    rows.append(found[0])
+                    values.append(found[1] * weight)
+        if not rows:
+            return None
+        share: np.ndarray = np.bincount(
+            np.concatenate(rows), weights=np.concatenate(values), minlength=len(self.hits)
+        )
+        return share
 
     def _document(
         self, integration: Integration, e: Endpoint, seen: dict[str, list[str]]
@@ -187,7 +231,7 @@ class SearchIndex:
         """Every document's score for `query`; None when no term of it is indexed."""
         if not self._indexed:
             return None
-        q = self.analyzer.query(query)
+        q = self.analyzer.query(query, self.bm25.vocab_dict)
         # bm25s's index: per term, the documents holding it and its BM25 score in each
         # (a sparse matrix, column-major). A query's scores: those columns summed, the
         # related terms' at their weight (one bincount instead of a loop per term).
@@ -207,6 +251,13 @@ class SearchIndex:
         total: np.ndarray = np.bincount(
             np.concatenate(rows), weights=np.concatenate(values), minlength=len(self.hits)
         )
+        share = self.coverage(q)
+        if share is not None:
+            total *= 1 + NAME_COVER * share
+        if self._named is not None:
+            for named in set(self._named.findall(query.lower())):
+                start, end = self.ranges[self._products[named]]
+                total[start:end] *= NAMED_BOOST
         return total
 
     def search(

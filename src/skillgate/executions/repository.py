@@ -31,17 +31,29 @@ def decode_cursor(value: str) -> tuple[datetime, str] | None:
         return None
 
 
+# Log "errors" that are not failures: a dry run (nothing sent) and an idempotent replay
+# (the stored answer of an earlier call, which its own status judges).
+NOT_FAILURES = ("dry_run", "replayed")
+
+
 def _succeeded() -> ColumnElement[bool]:
-    """No gateway error and an upstream 2xx/3xx (the Activity page's "Succeeded")."""
-    return and_(
-        Execution.error.is_(None),
-        Execution.upstream_status >= 200,
-        Execution.upstream_status < 400,
+    """No gateway error and an upstream 2xx/3xx, or a dry run (the Activity page's
+    "Succeeded")."""
+    return or_(
+        Execution.error == "dry_run",
+        and_(
+            or_(Execution.error.is_(None), Execution.error == "replayed"),
+            Execution.upstream_status >= 200,
+            Execution.upstream_status < 400,
+        ),
     )
 
 
 def _failed() -> ColumnElement[bool]:
-    return or_(Execution.error.is_not(None), Execution.upstream_status >= 400)
+    return or_(
+        and_(Execution.error.is_not(None), Execution.error.not_in(NOT_FAILURES)),
+        Execution.upstream_status >= 400,
+    )
 
 
 def _utc_day(dialect: str) -> ColumnElement[str]:

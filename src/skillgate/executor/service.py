@@ -23,28 +23,25 @@ from skillgate.errors import IntegrationNotConnected, SkillGateError
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor import params as params_mod
 from skillgate.executor import request as request_mod
+from skillgate.executor.confirmations import Confirmations, needs_confirmation
 from skillgate.executor.envelope import envelope
-from skillgate.kit.outbound import Outbound, UpstreamResponse
+from skillgate.executor.idempotency import Idempotency
+from skillgate.executor.optioned import OptionRunner
+from skillgate.executor.options import PLAIN, RunOptions
+from skillgate.executor.outcome import Outcome
+from skillgate.kit.outbound import Outbound, UpstreamRequest, UpstreamResponse
 from skillgate.kit.principal import Principal
 from skillgate.metrics import Metrics
 from skillgate.users.limiter import PlanLimiter
 from skillgate.users.plans import Plans
 
 
-@dataclass
-class Outcome:
-    body: bytes
-    upstream_status: int
-    headers: dict[str, str]
-    failed: bool = False  # the envelope reports an error (`{status, error}`)
-
-
-def _credential(integration: Integration, conn: ActiveConnection, creds: Credentials) -> Credential:
+def _credential(integration: Integration, conn: ActiveConnection, token: str) -> Credential:
     auth = integration.auth.oauth2 if conn.auth_type == "oauth2" else integration.auth.token
     if auth is None:  # the catalog no longer offers this auth type; use the other one's format
         auth = integration.auth.token or integration.auth.oauth2
     assert auth is not None
-    return credential(auth, creds.access_token)
+    return credential(auth, token)
 
 
 @dataclass(frozen=True)
@@ -74,6 +71,8 @@ class Executor:
         log: ExecutionWriter,
         metrics: Metrics,
         policy: UpstreamPolicy,
+        confirmations: Confirmations,
+        idempotency: Idempotency,
     ) -> None:
         self.catalog = catalog
         self.rendered = rendered
@@ -85,6 +84,7 @@ class Executor:
         self.log = log
         self.metrics = metrics
         self.policy = policy
+        self.options = OptionRunner(self, confirmations, idempotency)
         self._base_urls: dict[str, str] = {}  # read from the environment once per slug
 
     def reload_base_urls(self) -> None:
@@ -92,9 +92,16 @@ class Executor:
         self._base_urls.clear()
 
     async def run(
-        self, principal: Principal, slug: str, name: str, params: Any, as_typed: Any = None
+        self,
+        principal: Principal,
+        slug: str,
+        name: str,
+        params: Any,
+        as_typed: Any = None,
+        options: RunOptions = PLAIN,
     ) -> Outcome:
-        """Look up, check scope and rate limit, validate `params`, call, log."""
+        """Look up, check scope and rate limit, validate `params`, call, log; with
+        `options` (dry run, confirmation, idempotency, paging, shaping) see OptionRunner."""
         started = time.perf_counter()
         upstream_status: int | None = None
         error_code: str | None = None
@@ -103,24 +110,46 @@ class Executor:
             rendered, endpoint = self.rendered.endpoint(slug, name, principal.scopes)
             known = endpoint
             integration = rendered.integration
-            limits = self.plans.limits_for(principal.plan)
-            key_id = principal.key.key_id if principal.key else principal.user_id
-            verdict = await self.limiter.enforce(
-                key_id, limits.requests_per_minute, limits.requests_per_day
-            )
-            values = params_mod.validate(endpoint, params, as_typed)
-            response = await self._call(principal, integration, endpoint, values)
-            upstream_status = response.status
-            data, failed = envelope(response, integration.body_errors)
-            if failed and response.status < 400:
-                error_code = "upstream_body_error"
-            headers = {"X-Upstream-Status": str(response.status), **verdict.headers}
-            return Outcome(data, response.status, headers, failed)
+            if options is PLAIN and not needs_confirmation(principal.confirm, endpoint):
+                limit_headers = await self.enforce_limit(principal)
+                values = params_mod.validate(endpoint, params, as_typed)
+                outcome = await self.answer(principal, integration, endpoint, values, limit_headers)
+            else:
+                outcome = await self.options.run(
+                    principal, integration, endpoint, params, as_typed, options
+                )
+            upstream_status = outcome.upstream_status or None
+            error_code = outcome.log_error
+            return outcome
         except SkillGateError as exc:
             error_code = exc.code
             raise
         finally:
             self._account(principal, slug, name, known, upstream_status, error_code, started)
+
+    async def enforce_limit(self, principal: Principal) -> dict[str, str]:
+        """Spend one call of the plan's rate limit (429 when none is left); its headers."""
+        limits = self.plans.limits_for(principal.plan)
+        key_id = principal.key.key_id if principal.key else principal.user_id
+        verdict = await self.limiter.enforce(
+            key_id, limits.requests_per_minute, limits.requests_per_day
+        )
+        return verdict.headers
+
+    async def answer(
+        self,
+        principal: Principal,
+        integration: Integration,
+        endpoint: Endpoint,
+        values: dict[str, Any],
+        limit_headers: dict[str, str],
+    ) -> Outcome:
+        """One upstream call and its envelope."""
+        response = await self.call(principal, integration, endpoint, values)
+        data, failed = envelope(response, integration.body_errors)
+        headers = {"X-Upstream-Status": str(response.status), **limit_headers}
+        log_error = "upstream_body_error" if failed and response.status < 400 else None
+        return Outcome(data, response.status, headers, failed, log_error)
 
     def _account(
         self,
@@ -155,13 +184,8 @@ class Executor:
                 duration_ms=(time.perf_counter() - started) * 1000,
             )
 
-    async def _call(
-        self,
-        principal: Principal,
-        integration: Integration,
-        endpoint: Endpoint,
-        values: dict[str, Any],
-    ) -> UpstreamResponse:
+    async def connection(self, principal: Principal, integration: Integration) -> ActiveConnection:
+        """The caller's live connection to `integration`; 403 with where to connect it."""
         conn = await self.credentials.get(principal.user_id, integration.slug)
         if conn is None or conn.status != "connected":
             verb = "reconnect" if conn is not None else "connect"
@@ -170,7 +194,39 @@ class Executor:
                 "action_url, then retry.",
                 action_url=f"{self.policy.app_url}/integrations/{integration.slug}",
             )
+        return conn
 
+    def request(
+        self,
+        integration: Integration,
+        endpoint: Endpoint,
+        values: dict[str, Any],
+        conn: ActiveConnection,
+        token: str,
+    ) -> UpstreamRequest:
+        """The upstream request for `values`, carrying `token` as the catalog says."""
+        base_url = self._base_urls.get(integration.slug)
+        if base_url is None:
+            base_url = self.policy.base_url(integration.slug, integration.base_url)
+            self._base_urls[integration.slug] = base_url
+        return request_mod.build(
+            endpoint,
+            base_url,
+            values,
+            integration.default_headers,
+            _credential(integration, conn, token),
+        )
+
+    async def call(
+        self,
+        principal: Principal,
+        integration: Integration,
+        endpoint: Endpoint,
+        values: dict[str, Any],
+    ) -> UpstreamResponse:
+        """Send one request with the caller's credentials (refreshed when due, and once
+        more after a 401 when they can be)."""
+        conn = await self.connection(principal, integration)
         creds = conn.credentials
         can_refresh = conn.auth_type == "oauth2" and creds.refresh_token is not None
         if can_refresh and creds.expires_soon():
@@ -189,20 +245,9 @@ class Executor:
         conn: ActiveConnection,
         creds: Credentials,
     ) -> UpstreamResponse:
-        policy = self.policy
-        base_url = self._base_urls.get(integration.slug)
-        if base_url is None:
-            base_url = policy.base_url(integration.slug, integration.base_url)
-            self._base_urls[integration.slug] = base_url
-
-        req = request_mod.build(
-            endpoint,
-            base_url,
-            values,
-            integration.default_headers,
-            _credential(integration, conn, creds),
-        )
+        req = self.request(integration, endpoint, values, conn, creds.access_token)
         own = integration.timeouts
+        policy = self.policy
         return await self.outbound.send(
             req,
             connect_timeout=own.connect if own else policy.connect_timeout,

@@ -31,6 +31,7 @@ class KeyIdentity:
     email: str
     display_name: str
     plan: str
+    confirm: str = "destructive"  # which calls need a confirmation token (api_keys.confirm)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,11 @@ class Principal:
     via: Via
     key: KeyIdentity | None = None
     session_id: str | None = None  # the dashboard session, when via == "session"
+
+    @property
+    def confirm(self) -> str:
+        """The key's confirmation policy; sessions and access tokens confirm destructive calls."""
+        return self.key.confirm if self.key is not None else "destructive"
 
     @property
     def scopes(self) -> tuple[str, ...]:

@@ -25,7 +25,9 @@ async def test_create_returns_the_full_key_once(harness: Harness) -> None:
     full = body["full_key"]
     assert KEY_RE.match(full)
     key = body["api_key"]
-    assert set(key) == {"id", "name", "key_prefix", "scopes", "expires_at", "created_at"}
+    spec_fields = {"id", "name", "key_prefix", "scopes", "expires_at", "created_at"}
+    assert set(key) == spec_fields | {"confirm"}  # an addition: the confirmation policy
+    assert key["confirm"] == "destructive"  # the default for new keys
     assert key["name"] == "laptop"
     assert key["key_prefix"] == full[:8]
     assert key["scopes"] == ["*"]
@@ -39,6 +41,7 @@ async def test_create_returns_the_full_key_once(harness: Harness) -> None:
         "name",
         "key_prefix",
         "scopes",
+        "confirm",
         "last_used_at",
         "expires_at",
         "revoked_at",

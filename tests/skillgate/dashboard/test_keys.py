@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.conftest import Harness, bearer
 from tests.skillgate.dashboard.conftest import Web, csrf_of, full_key_of
 
@@ -131,3 +133,40 @@ async def test_another_users_key_is_not_found(
     assert r.status_code == 404
     assert r.headers["content-type"].startswith("text/html")
     assert await _me(harness, theirs) == 200
+
+
+@pytest.mark.usefixtures("provider")
+async def test_confirmation_policy_on_creation_and_changed_later(
+    harness: Harness, signed_in: Web, other_web: Web
+) -> None:
+    """The key's `confirm` policy: chosen in the create form, shown and changed in the
+    list, and the change reaches execution at once on this instance."""
+    page = await signed_in.get("/keys")
+    assert 'name="confirm"' in page.text
+    created = await signed_in.create_key("agent", confirm="never")
+    assert created.status_code == 201, created.text[:300]
+    full = full_key_of(created.text)
+    listed = (await harness.client.get("/api-keys", headers=bearer(full))).json()
+    [key] = listed
+    assert key["confirm"] == "never"
+    await harness.connect_token(full)
+    delete = {"params": {"owner": "o", "repo": "r", "number": 7}, "dry_run": True}
+    dry = await harness.client.post("/v1/sample/delete_issue", json=delete, headers=bearer(full))
+    assert dry.json()["confirmation_required"] is False
+
+    r = await signed_in.post(f"/keys/{key['id']}/confirm", {"confirm": "destructive"})
+    assert r.status_code == 303
+    assert r.headers["location"].startswith("/keys")
+    page = await signed_in.get("/keys")
+    assert "confirmation setting was saved" in (await signed_in.get(r.headers["location"])).text
+    assert re.search(r'<option value="destructive" selected>', page.text)
+    dry = await harness.client.post("/v1/sample/delete_issue", json=delete, headers=bearer(full))
+    assert dry.json()["confirmation_required"] is True
+
+    bad = await signed_in.post(f"/keys/{key['id']}/confirm", {"confirm": "sometimes"})
+    assert bad.status_code == 400
+    assert (await other_web.signup("bo@example.com")).status_code == 303
+    theirs = await other_web.post(f"/keys/{key['id']}/confirm", {"confirm": "never"})
+    assert theirs.status_code == 404  # another user's key does not exist for them
+    listed = (await harness.client.get("/api-keys", headers=bearer(full))).json()
+    assert listed[0]["confirm"] == "destructive"

@@ -25,6 +25,7 @@ async def test_bundle_files_and_skill_md(harness: Harness) -> None:
         "SKILL.md",
         "endpoints/issues/list_issues.md",
         "endpoints/issues/create_issue.md",
+        "endpoints/issues/delete_issue.md",
         "endpoints/users/get_user.md",
     ]
     assert all(set(f) == {"file_path", "content"} for f in body["files"])
@@ -40,6 +41,14 @@ async def test_bundle_files_and_skill_md(harness: Harness) -> None:
     assert "| issues | `create_issue` | POST |" in skill
     assert "svc run sample <endpoint>" in skill
     assert "The stored key was revoked." in skill  # common errors
+    # When to preview, confirm, page and select fields; destructive endpoints named.
+    assert "| issues | `delete_issue` | DELETE |" in skill
+    assert "**Destructive.**" in skill.split("| `delete_issue` |")[1].split("\n")[0]
+    assert "**Destructive.**" not in skill.split("`create_issue` |")[1].split("\n")[0]
+    safe = skill.split("## Safe and economical calls")[1].split("\n## ")[0]
+    for option in ("--dry-run", "--confirm", "--all", "--fields", "--retry"):
+        assert option in safe
+    assert "`delete_issue`" in safe
 
 
 async def test_endpoint_file_holds_the_whole_documentation(harness: Harness) -> None:

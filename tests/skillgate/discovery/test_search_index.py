@@ -10,8 +10,16 @@ import pytest
 
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Integration
+from skillgate.discovery import search
 from skillgate.discovery.analysis import Analyzer
-from skillgate.discovery.search import MAX_LIMIT, SearchIndex, fields
+from skillgate.discovery.search import (
+    MAX_LIMIT,
+    NAME_COVER,
+    NAMED_BOOST,
+    RELATED_WEIGHT,
+    SearchIndex,
+    fields,
+)
 
 ERRORS = [{"code": 404, "cause": "Not found.", "fix": "Check the id."}]
 
@@ -191,13 +199,14 @@ def test_limit(index: SearchIndex) -> None:
 def test_equal_scores_keep_catalog_order() -> None:
     twins = _integration(
         "twins",
-        [_endpoint(f"get_thing_{c}", "things", "Get one thing by its id.") for c in "abcd"],
+        # Letters that are no stop words ("a", "d"), so that the four names are alike.
+        [_endpoint(f"get_thing_{c}", "things", "Get one thing by its id.") for c in "wxyz"],
     )
     index = SearchIndex(Catalog(integrations={"twins": twins}))
     assert names(index, "thing", limit=3) == [
-        "twins/get_thing_a",
-        "twins/get_thing_b",
-        "twins/get_thing_c",
+        "twins/get_thing_w",
+        "twins/get_thing_x",
+        "twins/get_thing_y",
     ]
 
 
@@ -273,10 +282,12 @@ def test_curated_endpoints_come_first_among_near_equals() -> None:
     from skillgate.discovery.search import CURATED_BOOST
 
     def shop(curated: bool) -> Catalog:
+        # Paths that are not their names' words: both documents alike but for the name.
         endpoints = [
-            _endpoint("list_orders", "orders", "List the orders of the shop."),
+            {**_endpoint("list_orders", "orders", "List the orders of the shop."), "path": "/a"},
             {
                 **_endpoint("get_orders", "orders", "List the orders of the shop."),
+                "path": "/b",
                 "curated": curated,
             },
             _endpoint("list_order_refunds", "refunds", "List the refunds of one order."),
@@ -285,12 +296,86 @@ def test_curated_endpoints_come_first_among_near_equals() -> None:
         return Catalog(integrations={"shop": integration})
 
     assert CURATED_BOOST > 1
-    assert names(SearchIndex(shop(False)), "orders", limit=1) == ["shop/list_orders"]
-    assert names(SearchIndex(shop(True)), "orders", limit=1) == ["shop/get_orders"]
+    # "order", not "orders": a plural also asks for `list`, which one of the names holds.
+    assert names(SearchIndex(shop(False)), "order", limit=1) == ["shop/list_orders"]
+    assert names(SearchIndex(shop(True)), "order", limit=1) == ["shop/get_orders"]
     # An explicit boost wins over the curation prior.
     explicit = SearchIndex(shop(True), boost={("shop", "get_orders"): 1.0})
-    assert names(explicit, "orders", limit=1) == ["shop/list_orders"]
+    assert names(explicit, "order", limit=1) == ["shop/list_orders"]
     # A clearly better match still wins over a curated one.
     assert names(SearchIndex(shop(True)), "refunds of an order", limit=1) == [
         "shop/list_order_refunds"
     ]
+
+
+def test_the_share_of_its_name_the_query_holds_multiplies_a_score(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """BM25 alone can rank `list_issue_comments` first for "open a bug about the login
+    page" (its description's rare "login"); the share of each name the query holds,
+    x NAME_COVER, multiplies the score, so the endpoint whose name is the request gains."""
+    tracker = _integration(
+        "tracker",
+        [
+            _endpoint(
+                "list_issue_comments",
+                "issues",
+                "List the comments on an issue: id, user.login, body and created_at of each.",
+            ),
+            _endpoint("create_issue", "issues", "Open a new issue with a title and a body."),
+            _endpoint("list_issues", "issues", "List the issues, newest first."),
+        ],
+    )
+    index = SearchIndex(Catalog(integrations={"tracker": tracker}))
+    query = "open a bug about the login page"
+    share = index.coverage(index.analyzer.query(query))
+    # Related terms ("bug": issue; "open": create) count RELATED_WEIGHT: comments holds
+    # issue of three words, create_issue both of two, list_issues one of two.
+    assert share is not None
+    assert list(share) == pytest.approx([RELATED_WEIGHT / 3, RELATED_WEIGHT, RELATED_WEIGHT / 2])
+    covered = index.scores(query)
+    monkeypatch.setattr(search, "NAME_COVER", 0.0)
+    plain = index.scores(query)
+    assert covered is not None
+    assert plain is not None
+    assert list(covered) == pytest.approx(list(plain * (1 + NAME_COVER * share)))
+    assert index.coverage(index.analyzer.query("zebra")) is None
+
+
+def test_an_integration_named_in_the_query_ranks_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    twins = {
+        slug: _integration(slug, [_endpoint("list_items", "items", "List the items.")])
+        for slug in ("alpha", "beta")
+    }
+    index = SearchIndex(Catalog(integrations=twins))
+    assert names(index, "list the items") == ["alpha/list_items", "beta/list_items"]
+    assert names(index, "list the items in Beta")[0] == "beta/list_items"
+    # Only the name as a word counts ("alphabet" names nothing).
+    assert names(index, "list the items alphabetically")[0] == "alpha/list_items"
+    assert names(index, "list the items of the alphabet beta")[0] == "beta/list_items"
+    # The named integration's scores are multiplied by NAMED_BOOST, the others' are not.
+    named = index.scores("items in beta")
+    monkeypatch.setattr(search, "NAMED_BOOST", 1.0)
+    plain = index.scores("items in beta")
+    assert named is not None
+    assert plain is not None
+    assert named[0] == plain[0]
+    assert named[1] == pytest.approx(plain[1] * NAMED_BOOST)
+
+
+def test_plurals_contractions_and_stems(index: SearchIndex) -> None:
+    analyzer = index.analyzer
+    known = index.bm25.vocab_dict
+    listing = analyzer.terms("list")[0]
+    # A plural asks for a listing only when the catalog knows the word.
+    assert listing in analyzer.query("which repositories", known).related
+    assert listing not in analyzer.query("follow torvalds", known).related
+    # An abbreviation's plural is the abbreviation's term, and a plural.
+    assert analyzer.terms("PRs") == analyzer.terms("pull request")
+    assert listing in analyzer.query("which PRs").related
+    # "what's": no term "s"; "re-run" is "rerun".
+    assert analyzer.terms("what's new") == analyzer.terms("new")
+    assert analyzer.terms("re-run the job") == analyzer.terms("rerun job")
+    # Stems Snowball gets wrong for the APIs.
+    assert analyzer.terms("issuing") != analyzer.terms("issue")
+    assert analyzer.terms("contributors") == analyzer.terms("contributed")

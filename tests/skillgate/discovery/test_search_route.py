@@ -17,6 +17,14 @@ CREATE_ISSUE = {
     "category": "issues",
     "description": "Open a new issue in a repository.",
 }
+DELETE_ISSUE = {
+    "integration": "sample",
+    "name": "delete_issue",
+    "method": "DELETE",
+    "path": "/repos/{owner}/{repo}/issues/{number}",
+    "category": "issues",
+    "description": "Delete an issue for good (destructive, derived from the method).",
+}
 LIST_ISSUES = {
     "integration": "sample",
     "name": "list_issues",
@@ -43,6 +51,7 @@ async def test_results_best_first_with_the_callers_status(harness: Harness) -> N
         "results": [
             {**CREATE_ISSUE, "status": "not_connected"},
             {**LIST_ISSUES, "status": "not_connected"},
+            {**DELETE_ISSUE, "status": "not_connected"},
         ],
     }
     async with harness.sessionmaker() as s:
@@ -52,7 +61,7 @@ async def test_results_best_first_with_the_callers_status(harness: Harness) -> N
         await commit(s)
     harness.statuses.forget(user.id)
     results = (await _search(harness, full, q="open a new issue")).json()["results"]
-    assert [x["status"] for x in results] == ["connected", "connected"]
+    assert [x["status"] for x in results] == ["connected", "connected", "connected"]
 
 
 async def test_the_query_is_echoed_as_sent(harness: Harness) -> None:

@@ -25,6 +25,12 @@ SAMPLE_CATEGORIES = [
                 "method": "POST",
                 "description": "Open a new issue in a repository.",
             },
+            {
+                "name": "delete_issue",
+                "method": "DELETE",
+                "description": "Delete an issue for good (destructive, derived from the method).",
+                "destructive": True,  # only on destructive rows
+            },
         ],
     },
     {
@@ -62,7 +68,7 @@ async def test_list_integrations(harness: Harness) -> None:
                 "slug": "sample",
                 "name": "Sample",
                 "status": "not_connected",
-                "endpoints": 3,
+                "endpoints": 4,
                 "description": "A sample integration used by the test suite.",
             },
         ]
@@ -163,6 +169,7 @@ async def test_endpoint_documentation(harness: Harness) -> None:
         "integration": "sample",
         "path": "/repos/{owner}/{repo}/issues",
         "changes_data": False,
+        "destructive": False,
         "pagination": {"style": "page", "param": "page", "size_param": "per_page", "max_size": 100},
         "status": "not_connected",
     }

@@ -150,7 +150,16 @@ async def test_sendgrid_mail_send_json_body(
         "subject": "Build passed",
         "content": [{"type": "text/plain", "value": "All green."}],
     }
+    # An irreversible send: the key (default policy) is asked to confirm it first.
     r = await harness.run(full, "sendgrid", "send_mail", **message)
+    assert r.status_code == 409
+    assert r.json()["preview"]["body"] == message
+    assert provider.api_requests() == []
+    r = await harness.client.post(
+        "/v1/sendgrid/send_mail",
+        json={"params": message, "confirm": r.json()["confirm"]},
+        headers={"Authorization": f"Bearer {full}"},
+    )
     assert r.json()["status"] == 200
     [sent] = provider.api_requests()
     assert (sent.method, sent.path) == ("POST", "/v3/mail/send")

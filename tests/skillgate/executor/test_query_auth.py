@@ -64,3 +64,14 @@ async def test_a_query_key_is_verified_and_sent_on_every_call(
         (sent,) = provider.requests
         assert "authorization" not in sent.headers
         assert sent.query == [("name", "a b"), ("api_key", "k-123")]
+        # A dry run shows the request with the query key's value redacted.
+        provider.clear()
+        r = await harness.client.post(
+            "/v1/keyed/find_things",
+            json={"params": {"name": "a"}, "dry_run": True},
+            headers={"Authorization": f"Bearer {full}"},
+        )
+        assert r.status_code == 200, r.text
+        assert r.json()["request"]["url"] == f"{provider.url}/things?name=a&api_key=[redacted]"
+        assert "k-123" not in r.text
+        assert provider.requests == []

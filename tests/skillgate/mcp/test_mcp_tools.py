@@ -224,3 +224,52 @@ async def test_one_tool_per_endpoint_for_a_small_scope(
             await client.list_tools()
     assert caught.value.code == INVALID_REQUEST
     assert "at most 100 endpoint tools" in caught.value.message
+
+
+async def test_destructive_calls_are_previewed_and_confirmed(
+    gateway: Gateway, provider_server: Provider
+) -> None:
+    """run_skill's dry_run and confirm, and an endpoint tool's _confirm: the same tokens
+    as the HTTP API; nothing reaches the upstream before the confirmed call."""
+    provider_server.reply("DELETE", "/repos/o/r/issues/9", Reply(204))
+    provider_server.clear()
+    args = {
+        "integration": "sample",
+        "endpoint": "delete_issue",
+        "params": {"owner": "o", "repo": "r", "number": 9},
+    }
+    url = gateway.mcp_url + "?tools=endpoints"
+    async with mcp_client(url, gateway.keys["scoped"]) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        dry = await client.call_tool("run_skill", {**args, "dry_run": True})
+        asked = await client.call_tool("run_skill", args)
+        sent_before = len(provider_server.api_requests())
+        done = await client.call_tool(
+            "run_skill", {**args, "confirm": asked.structured_content["confirm"]}
+        )  # type: ignore[index]
+        again = await client.call_tool("sample__delete_issue", args["params"])  # type: ignore[arg-type]
+        token = again.structured_content["confirm"]  # type: ignore[index]
+        tool_done = await client.call_tool(
+            "sample__delete_issue", {**args["params"], "_confirm": token}
+        )  # type: ignore[dict-item]
+    assert tools["sample__delete_issue"].annotations.destructive_hint is True  # type: ignore[union-attr]
+    assert tools["sample__create_issue"].annotations.destructive_hint is False  # type: ignore[union-attr]
+    assert "_confirm" in tools["sample__delete_issue"].input_schema["properties"]
+    assert "dry_run" in tools["run_skill"].input_schema["properties"]
+    assert dry.is_error is False
+    preview = same_twice(dry)
+    assert preview["dry_run"] is True
+    assert preview["request"]["method"] == "DELETE"
+    assert preview["confirmation_required"] is True
+    assert asked.is_error is True
+    body = same_twice(asked)
+    assert body["error"] == "confirmation_required"
+    assert body["preview"] == preview["request"]
+    assert '"confirm"' in body["message"]
+    assert sent_before == 0  # neither the dry run nor the unconfirmed call sent anything
+    assert done.is_error is False
+    assert same_twice(done) == {"status": 204, "data": None}
+    assert again.is_error is True
+    assert same_twice(tool_done)["status"] == 204
+    deletes = [r for r in provider_server.api_requests() if r.method == "DELETE"]
+    assert len(deletes) == 2  # one per confirmed call

@@ -44,7 +44,7 @@ class AgentDoor:
             principal = await self.verifier.principal_from_key(
                 raw.decode("latin-1") if raw is not None else None
             )
-            call = Call(principal, match.params, scope.get("query_string", b""), receive)
+            call = Call(principal, match.params, scope.get("query_string", b""), receive, scope)
             status, body, headers = await match.route.handler(call)
         except Exception as exc:
             await send_error(send, as_error(exc, scope.get("state", {}).get("request_id", "-")))

@@ -4,23 +4,43 @@ from __future__ import annotations
 
 from skillgate.doors.agent.router import Call, Reply, Route
 from skillgate.errors import BadRequest
+from skillgate.executor import options
 from skillgate.executor.service import Executor
 from skillgate.http.body import json_object
 
 _USAGE = '{"params": {...}}'
-_FIELDS = frozenset({"params", "as_typed"})
+_FIELDS = frozenset({"params", "as_typed", *options.NAMES})
 REQUEST_BODY = {
     "type": "object",
     "properties": {
         "params": {"type": "object"},
         # the text typed for string parameters (docs/execution.md)
         "as_typed": {"type": "object", "additionalProperties": {"type": "string"}},
+        "dry_run": {"type": "boolean"},
+        "confirm": {"type": "string"},
+        "paginate": {
+            "type": "object",
+            "properties": {
+                "max_items": {"type": "integer", "minimum": 1, "maximum": options.MAX_ITEMS},
+                "max_pages": {"type": "integer", "minimum": 1, "maximum": options.MAX_PAGES},
+            },
+            "additionalProperties": False,
+        },
+        "fields": {
+            "type": "array",
+            "items": {"type": "string"},
+            "minItems": 1,
+            "maxItems": options.MAX_FIELDS,
+        },
+        "max_bytes": {"type": "integer", "minimum": options.MIN_BYTES},
     },
     "additionalProperties": False,
 }
 
 
 def routes(executor: Executor) -> tuple[Route, ...]:
+    cap = executor.policy.max_bytes
+
     async def execute(call: Call) -> Reply:
         data = json_object(await call.body(), _USAGE)
         if not _FIELDS.issuperset(data):
@@ -33,6 +53,7 @@ def routes(executor: Executor) -> tuple[Route, ...]:
             path["endpoint"],
             data.get("params"),
             data.get("as_typed"),
+            options.parse(data, call.header(b"idempotency-key"), cap),
         )
         return 200, outcome.body, outcome.headers
 

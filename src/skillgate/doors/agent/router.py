@@ -28,9 +28,17 @@ class Call:
     path: dict[str, str]
     query: bytes
     receive: Receive
+    scope: Scope
 
     async def body(self) -> bytes:
         return await read_body(self.receive)
+
+    def header(self, name: bytes) -> str | None:
+        """A request header's value (`name` in lower case), or None."""
+        for key, value in self.scope["headers"]:
+            if key == name:
+                return str(value.decode("latin-1"))
+        return None
 
 
 Handler = Callable[[Call], Awaitable[Reply]]

@@ -29,6 +29,46 @@ _READ = types.ToolAnnotations(
 )
 
 
+OPTION_PROPERTIES: dict[str, Any] = {
+    "dry_run": {
+        "type": "boolean",
+        "description": "Build the request and show it (credentials redacted); send nothing",
+    },
+    "confirm": {
+        "type": "string",
+        "description": "The token a confirmation_required answer gave, to run that call",
+    },
+    "idempotency_key": {
+        "type": "string",
+        "maxLength": 255,
+        "description": "Repeats with the same key are answered from the first call",
+    },
+    "paginate": {
+        "type": "object",
+        "properties": {
+            "max_items": {"type": "integer", "minimum": 1, "maximum": 10_000},
+            "max_pages": {"type": "integer", "minimum": 1, "maximum": 100},
+        },
+        "additionalProperties": False,
+        "description": "Follow the endpoint's pages up to these caps",
+    },
+    "fields": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "Keep only these dotted paths of data, e.g. number, user.login",
+    },
+    "max_bytes": {
+        "type": "integer",
+        "minimum": 1024,
+        "description": "Cut data to fit this many bytes (truncated: true)",
+    },
+}
+_ENDPOINT_OPTION_PROPERTIES: dict[str, Any] = {
+    "_dry_run": OPTION_PROPERTIES["dry_run"],
+    "_confirm": OPTION_PROPERTIES["confirm"],
+}
+
+
 def _obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     schema: dict[str, Any] = {
         "type": "object",
@@ -90,7 +130,11 @@ GENERIC_TOOLS: tuple[types.Tool, ...] = (
         "Run a skill",
         "Call an endpoint of a connected integration with its parameters; the gateway "
         "holds the credentials. Answers {status, data} or {status, error}. Read the "
-        "endpoint with get_skill first. Some endpoints change data (changes_data).",
+        "endpoint with get_skill first. Some endpoints change data (changes_data); "
+        "destructive ones may answer confirmation_required with a preview of the exact "
+        "request and a token: show it to the user and, with their consent, call again "
+        "with confirm. dry_run previews without sending; paginate follows pages; fields "
+        "keeps only what you need.",
         _obj(
             {
                 "integration": _SLUG,
@@ -100,6 +144,7 @@ GENERIC_TOOLS: tuple[types.Tool, ...] = (
                     "description": "The endpoint's parameters",
                     "default": {},
                 },
+                **OPTION_PROPERTIES,
             },
             ["integration", "endpoint"],
         ),
@@ -129,7 +174,10 @@ def endpoint_tool(integration: Integration, endpoint: Endpoint) -> types.Tool:
     """`<integration>__<endpoint>`, its input schema generated from the catalog's
     parameters (the executor still checks and coerces them, as for run_skill)."""
     schema = _obj(
-        {p.name: _parameter_schema(p) for p in endpoint.parameters},
+        {
+            **{p.name: _parameter_schema(p) for p in endpoint.parameters},
+            **(_ENDPOINT_OPTION_PROPERTIES if endpoint.mutates else {}),
+        },
         [p.name for p in endpoint.parameters if p.required],
     )
     mutates = endpoint.mutates
@@ -140,7 +188,8 @@ def endpoint_tool(integration: Integration, endpoint: Endpoint) -> types.Tool:
         schema,
         types.ToolAnnotations(
             read_only_hint=not mutates,
-            destructive_hint=mutates,
+            # MCP's destructive: may delete or overwrite, not merely add (catalog.destructive).
+            destructive_hint=bool(endpoint.destructive),
             idempotent_hint=endpoint.method in ("GET", "PUT", "DELETE"),
             open_world_hint=True,
         ),

@@ -23,7 +23,14 @@ from mcp_types import INVALID_PARAMS, INVALID_REQUEST
 from skillgate.discovery.search import MAX_LIMIT
 from skillgate.discovery.service import Discovery
 from skillgate.doors.mcp import schemas
-from skillgate.errors import NotFound, RateLimited, SkillGateError
+from skillgate.errors import (
+    BadRequest,
+    ConfirmationRequired,
+    NotFound,
+    RateLimited,
+    SkillGateError,
+)
+from skillgate.executor import options
 from skillgate.executor.service import Executor
 from skillgate.http.errors import as_error
 from skillgate.kit.principal import Principal
@@ -91,7 +98,12 @@ def _only(args: Mapping[str, Any], allowed: frozenset[str]) -> None:
 
 _SEARCH_ARGS = frozenset({"query", "integration", "limit"})
 _SKILL_ARGS = frozenset({"integration", "endpoint"})
-_RUN_ARGS = frozenset({"integration", "endpoint", "params"})
+# run_skill's options are the HTTP API's (executor.options), the header as an argument.
+_OPTION_ARGS = frozenset({*options.NAMES, "idempotency_key"})
+_RUN_ARGS = frozenset({"integration", "endpoint", "params", *_OPTION_ARGS})
+# An endpoint tool's arguments are the endpoint's parameters (which start with a letter),
+# plus these two, so a destructive call can be previewed and confirmed from the tool.
+_ENDPOINT_OPTIONS = {"_dry_run": "dry_run", "_confirm": "confirm"}
 
 
 class Tools:
@@ -170,10 +182,13 @@ class Tools:
             params = args.get("params", {})
             if not isinstance(params, dict):
                 raise _invalid("params: Input should be an object.")
-            return await self._run(principal, slug, endpoint, params, request_id)
+            picked = {k: v for k, v in args.items() if k in _OPTION_ARGS}
+            return await self._run(principal, slug, endpoint, params, request_id, picked)
         else:
             slug, endpoint = self._endpoint_named(principal, name, per_endpoint)
-            return await self._run(principal, slug, endpoint, dict(args), request_id)
+            params = dict(args)
+            picked = {_ENDPOINT_OPTIONS[k]: params.pop(k) for k in args if k in _ENDPOINT_OPTIONS}
+            return await self._run(principal, slug, endpoint, params, request_id, picked)
         try:
             return Answer(await run)
         except Exception as exc:
@@ -212,9 +227,24 @@ class Tools:
         endpoint: str,
         params: dict[str, Any],
         request_id: str,
+        picked: dict[str, Any],
     ) -> Answer:
         try:
-            outcome = await self.executor.run(principal, slug, endpoint, params)
+            run_options = options.PLAIN
+            if picked:
+                key = picked.pop("idempotency_key", None)
+                if key is not None and not isinstance(key, str):
+                    raise BadRequest("idempotency_key: must be a string.")
+                run_options = options.parse(picked, key, self.executor.policy.max_bytes)
+            outcome = await self.executor.run(
+                principal, slug, endpoint, params, options=run_options
+            )
+        except ConfirmationRequired as exc:
+            exc.message += (
+                ' Here: call the same tool again with the same arguments and "confirm" '
+                '(run_skill) or "_confirm" (an endpoint tool) set to the token.'
+            )
+            return refusal(exc, request_id)
         except Exception as exc:
             return refusal(exc, request_id)
         return Answer(outcome.body, is_error=outcome.failed)

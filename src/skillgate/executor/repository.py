@@ -1,0 +1,104 @@
+"""The queries of confirmation tokens and idempotency keys (executor.models)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from skillgate.executor.models import Confirmation, IdempotentCall
+
+
+class ConfirmationRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def insert(self, row: Confirmation) -> None:
+        self.session.add(row)
+        await self.session.flush()
+
+    async def redeem(self, token_hash: str, user_id: str, digest: str, now: datetime) -> bool:
+        """Mark a live, unused token for this request used; False when none matched
+        (the one statement makes a token single-use across instances)."""
+        done = await self.session.execute(
+            update(Confirmation)
+            .where(
+                Confirmation.token_hash == token_hash,
+                Confirmation.user_id == user_id,
+                Confirmation.digest == digest,
+                Confirmation.used_at.is_(None),
+                Confirmation.expires_at > now,
+            )
+            .values(used_at=now)
+        )
+        return done.rowcount == 1  # type: ignore[attr-defined,no-any-return]
+
+    async def find(self, token_hash: str, user_id: str) -> Confirmation | None:
+        return await self.session.scalar(
+            select(Confirmation).where(
+                Confirmation.token_hash == token_hash, Confirmation.user_id == user_id
+            )
+        )
+
+    async def purge_expired_before(self, cutoff: datetime) -> None:
+        await self.session.execute(delete(Confirmation).where(Confirmation.expires_at < cutoff))
+
+
+class IdempotencyRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def claim(self, row: IdempotentCall) -> bool:
+        """Store a pending key; False when the user already has this key."""
+        try:
+            async with self.session.begin_nested():
+                self.session.add(row)
+        except IntegrityError:
+            return False
+        return True
+
+    async def find(self, user_id: str, key_hash: str) -> IdempotentCall | None:
+        return await self.session.scalar(
+            select(IdempotentCall)
+            .where(IdempotentCall.user_id == user_id, IdempotentCall.key_hash == key_hash)
+            .execution_options(populate_existing=True)
+        )
+
+    async def finish(
+        self, user_id: str, key_hash: str, upstream_status: int, envelope: bytes
+    ) -> None:
+        await self.session.execute(
+            update(IdempotentCall)
+            .where(IdempotentCall.user_id == user_id, IdempotentCall.key_hash == key_hash)
+            .values(state="done", upstream_status=upstream_status, envelope=envelope)
+        )
+
+    async def release(self, user_id: str, key_hash: str) -> None:
+        await self.session.execute(
+            delete(IdempotentCall).where(
+                IdempotentCall.user_id == user_id,
+                IdempotentCall.key_hash == key_hash,
+                IdempotentCall.state == "pending",
+            )
+        )
+
+    async def drop_expired(
+        self, user_id: str, key_hash: str, now: datetime, abandoned: datetime
+    ) -> None:
+        """Forget the key when it expired, or when its first call has been pending since
+        before `abandoned` (its process died mid-call)."""
+        await self.session.execute(
+            delete(IdempotentCall).where(
+                IdempotentCall.user_id == user_id,
+                IdempotentCall.key_hash == key_hash,
+                or_(
+                    IdempotentCall.expires_at <= now,
+                    and_(IdempotentCall.state == "pending", IdempotentCall.created_at < abandoned),
+                ),
+            )
+        )
+
+    async def purge_expired_before(self, cutoff: datetime) -> None:
+        await self.session.execute(delete(IdempotentCall).where(IdempotentCall.expires_at < cutoff))
