@@ -50,11 +50,20 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     raw: bytes | None = None  # sent as-is instead of JSON
     drop: bool = False  # close the connection after answering, without saying so
+    stream_bytes: int = 0  # instead of the body: this many bytes of "x"
+    declared_length: int | None = None  # ...under this Content-Length (more: a cut answer)
 
     def answer(self) -> Answer:
         payload = self.raw if self.raw is not None else json.dumps(self.body).encode()
         headers = {"Content-Type": "application/json", "X-Request-ID": "req-fake", **self.headers}
-        return Answer(self.status, payload, list(headers.items()), drop=self.drop)
+        return Answer(
+            self.status,
+            payload,
+            list(headers.items()),
+            drop=self.drop,
+            stream_bytes=self.stream_bytes,
+            declared_length=self.declared_length,
+        )
 
 
 Route = Callable[[Recorded], Reply]

@@ -29,7 +29,7 @@ def check_preview(preview: dict[str, Any], gateway_url: str) -> None:
     assert preview["method"] == "PUT"
     assert preview["url"].endswith(MERGE)
     auth = {k.lower(): v for k, v in preview["headers"].items()}["authorization"]
-    assert auth == "[redacted]"
+    assert auth == "Bearer [redacted]"
     assert UPSTREAM_TOKEN not in json.dumps(preview)
     assert preview["body"] == {"merge_method": "squash", "commit_title": "Ship it: it's ready"}
 
@@ -68,9 +68,12 @@ def test_piped_it_prints_the_preview_token_and_command_then_the_command_sends(
 def test_the_command_keeps_svc_options_and_json(
     gateway: Gateway, upstream: FakeGateway, tmp_path: Path
 ) -> None:
+    """svc's options come back as `--name=value` (those before the names too), the
+    token before a `--`; the idempotency key freed by the 409 serves the confirmed call."""
     args = [
         "run", "--retry", "github", "merge_pull_request", '{"owner": "o"}', "--repo", "r",
-        "--pull-number", "5", "--fields", "merged,sha", "--", '{"merge_method": "squash"}',
+        "--pull-number", "5", "--idempotency-key", "merge 5", "--max-output", "100000",
+        "--", '{"merge_method": "squash"}',
     ]  # fmt: skip
     r = run(gateway, tmp_path, *args)
     assert r.returncode == 1, r.stderr
@@ -78,14 +81,15 @@ def test_the_command_keeps_svc_options_and_json(
     assert asked["error"] == "confirmation_required"
     token = asked["confirm"]
     assert shlex.split(asked["command"]) == [
-        "svc", "run", "github", "merge_pull_request", "--retry", "--fields=merged,sha",
-        '{"owner": "o"}', "--repo", "r", "--pull-number", "5", "--confirm", token,
-        "--", '{"merge_method": "squash"}',
+        "svc", "run", "github", "merge_pull_request", "--retry", "--idempotency-key=merge 5",
+        "--max-output=100000", '{"owner": "o"}', "--repo", "r", "--pull-number", "5",
+        "--confirm", token, "--", '{"merge_method": "squash"}',
     ]  # fmt: skip
     upstream.on("PUT", MERGE, Reply(200, MERGED))
-    sent = run(gateway, tmp_path, *shlex.split(asked["command"])[1:])
-    assert sent.returncode == 0, sent.stderr
-    assert json.loads(sent.stdout) == {"status": 200, "data": {"merged": True, "sha": "6dcb09b"}}
+    for _ in range(2):  # the second: the stored answer of the key, not a second merge
+        sent = run(gateway, tmp_path, *shlex.split(asked["command"])[1:])
+        assert sent.returncode == 0, sent.stderr
+        assert json.loads(sent.stdout) == {"status": 200, "data": MERGED}
     [call] = upstream.calls("PUT", MERGE)
     assert call.body == {"merge_method": "squash"}
 
@@ -112,7 +116,7 @@ def test_on_a_terminal_yes_sends_it_once(
     assert "github merge_pull_request: " in shown
     assert "  PUT " in shown
     assert f"{MERGE}\n" in shown
-    assert "Authorization: [redacted]" in shown
+    assert "Authorization: Bearer [redacted]" in shown
     assert '"commit_title": "Ship it: it\'s ready"' in shown
     assert UPSTREAM_TOKEN not in shown
     assert "cf_" not in shown + out  # the token stays between svc and the gateway

