@@ -18,7 +18,7 @@ import shlex
 import sys
 from typing import TYPE_CHECKING, Any
 
-from skillgate_cli.errors import CliError, one_line
+from skillgate_cli.errors import CliError
 from skillgate_cli.output import say
 
 if TYPE_CHECKING:
@@ -84,8 +84,7 @@ def describe(preview: Any) -> list[str]:
 
 def ask(label: str, asked: dict[str, Any]) -> bool:
     """Show the request on stderr and read the answer from stdin; True for yes."""
-    message = one_line(str(asked.get("message") or "this call needs your confirmation"))
-    say(f"{label}: {message}")
+    say(f"{label} needs your confirmation; nothing has been sent yet. The request:")
     say("\n".join(describe(asked.get("preview"))))
     sys.stderr.write(PROMPT)
     sys.stderr.flush()
@@ -103,11 +102,10 @@ def declined(label: str) -> tuple[dict[str, Any], CliError]:
 
 def piped(label: str, asked: dict[str, Any], command: str) -> tuple[dict[str, Any], CliError]:
     """(the 409 JSON with `command`, the failure): what an agent gets."""
-    message = one_line(str(asked.get("message") or "this call needs confirmation")).rstrip(".")
     wait = asked.get("expires_in")
     within = f" within {wait} s" if isinstance(wait, int) and not isinstance(wait, bool) else ""
     failure = CliError(
-        f"{label}: {message}: nothing was sent; show the user the `preview` and, "
+        f"{label}: needs confirmation, nothing was sent: show the user the `preview` and, "
         f"if they agree, run the `command` of this JSON{within}",
         error="confirmation_required",
     )

@@ -113,7 +113,7 @@ def test_on_a_terminal_yes_sends_it_once(
     )  # fmt: skip
     assert code == 0, (shown, out)
     assert json.loads(out) == {"status": 200, "data": MERGED}
-    assert "github merge_pull_request: " in shown
+    assert "github merge_pull_request needs your confirmation; nothing has been sent" in shown
     assert "  PUT " in shown
     assert f"{MERGE}\n" in shown
     assert "Authorization: Bearer [redacted]" in shown
