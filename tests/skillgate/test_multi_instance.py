@@ -201,3 +201,55 @@ def test_refresh_is_single_flight_across_processes(
         if t.get("refresh_token") == refresh_token
     ]
     assert len(refreshes) == 1
+
+
+@pytest.mark.skipif(not PG_URL, reason="needs SKILLGATE_TEST_DATABASE_URL")
+def test_tokens_and_idempotency_keys_hold_across_processes(
+    tmp_path: Path, shared: dict[str, str], provider_server: Provider, pg_database: str | None
+) -> None:
+    """Several instances on PostgreSQL (the production set-up; SQLite's concurrency is
+    tested in one process, where the same statements run): a confirmation token redeemed
+    by 10 concurrent calls spread over two processes runs once; 10 concurrent duplicates
+    of one Idempotency-Key over both send once."""
+    from tests.upstream import Recorded, Reply
+
+    assert pg_database is not None
+    env = {**shared, "SKILLGATE_DATABASE_URL": pg_database}
+    key = _setup_user(tmp_path, env, "unlimited")
+    done = run_cli(
+        "skillgate", "connections", "set", "--email", "m@example.com", "--integration", "sample",
+        "--access-token", "good-token", cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    provider_server.reply("DELETE", "/repos/o/r/issues/5", Reply(204, delay=0.2))
+    provider_server.reply("POST", "/repos/o/r/issues", lambda rec: Reply(201, {"n": 1}, delay=0.3))
+    auth = {"Authorization": f"Bearer {key}"}
+    delete = {"params": {"owner": "o", "repo": "r", "number": 5}}
+    create = {"params": {"owner": "o", "repo": "r", "title": "t"}}
+
+    async def burst(servers: list[Server]) -> tuple[list[int], list[int]]:
+        async with httpx.AsyncClient(timeout=30) as client:
+            urls = [f"{s.url}/v1/sample/" for s in servers]
+            asked = await client.post(urls[0] + "delete_issue", json=delete, headers=auth)
+            assert asked.status_code == 409, asked.text
+            confirmed = {**delete, "confirm": asked.json()["confirm"]}
+            once = {**auth, "Idempotency-Key": "same"}
+            deletes = await asyncio.gather(
+                *(client.post(urls[i % 2] + "delete_issue", json=confirmed, headers=auth)
+                  for i in range(10))
+            )  # fmt: skip
+            creates = await asyncio.gather(
+                *(client.post(urls[i % 2] + "create_issue", json=create, headers=once)
+                  for i in range(10))
+            )  # fmt: skip
+        return [r.status_code for r in deletes], [r.status_code for r in creates]
+
+    provider_server.clear()
+    with ExitStack() as stack:
+        servers = _two_servers(stack, tmp_path, env)
+        deletes, creates = asyncio.run(burst(servers))
+    assert sorted(deletes) == [200] + [409] * 9
+    assert creates == [200] * 10
+    sent: list[Recorded] = provider_server.api_requests()
+    assert [r.method for r in sent if r.path == "/repos/o/r/issues/5"] == ["DELETE"]
+    assert [r.method for r in sent if r.path == "/repos/o/r/issues"] == ["POST"]

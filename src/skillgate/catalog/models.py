@@ -140,6 +140,9 @@ class Pagination(_Frozen):
     next: str | None = None
     size_param: str | None = None
     max_size: int | None = None
+    # Dotted path of the item list in a page's body (`data.issues.nodes`, `messages`);
+    # None: the body itself when it is a list, else its one top-level list field.
+    items: str | None = None
 
 
 class Endpoint(_Frozen):

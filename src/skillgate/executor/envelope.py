@@ -50,8 +50,8 @@ def _error_body(response: UpstreamResponse) -> Any:
     return response.body
 
 
-def envelope(response: UpstreamResponse, body_errors: str | None) -> tuple[bytes, bool]:
-    """The envelope bytes and whether it reports an error."""
+def parts(response: UpstreamResponse, body_errors: str | None) -> tuple[dict[str, Any], bool]:
+    """The envelope as a dict (to shape before it is written) and whether it is an error."""
     failed = response.status >= 400 or body_failed(body_errors, response.body)
     data: dict[str, Any] = {"status": response.status}
     if failed:
@@ -61,4 +61,10 @@ def envelope(response: UpstreamResponse, body_errors: str | None) -> tuple[bytes
             data["retry_after"] = wait
     else:
         data["data"] = response.body
+    return data, failed
+
+
+def envelope(response: UpstreamResponse, body_errors: str | None) -> tuple[bytes, bool]:
+    """The envelope bytes and whether it reports an error."""
+    data, failed = parts(response, body_errors)
     return orjson.dumps(data), failed

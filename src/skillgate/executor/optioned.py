@@ -20,6 +20,7 @@ import orjson
 
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.errors import BadRequest, ConfirmationRequired
+from skillgate.executor import paging, shaped
 from skillgate.executor import params as params_mod
 from skillgate.executor.confirmations import (
     TTL,
@@ -60,8 +61,13 @@ class OptionRunner:
                 f"paginate: {endpoint.name} does not page its results; call it without paginate."
             )
         confirming = needs_confirmation(principal.confirm, endpoint)
-        if options.dry_run:
-            return await self._dry_run(principal, integration, endpoint, values, confirming)
+        if options.dry_run:  # with paginate: the first page's request, its size raised
+            first = (
+                paging.first(endpoint, values, options.paginate.max_items)
+                if options.paginate
+                else values
+            )
+            return await self._dry_run(principal, integration, endpoint, first, confirming)
         key = options.idempotency_key
         if key is not None:
             digest = request_digest(
@@ -153,8 +159,9 @@ class OptionRunner:
     ) -> Outcome:
         """The upstream call(s) and the envelope, shaped as the options ask."""
         if options.paginate is not None or options.fields or options.max_bytes:
-            # paging (executor.paging) and shaping (executor.shape) are wired in here
-            raise BadRequest("paginate, fields and max_bytes: not available on this server yet.")
+            return await shaped.send(
+                self.executor, principal, integration, endpoint, values, options
+            )
         executor = self.executor
         limit_headers = await executor.enforce_limit(principal)
         return await executor.answer(principal, integration, endpoint, values, limit_headers)

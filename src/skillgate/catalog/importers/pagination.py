@@ -15,6 +15,11 @@ and the success response's schema:
   response has such a field;
 - offset: `offset` with `limit` (or `count`) -> `offset`;
 - a `Link` header with any size parameter -> `link_header`.
+
+`items` (where a page's item list is) is set when the response is an object
+with one array property, or several of which one is named `items`, `data`,
+`entries` or `results` (Box's `entries` beside its `order`); a response that is
+itself an array needs none.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ _NEXT_CURSOR = (
     "cursor",
     "next",
 )
+_ITEM_LISTS = ("items", "data", "entries", "results")
 
 
 def response_fields(result: Schema | None) -> set[str]:
@@ -48,6 +54,18 @@ def response_fields(result: Schema | None) -> set[str]:
     return fields
 
 
+def item_list(result: Schema | None) -> str | None:
+    """The array property holding a page's items, when the schema makes it clear."""
+    arrays: list[str] = [
+        str(name)
+        for name, prop in (sch.merged(result).get("properties") or {}).items()
+        if isinstance(prop, dict) and sch.plain_type(sch.merged(prop)) == "array"
+    ]
+    if len(arrays) == 1:
+        return arrays[0]
+    return next((name for name in _ITEM_LISTS if name in arrays), None)
+
+
 def recognise(
     sources: list[SourceParam], params: list[Param], result: Schema | None, link_header: bool
 ) -> dict[str, Any] | None:
@@ -57,10 +75,14 @@ def recognise(
     fields = response_fields(result)
     size = next((w for w in _SIZES if w in query), None)
 
+    items = item_list(result)
+
     def page(style: str, param: str, next_field: str | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {"style": style, "param": query[param].name}
         if next_field:
             out["next"] = next_field
+        if items is not None:
+            out["items"] = items
         if size is not None:
             out["size_param"] = query[size].name
             source = raw.get(size)
@@ -86,5 +108,6 @@ def recognise(
     if "offset" in query and size in ("limit", "count"):
         return page("offset", "offset")
     if link_header and size is not None:
-        return {"style": "link_header", "size_param": query[size].name}
+        out = {"style": "link_header", "size_param": query[size].name}
+        return out | ({"items": items} if items is not None else {})
     return None

@@ -95,6 +95,7 @@ def test_pagination_and_reads(mail: Imported) -> None:
         "style": "page_token",
         "param": "pageToken",
         "next": "nextPageToken",
+        "items": "messages",
         "size_param": "maxResults",
         "max_size": 500,
     }

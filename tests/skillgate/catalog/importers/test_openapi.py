@@ -151,6 +151,7 @@ def test_pagination_recognised(petstore: Imported, notes: Imported) -> None:
         "style": "cursor",
         "param": "start_cursor",
         "next": "next_cursor",
+        "items": "results",  # the response's one array property
         "size_param": "page_size",
         "max_size": 100,
     }

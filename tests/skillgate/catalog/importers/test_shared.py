@@ -163,3 +163,19 @@ def test_verify_prefers_the_caller_then_a_list_never_the_root() -> None:
     assert choose_verify([("/about", "about_get"), ("/files", "files_list")]) == "/files"
     assert choose_verify([("/", "root"), ("/about", "about_get")]) == "/about"
     assert choose_verify([("/", "root")]) is None
+
+
+def test_item_list_of_a_page() -> None:
+    from skillgate.catalog.importers.pagination import item_list
+
+    def obj(**props: Any) -> dict[str, Any]:
+        return {"type": "object", "properties": props}
+
+    arr = {"type": "array", "items": {"type": "object"}}
+    assert item_list(obj(messages=arr, nextPageToken={"type": "string"})) == "messages"
+    # Box: `order` is an array too; `entries` is the page's item list.
+    assert item_list(obj(order=arr, entries=arr, total_count={"type": "integer"})) == "entries"
+    # GitHub's compare: two lists, neither a known item-list name -> left to the executor.
+    assert item_list(obj(commits=arr, files=arr)) is None
+    assert item_list(arr) is None  # the page is the list
+    assert item_list({"allOf": [obj(data=arr), obj(has_more={"type": "boolean"})]}) == "data"
