@@ -50,7 +50,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     raw: bytes | None = None  # sent as-is instead of JSON
     drop: bool = False  # close the connection after answering, without saying so
-    stream_bytes: int = 0  # instead of the body: this many bytes of "x"
+    stream_bytes: int = 0  # instead of the body: "x" in 64 KB chunks, at least this many
     declared_length: int | None = None  # ...under this Content-Length (more: a cut answer)
 
     def answer(self) -> Answer:
