@@ -139,6 +139,19 @@ Exit code 0: done. 1: fix something (parameters, a missing connection, the
 key); the one line on stderr says what. 2: network or server trouble; retry
 later.
 
+## Acting safely and cheaply
+
+- `--dry-run` shows the exact request a call would send, and sends nothing.
+- A destructive call may answer `"error": "confirmation_required"` with a
+  `preview` of the request and a `command`: show the user the preview, and run
+  that command only if they agree.
+- `--retry` tries again on network errors and 5xx without ever sending a write
+  twice; `--idempotency-key K` makes your own repeats safe the same way.
+- `--all` (with `--max-items N`) follows the pages of a list; `--fields a,b.c`
+  keeps only the fields you need.
+- A large answer is saved to a file: stdout then says `saved_to` with a
+  `preview`; read the file only for what the preview lacks.
+
 - An integration whose status is `not_connected` must be connected by the
   user first: run `svc connect <integration>` and ask them to finish in the
   browser.

@@ -50,11 +50,20 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     raw: bytes | None = None  # sent as-is instead of JSON
     drop: bool = False  # close the connection after answering, without saying so
+    stream_bytes: int = 0  # instead of the body: "x" in 64 KB chunks, at least this many
+    declared_length: int | None = None  # ...under this Content-Length (more: a cut answer)
 
     def answer(self) -> Answer:
         payload = self.raw if self.raw is not None else json.dumps(self.body).encode()
         headers = {"Content-Type": "application/json", "X-Request-ID": "req-fake", **self.headers}
-        return Answer(self.status, payload, list(headers.items()), drop=self.drop)
+        return Answer(
+            self.status,
+            payload,
+            list(headers.items()),
+            drop=self.drop,
+            stream_bytes=self.stream_bytes,
+            declared_length=self.declared_length,
+        )
 
 
 Route = Callable[[Recorded], Reply]
@@ -63,6 +72,7 @@ Route = Callable[[Recorded], Reply]
 class FakeGateway:
     def __init__(self) -> None:
         self.routes: dict[tuple[str, str], Route] = {}
+        self.fallback: Route | None = None  # for requests no route names
         self.server = Loopback(self._answer)
 
     @property
@@ -77,6 +87,7 @@ class FakeGateway:
     def clear(self) -> None:
         """No routes and no requests."""
         self.routes.clear()
+        self.fallback = None
         self.server.clear()
 
     def on(self, method: str, path: str, reply: Reply | Route | list[Reply]) -> None:
@@ -96,7 +107,7 @@ class FakeGateway:
 
     def _answer(self, received: Received) -> Answer:
         rec = Recorded.of(received)
-        route = self.routes.get((rec.method, rec.path))
+        route = self.routes.get((rec.method, rec.path)) or self.fallback
         if route is None:
             reply = Reply(404, {"error": "not_found", "message": f"No such path: {rec.path}."})
         else:

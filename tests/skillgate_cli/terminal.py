@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pty
+import select
 import subprocess
 from pathlib import Path
 
@@ -40,3 +41,47 @@ def run_in_pty(
     assert proc.stderr is not None
     proc.stderr.close()
     return b"".join(chunks).decode("utf-8", "replace"), proc.returncode
+
+
+def converse(
+    args: list[str], *, cwd: Path, base_url: str, key: str, answer: str, prompt: str
+) -> tuple[str, str, int]:
+    """Run `svc` with stdin and stderr on a pseudo-terminal (a person at a shell) and
+    stdout a pipe; type `answer` and Enter once the terminal shows `prompt`.
+
+    Returns (what the terminal showed, with `\\n` line ends; stdout; exit code)."""
+    env = svc_env(base_url, key, TERM="xterm-256color", COLUMNS="120", LINES="40")
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [str(BIN / "svc"), *args],
+        cwd=cwd,
+        env=env,
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+    )
+    os.close(slave)
+    shown = b""
+    answered = False
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], 60)
+            if not ready:
+                raise AssertionError(f"svc showed nothing for 60 s: {shown!r}")
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+            if not answered and prompt.encode() in shown:
+                os.write(master, answer.encode() + b"\r")
+                answered = True
+    finally:
+        os.close(master)
+        assert proc.stdout is not None
+        out = proc.stdout.read().decode()
+        proc.stdout.close()
+        proc.wait(timeout=60)
+    return shown.decode("utf-8", "replace").replace("\r\n", "\n"), out, proc.returncode

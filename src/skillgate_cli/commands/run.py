@@ -9,18 +9,29 @@ body, or `{"error", "message"}` made here (bad flags, no key, network).
 | upstream 2xx                                         | 0    |
 | upstream 2xx whose envelope carries `error` (Slack)  | 1    |
 | upstream 3xx or 4xx; gateway 4xx; bad flags; no key  | 1    |
+| 409 confirmation_required (piped) or declined        | 1    |
 | upstream 5xx; gateway 5xx; network; timeout          | 2    |
+
+svc's own options (`run_options`) add the execute body's fields; the call itself
+goes through `retry` (one try unless --retry), a 409 confirmation_required through
+`confirm`, and what is printed through `bounded`.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from skillgate_cli import run_options
 from skillgate_cli.config import Config
 from skillgate_cli.errors import CliError, ExitCode, one_line
+from skillgate_cli.run_options import RunOptions
+
+if TYPE_CHECKING:
+    from skillgate_cli.client import Response
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
 
@@ -85,11 +96,7 @@ def _declared_types(config: Config, integration: str, endpoint: str) -> Any:
     return typecache.load(config.root / platforms.skill_dir(platform), integration, endpoint)
 
 
-def _call(integration: str, endpoint: str, args: tuple[str, ...]) -> tuple[Any, CliError | None]:
-    """(what to print, the failure to end with, if any)."""
-    from skillgate_cli.client import from_config, gateway_error, segment
-    from skillgate_cli.params import ParamError, parse_args
-
+def _check_names(integration: str, endpoint: str) -> None:
     if integration.startswith("-"):
         raise CliError(
             f"{integration!r} is not an integration name: "
@@ -101,6 +108,17 @@ def _call(integration: str, endpoint: str, args: tuple[str, ...]) -> tuple[Any, 
             f"{endpoint!r} is not an endpoint name: svc run <integration> <endpoint> --param value",
             error="bad_request",
         )
+
+
+def _call(
+    integration: str, endpoint: str, args: list[str], options: RunOptions
+) -> tuple[Any, CliError | None]:
+    """(what to print, the failure to end with, if any)."""
+    from skillgate_cli import confirm, retry
+    from skillgate_cli.client import from_config, segment
+    from skillgate_cli.params import ParamError, parse_args
+
+    _check_names(integration, endpoint)
     label = f"{integration} {endpoint}"
     hint = f"check the parameters with `svc skills {integration} {endpoint}`"
     config = Config.load()
@@ -113,7 +131,26 @@ def _call(integration: str, endpoint: str, args: tuple[str, ...]) -> tuple[Any, 
     body: dict[str, Any] = {"params": params}
     if as_typed:
         body["as_typed"] = as_typed  # the gateway keeps these texts for string parameters
-    resp = client.request("POST", path, body)
+    body.update(options.body())
+    key = retry.idempotency_key(options)
+    headers = {} if key is None else {"Idempotency-Key": key}
+    tries = retry.TRIES if options.retry else 1
+    resp = retry.send(client, path, body, headers, tries)
+    asked = confirm.challenge(resp)
+    if asked is not None:
+        if not confirm.interactive():
+            command = confirm.command_line(integration, endpoint, options, args, asked["confirm"])
+            return confirm.piped(label, asked, command)
+        if not confirm.ask(label, asked):
+            return confirm.declined(label)
+        resp = retry.send(client, path, {**body, "confirm": asked["confirm"]}, headers, tries)
+    return _answer(resp, integration, label, hint)
+
+
+def _answer(resp: Response, integration: str, label: str, hint: str) -> tuple[Any, CliError | None]:
+    """(what to print, the failure to end with) for the gateway's answer to an execute."""
+    from skillgate_cli.client import gateway_error
+
     data = resp.json()
     if resp.status == 200 and isinstance(data, dict):
         return data, outcome(data, label, hint)
@@ -147,7 +184,33 @@ def _endpoint_help(ctx: click.Context, integration: str, endpoint: str) -> int:
         say(f"note: no documentation for {integration} {endpoint}: {one_line(exc.message)}")
         return 0
     click.echo(render(integration, endpoint, doc))
+    click.echo("\n" + "\n".join(run_options.help_lines()))
     return 0
+
+
+def _own_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """svc's options as click options too: listed by `svc run --help`, and taken before
+    the names (`svc run --dry-run github ...`); after them `run_options.split` finds them."""
+    for name in reversed(run_options.OPTIONS):
+        metavar, text = run_options.HELP[name]
+        if run_options.OPTIONS[name]:
+            option = click.option(f"--{name}", metavar=metavar, help=text, multiple=True)
+        else:
+            option = click.option(f"--{name}", is_flag=True, help=text)
+        command = option(command)
+    return command
+
+
+def _before_names(given: dict[str, Any]) -> list[str]:
+    """The options click took before the names, as `svc run` arguments again."""
+    out: list[str] = []
+    for name, takes_value in run_options.OPTIONS.items():
+        value = given.get(name.replace("-", "_"))
+        if takes_value:
+            out += [f"--{name}={v}" for v in value or ()]
+        elif value:
+            out.append(f"--{name}")
+    return out
 
 
 @click.command(
@@ -161,8 +224,11 @@ def _endpoint_help(ctx: click.Context, integration: str, endpoint: str) -> int:
 @click.argument("integration")
 @click.argument("endpoint")
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@_own_options
 @click.pass_context
-def command(ctx: click.Context, integration: str, endpoint: str, args: tuple[str, ...]) -> int:
+def command(
+    ctx: click.Context, /, integration: str, endpoint: str, args: tuple[str, ...], **given: Any
+) -> int:
     """Call an endpoint; flags become its parameters. Output is always JSON.
 
     \b
@@ -181,17 +247,27 @@ def command(ctx: click.Context, integration: str, endpoint: str, args: tuple[str
     instead. `svc run <integration> <endpoint> --help` shows that endpoint's
     parameters. Exit 0 on an upstream 2xx, 1 for upstream 3xx/4xx, bad flags, a
     missing connection or key, 2 for upstream 5xx, network errors and timeouts.
+
+    The options below are svc's own, recognised anywhere among the flags. An
+    endpoint parameter of the same name goes in the JSON object:
+    svc run google_drive list_files '{"fields": "files(id,name)"}'.
     """
     from skillgate_cli.output import print_json
 
-    if args in (("--help",), ("-h",)):
+    try:
+        options, rest = run_options.split([*_before_names(given), *args])
+    except run_options.OptionError as exc:
+        raise click.UsageError(str(exc), ctx) from None
+    if rest in (["--help"], ["-h"]):
         return _endpoint_help(ctx, integration, endpoint)
     try:
-        data, failure = _call(integration, endpoint, args)
+        data, failure = _call(integration, endpoint, rest, options)
     except CliError as exc:
         print_json({"error": exc.error, "message": exc.message})
         raise
-    print_json(data)
+    from skillgate_cli.bounded import print_bounded
+
+    print_bounded(data, options.max_output, integration, endpoint)
     if failure is not None:
         raise failure
     return 0
