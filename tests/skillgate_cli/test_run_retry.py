@@ -121,15 +121,27 @@ def test_run_contract_gateway_failures_are_tried_with_one_key(
 def test_a_stored_answer_is_not_tried_again(
     gateway: Gateway, upstream: FakeGateway, tmp_path: Path
 ) -> None:
-    """An upstream 5xx stored under the key comes back as it is (Idempotent-Replayed):
-    svc stops there instead of spending its tries on the same answer."""
-    upstream.on("POST", ISSUES, [Reply(503, {"message": "busy"}), Reply(201, {"number": 7})])
-    first = run(gateway, tmp_path, *CREATE, "--idempotency-key", "k-503")
-    assert json.loads(first.stdout) == {"status": 503, "error": {"message": "busy"}}
-    r = run(gateway, tmp_path, *CREATE, "--idempotency-key", "k-503", "--retry")
-    assert "the service failed (503)" in only_error(r, 2)  # no "note: try" line
-    assert json.loads(r.stdout) == {"status": 503, "error": {"message": "busy"}}
+    """An upstream 500 stored under the key (the provider may have acted) comes back as it
+    is (Idempotent-Replayed): svc stops there instead of spending its tries on it."""
+    upstream.on("POST", ISSUES, [Reply(500, {"message": "boom"}), Reply(201, {"number": 7})])
+    first = run(gateway, tmp_path, *CREATE, "--idempotency-key", "k-500")
+    assert json.loads(first.stdout) == {"status": 500, "error": {"message": "boom"}}
+    r = run(gateway, tmp_path, *CREATE, "--idempotency-key", "k-500", "--retry")
+    assert "the service failed (500)" in only_error(r, 2)  # no "note: try" line
+    assert json.loads(r.stdout) == {"status": 500, "error": {"message": "boom"}}
     assert len(upstream.calls("POST", ISSUES)) == 1
+
+
+def test_an_upstream_503_is_tried_again_with_the_same_key(
+    gateway: Gateway, upstream: FakeGateway, tmp_path: Path
+) -> None:
+    """The provider's "try again" (503) frees the key: the retry is sent, once."""
+    upstream.on("POST", ISSUES, [Reply(503, {"message": "busy"}), Reply(201, {"number": 7})])
+    r = run(gateway, tmp_path, *CREATE, "--retry")
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    assert json.loads(r.stdout) == {"status": 201, "data": {"number": 7}}
+    assert "note: try 1 of 3 failed" in r.stderr
+    assert len(upstream.calls("POST", ISSUES)) == 2
 
 
 def test_network_errors_are_tried_three_times(tmp_path: Path) -> None:
