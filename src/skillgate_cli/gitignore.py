@@ -10,7 +10,7 @@ redundant but harmless line.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fnmatch import fnmatchcase
 from pathlib import Path
 
@@ -19,19 +19,22 @@ def in_work_tree(cwd: Path) -> bool:
     return any((d / ".git").exists() for d in (cwd, *cwd.parents))
 
 
-def ignores(lines: list[str], name: str) -> bool:
-    ignored = False
+def _rules(lines: list[str]) -> Iterator[tuple[bool, str]]:
+    """(negated, pattern) of each rule: blank lines and comments skipped, `!` taken off."""
     for raw in lines:
         line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        negate = line.startswith("!")
-        pattern = line[1:] if negate else line
-        pattern = pattern.removeprefix("/").removeprefix("**/")
-        if pattern.endswith("/"):
-            continue  # directories only
-        if "/" in pattern:
-            continue  # anchored to a subdirectory
+        if line and not line.startswith("#"):
+            negate = line.startswith("!")
+            yield negate, line[1:] if negate else line
+
+
+def ignores(lines: list[str], name: str) -> bool:
+    """Whether a file `name` in the .gitignore's folder is ignored by these lines."""
+    ignored = False
+    for negate, rule in _rules(lines):
+        pattern = rule.removeprefix("/").removeprefix("**/")
+        if pattern.endswith("/") or "/" in pattern:
+            continue  # directories only, or anchored to a subdirectory
         if fnmatchcase(name, pattern):
             ignored = not negate
     return ignored
@@ -42,12 +45,8 @@ def ignores_dir(lines: list[str], relative: str) -> bool:
     one of its parents is ignored by these lines."""
     parts = relative.strip("/").split("/")
     ignored = False
-    for raw in lines:
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        negate = line.startswith("!")
-        pattern = (line[1:] if negate else line).rstrip("/")
+    for negate, rule in _rules(lines):
+        pattern = rule.rstrip("/")
         anchored = "/" in pattern.removeprefix("**/")
         pattern = pattern.removeprefix("/").removeprefix("**/")
         if not pattern:
