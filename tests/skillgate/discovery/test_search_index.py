@@ -379,3 +379,10 @@ def test_plurals_contractions_and_stems(index: SearchIndex) -> None:
     # Stems Snowball gets wrong for the APIs.
     assert analyzer.terms("issuing") != analyzer.terms("issue")
     assert analyzer.terms("contributors") == analyzer.terms("contributed")
+    # Sharing (the verb) is giving access; a shared drive or link is a kind of thing.
+    assert analyzer.terms("sharing") == analyzer.terms("share")
+    assert analyzer.terms("shared") != analyzer.terms("share")
+    permission = analyzer.terms("permission")[0]
+    assert permission in analyzer.query("stop sharing the file").related
+    assert permission not in analyzer.query("list the shared drives").related
+    assert analyzer.terms("shared")[0] in analyzer.query("a shareable link").related
