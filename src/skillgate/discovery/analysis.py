@@ -46,9 +46,15 @@ _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
 _WORD = re.compile(r"[a-z0-9]+")
 _CACHE_MAX = 100_000
-# Stems Snowball gets wrong for the APIs: Stripe's `issuing` (cards) is no `issue`, and a
-# `contributor` is one who `contributed`.
-_STEMS = {"issuing": "issuing", "contributor": "contribut", "contributors": "contribut"}
+# Stems Snowball gets wrong for the APIs: Stripe's `issuing` (cards) is no `issue`, a
+# `contributor` is one who `contributed`, and a `shared` drive or link is a kind of thing,
+# not the act of sharing (which `MEANS` turns into permissions).
+_STEMS = {
+    "issuing": "issuing",
+    "shared": "shared",
+    "contributor": "contribut",
+    "contributors": "contribut",
+}
 
 
 def _plural(word: str, stem: str) -> bool:

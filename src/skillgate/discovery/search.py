@@ -9,7 +9,8 @@ those tables add to a query count `RELATED_WEIGHT` of the query's own.
 
 A query scores every document at once (bm25s's sparse score matrix, numpy), each score
 then multiplied by the share of the endpoint's name the query holds (`NAME_COVER`) and,
-for an integration the query names ("in Asana"), by `NAMED_BOOST`; endpoints
+for an integration the query names ("in Asana"), by `NAMED_BOOST` (naming none, by the
+product cues of discovery/cues.py: "inbox" implies Gmail, "ENG-55" Linear); endpoints
 the caller may not see are masked out (integrations the key's scopes allow; for a
 `slug:read` scope only endpoints that do not change data, as in the listing), and the
 best `limit` come back, best first.
@@ -30,6 +31,7 @@ from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysis import _CAMEL, Analyzer, Query
+from skillgate.discovery.cues import Cues
 
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -155,6 +157,7 @@ class SearchIndex:
         self._products = {i.name.lower(): slug for slug, i in catalog.integrations.items()}
         alternatives = "|".join(map(re.escape, sorted(self._products, key=len, reverse=True)))
         self._named = re.compile(rf"\b(?:{alternatives})\b") if self._products else None
+        self._cues = Cues(self.analyzer, self.ranges)
         self.bm25 = bm25s.BM25(k1=K1, b=B)
         self._indexed = any(corpus)  # bm25s cannot index nothing
         if self._indexed:
@@ -254,10 +257,13 @@ class SearchIndex:
         share = self.coverage(q)
         if share is not None:
             total *= 1 + NAME_COVER * share
-        if self._named is not None:
-            for named in set(self._named.findall(query.lower())):
-                start, end = self.ranges[self._products[named]]
-                total[start:end] *= NAMED_BOOST
+        named = set(self._named.findall(query.lower())) if self._named is not None else set()
+        boosts = {self._products[n]: NAMED_BOOST for n in named}
+        if not boosts:  # no product named: the words that imply one (discovery/cues.py)
+            boosts = self._cues.factors(query, q.terms)
+        for slug, factor in boosts.items():
+            start, end = self.ranges[slug]
+            total[start:end] *= factor
         return total
 
     def search(

@@ -88,6 +88,7 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("postpone", ("update",)),
     # Files and sharing
     ("access", ("permission", "share", "acl", "collaboration")),
+    ("share", ("permission", "acl", "collaboration")),
     ("duplicate", ("copy",)),
     ("convert", ("export",)),
     ("cell", ("value", "range")),
@@ -113,7 +114,7 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("delete", ("trash",)),
     ("recover", ("restore", "untrash")),
     ("undelete", ("restore", "untrash")),
-    ("shareable", ("share",)),
+    ("shareable", ("share", "shared")),
     ("api call", ("rate limit",)),
     ("quota", ("rate limit",)),
     ("latest", ("newest",)),
@@ -138,6 +139,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("wipe", ("clear", "delete")),
     ("tell", ("send", "post", "message")),
     ("ping", ("send", "message")),
+    ("push", ("update", "move")),  # push it to Friday (a git push is no API call)
     # API verbs themselves: the word stays, and also means these.
     ("read", ("read", "get", "list")),
     ("look up", ("look up", "get", "search")),

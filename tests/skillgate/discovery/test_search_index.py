@@ -135,6 +135,10 @@ def test_one_way_meanings_actions_and_plurals(index: SearchIndex) -> None:
     assert names(index, "open a bug")[0] == "code/create_issue"
     assert names(index, "what meetings do I have tomorrow")[0] == "calendar/list_events"
     assert names(index, "schedule a meeting")[0] == "calendar/create_event"
+    # "push the meeting to Friday" postpones it (a git push is no API call).
+    push = analyzer.query("push my meeting to Friday")
+    assert set(analyzer.terms("update move")) <= set(push.related)
+    assert "push" not in push.terms
 
 
 def test_reference_shapes(index: SearchIndex) -> None:
@@ -379,3 +383,10 @@ def test_plurals_contractions_and_stems(index: SearchIndex) -> None:
     # Stems Snowball gets wrong for the APIs.
     assert analyzer.terms("issuing") != analyzer.terms("issue")
     assert analyzer.terms("contributors") == analyzer.terms("contributed")
+    # Sharing (the verb) is giving access; a shared drive or link is a kind of thing.
+    assert analyzer.terms("sharing") == analyzer.terms("share")
+    assert analyzer.terms("shared") != analyzer.terms("share")
+    permission = analyzer.terms("permission")[0]
+    assert permission in analyzer.query("stop sharing the file").related
+    assert permission not in analyzer.query("list the shared drives").related
+    assert analyzer.terms("shared")[0] in analyzer.query("a shareable link").related

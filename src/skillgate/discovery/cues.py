@@ -1,0 +1,104 @@
+"""Product cues: words and reference shapes that point to an integration without naming
+it (docs/catalog.md, "Search").
+
+"Reply to the last mail" means Gmail though it says no product; "mark ENG-55 as done"
+means Linear (its issue keys look so); "push my dentist appointment" means a calendar.
+When a query names no integration, each integration its cues point to has its scores
+multiplied by 1 + `CUE_STEP` per distinct cue, at most `CUE_CAP` cues counted: a soft
+preference among near-equal matches, weaker than naming the product (`NAMED_BOOST`).
+
+`CUES` and `CUE_SHAPES` are data: each integration's own vocabulary, the words its users
+and its documentation use for its things (written from the products, never from one
+request). A word several products share (a "file" in Box and Drive) cues each of them;
+a slug the loaded catalog does not hold is ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+
+from skillgate.discovery.analysis import Analyzer
+
+# The score multiplier per distinct cue of an integration, and how many cues count.
+CUE_STEP = 0.2
+CUE_CAP = 2
+# A reference's shape (`ENG-55`, `acme/web`) is a surer cue than a word: it counts as many.
+SHAPE_CUES = 2
+
+# slug -> phrases (as a person writes them; stemmed and made synonym terms like a query).
+CUES: dict[str, tuple[str, ...]] = {
+    "gmail": (
+        "mail", "inbox", "unread", "attachment", "draft", "spam", "sender", "subject",
+        "cc", "bcc", "mailbox",
+    ),
+    "slack": ("channel", "dm", "thread", "emoji", "workspace", "huddle", "mention"),
+    "google_calendar": (
+        "meeting", "appointment", "event", "calendar", "invite", "reschedule",
+        "attendee", "availability", "busy", "agenda",
+    ),
+    "linear": ("sprint", "cycle", "triage", "backlog"),
+    "github": (
+        "repository", "pull request", "commit", "branch", "gist", "fork", "merge",
+        "readme", "code", "release", "star",
+    ),
+    "stripe": (
+        "charge", "refund", "invoice", "subscription", "payment", "payout", "coupon",
+        "checkout", "card", "billing",
+    ),
+    "box": ("folder", "file", "shared link", "upload"),
+    "google_drive": ("folder", "file", "share link", "shared link", "upload", "drive"),
+    "sendgrid": (
+        "bulk email", "marketing email", "email template", "template", "contact list",
+        "campaign", "newsletter", "unsubscribe", "suppression",
+    ),
+    "notion": ("page", "database", "block", "wiki"),
+    "asana": ("task", "project", "section", "subtask", "assignee"),
+    "google_tasks": ("todo", "task list"),
+    "google_contacts": ("contact", "phone number", "address book"),
+    "google_sheets": ("spreadsheet", "cell", "row", "formula"),
+    "google_docs": ("document", "paragraph", "heading"),
+}  # fmt: skip
+
+# (slug, a character every match holds, regular expression over the query as typed).
+CUE_SHAPES: tuple[tuple[str, str, str], ...] = (
+    ("linear", "-", r"\b[A-Z]{2,6}-\d+\b"),  # ENG-55
+    ("github", "/", r"(?<![\w/.])[A-Za-z][\w.-]*/[A-Za-z][\w.-]*(?![\w/])"),  # acme/web
+    ("github", "#", r"(?:^|\s)#\d+\b"),  # #123
+    ("slack", "#", r"(?:^|\s)#[A-Za-z][\w-]*"),  # #general
+)
+
+
+class Cues:
+    def __init__(self, analyzer: Analyzer, slugs: Collection[str]) -> None:
+        """The cue tables in `analyzer`'s terms, for the integrations among `slugs`."""
+        self._analyzer = analyzer
+        self._phrases: dict[tuple[str, ...], set[str]] = {}
+        for slug, phrases in CUES.items():
+            if slug not in slugs:
+                continue
+            for phrase in phrases:
+                terms = tuple(analyzer.terms(phrase))
+                if terms:
+                    self._phrases.setdefault(terms, set()).add(slug)
+        self._longest = max(map(len, self._phrases), default=0)
+        self._shapes = [(s, c, re.compile(p)) for s, c, p in CUE_SHAPES if s in slugs]
+
+    def found(self, text: str, terms: Iterable[str]) -> dict[str, int]:
+        """Per integration, how many distinct cues the query holds (`text` as typed,
+        `terms` its own search terms in order)."""
+        seen: dict[str, set[object]] = {}
+        for slug, char, pattern in self._shapes:
+            if char in text and pattern.search(text):
+                seen.setdefault(slug, set()).update((pattern, i) for i in range(SHAPE_CUES))
+        words = list(terms)
+        for start in range(len(words)):
+            for size in range(1, min(self._longest, len(words) - start) + 1):
+                phrase = tuple(words[start : start + size])
+                for slug in self._phrases.get(phrase, ()):
+                    seen.setdefault(slug, set()).add(phrase)
+        return {slug: len(cues) for slug, cues in seen.items()}
+
+    def factors(self, text: str, terms: Iterable[str]) -> dict[str, float]:
+        """Per integration the query's cues point to, its score multiplier."""
+        return {slug: 1 + CUE_STEP * min(n, CUE_CAP) for slug, n in self.found(text, terms).items()}
