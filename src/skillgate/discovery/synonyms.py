@@ -139,7 +139,6 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("wipe", ("clear", "delete")),
     ("tell", ("send", "post", "message")),
     ("ping", ("send", "message")),
-    ("push", ("update", "move")),  # push it to Friday (a git push is no API call)
     # API verbs themselves: the word stays, and also means these.
     ("read", ("read", "get", "list")),
     ("look up", ("look up", "get", "search")),
