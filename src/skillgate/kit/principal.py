@@ -43,11 +43,9 @@ class Principal:
     via: Via
     key: KeyIdentity | None = None
     session_id: str | None = None  # the dashboard session, when via == "session"
-
-    @property
-    def confirm(self) -> str:
-        """The key's confirmation policy; sessions and access tokens confirm destructive calls."""
-        return self.key.confirm if self.key is not None else "destructive"
+    # Which calls need a confirmation token: the key's policy; sessions and access
+    # tokens confirm destructive calls. A field, not a property: read on every call.
+    confirm: str = "destructive"
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -56,7 +54,15 @@ class Principal:
 
     @classmethod
     def of_key(cls, ident: KeyIdentity) -> Principal:
-        return cls(ident.user_id, ident.email, ident.display_name, ident.plan, "api_key", ident)
+        return cls(
+            ident.user_id,
+            ident.email,
+            ident.display_name,
+            ident.plan,
+            "api_key",
+            ident,
+            confirm=ident.confirm,
+        )
 
 
 def bearer_token(header: str | None) -> str | None:
