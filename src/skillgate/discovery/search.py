@@ -163,6 +163,8 @@ class SearchIndex:
         self._products = {i.name.lower(): slug for slug, i in catalog.integrations.items()}
         alternatives = "|".join(map(re.escape, sorted(self._products, key=len, reverse=True)))
         self._named = re.compile(rf"\b(?:{alternatives})\b") if self._products else None
+        # A name the regex finds is in the text, and so is its first word ("" for a blank).
+        self._product_words = tuple({(p.split() or [""])[0] for p in self._products})
         self.bm25 = bm25s.BM25(k1=K1, b=B)
         self._indexed = any(corpus)  # bm25s cannot index nothing
         if self._indexed:
@@ -290,9 +292,14 @@ class SearchIndex:
         n = len(self.hits)
         total = sums[:n]
         if named_in_query:
-            total *= 1 + NAME_COVER * sums[n:]
-        if self._named is not None:
-            for named in set(self._named.findall(query.lower())):
+            cover = sums[n:]  # the name shares, made 1 + NAME_COVER x share in place
+            cover *= NAME_COVER
+            cover += 1
+            total *= cover
+        lowered = query.lower()
+        # The regex only when a product's first word is in the text at all (cheaper).
+        if self._named is not None and any(w in lowered for w in self._product_words):
+            for named in set(self._named.findall(lowered)):
                 start, end = self.ranges[self._products[named]]
                 total[start:end] *= NAMED_BOOST
         return total
