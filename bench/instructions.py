@@ -13,6 +13,10 @@ as the upstream, with the raw-ASGI + aiohttp floor of `make bench` beside it.
     /other/tree/.venv/bin/python bench/instructions.py --tree /other/tree
 
 Compare two trees by running it in each (the counts are absolute, not ratios).
+Search is measured over the full shipped catalog twice: one query asked again and
+again (the kept answer reused) and every request a query not asked before (the
+evaluation set's tasks, each with a round number the analyzer drops as a bare
+number: the ranking computed every time, as for an agent's new request).
 Requires valgrind (on every machine of this workplace) and nginx (bench/setup.sh).
 """
 
@@ -25,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
@@ -37,6 +42,21 @@ DISCOVERY = (
     "/bench/constant-raw",
 )
 EXECUTE_BODY = b'{"params":{"username":"x"}}'
+SEARCH = "/v1/skills/search?q="
+EVAL = HERE / "tests/skillgate/discovery/search_eval.yaml"
+
+
+def new_queries(tree: Path, n: int, first: int = 0) -> list[str]:
+    """`n` search paths no server has seen, from the tree's evaluation set."""
+    import yaml
+
+    sets = yaml.safe_load((tree / EVAL.relative_to(HERE)).read_text(encoding="utf-8"))
+    tasks = [t["task"] for t in sets["tasks"] + sets["held_out"]]
+    paths = []
+    for i in range(first, first + n):
+        text = f"{tasks[i % len(tasks)]} {i // len(tasks)}"
+        paths.append(SEARCH + urllib.parse.quote_plus(text))
+    return paths
 
 
 class Server:
@@ -74,14 +94,20 @@ class Server:
         if response.status != 200:
             raise RuntimeError(f"{path}: {response.status} {body[:200]!r}")
 
-    def per_request(self, path: str, send: dict[str, object], n: int) -> float:
-        conn = self.connect(path, send)
-        for _ in range(50):
-            self.request(conn, path, send)
+    def per_request(
+        self, path: str | list[str], send: dict[str, object], n: int, warm: list[str] | None = None
+    ) -> float:
+        """Instructions per request for `path` (a list: each request the next of them,
+        `warm` the 50 warm-up requests' paths)."""
+        paths = [path] * n if isinstance(path, str) else path
+        warm = warm or [paths[0]] * 50
+        conn = self.connect(warm[0], send)
+        for p in warm:
+            self.request(conn, p, send)
         subprocess.run(["callgrind_control", "-z", str(self.proc.pid)], check=True,
                        capture_output=True)  # fmt: skip
-        for _ in range(n):
-            self.request(conn, path, send)
+        for p in paths[:n]:
+            self.request(conn, p, send)
         subprocess.run(["callgrind_control", "-d", str(self.proc.pid)], check=True,
                        capture_output=True)  # fmt: skip
         conn.close()
@@ -127,6 +153,15 @@ def main() -> None:
         for path in DISCOVERY:
             rows.append((f"GET {path}", gateway.per_request(path, {"headers": auth}, args.n)))
             print(f"{rows[-1][0]}: {rows[-1][1]:,.0f}", file=sys.stderr)
+        asked = SEARCH + "open+a+bug+about+the+login+page"
+        rows.append(
+            (f"GET {asked} (answer kept)", gateway.per_request(asked, {"headers": auth}, args.n))
+        )
+        warm, fresh = new_queries(tree, 50, 10_000), new_queries(tree, args.n)
+        rows.append(("GET /v1/skills/search, a new query each time",
+                     gateway.per_request(fresh, {"headers": auth}, args.n, warm)))  # fmt: skip
+        for row in rows[-2:]:
+            print(f"{row[0]}: {row[1]:,.0f}", file=sys.stderr)
         nginx = br._nginx(workdir, upstream)
         try:
             execute = {"method": "POST", "body": EXECUTE_BODY,
@@ -150,6 +185,11 @@ def main() -> None:
     for name, count in rows:
         print(f"| {name} | {count:,.0f} |")
     print(f"\nexecute a/b in instructions: {rows[-1][1] / rows[-2][1]:.3f}")
+    counts = dict(rows)
+    raw = counts["GET /bench/constant-raw"]
+    for name, count in rows:
+        if "search" in name:
+            print(f"{name}: {count / raw:.2f}x the raw constant route's instructions")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import Stemmer
 
@@ -62,8 +62,7 @@ def _plural(word: str, stem: str) -> bool:
     return word.endswith("s") and not word.endswith(("ss", "us", "is")) and stem != word
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(NamedTuple):
     terms: tuple[str, ...]  # the query's own terms, each once
     related: tuple[str, ...]  # terms the tables add (none of `terms`)
 
@@ -88,11 +87,17 @@ class Analyzer:
         self._means = self._table(MEANS)
         self._actions = self._table(ACTIONS)
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
+        # The first term of each phrase of the tables: a query's term that starts none
+        # needs no look-up of the phrases it might start.
+        self._means_starts = {p[0] for p in self._means}
+        self._action_starts = {p[0] for p in self._actions}
         self._plural = tuple(self.terms(PLURAL_MEANS))
         self._shapes = [(c, re.compile(p), tuple(self.terms(t))) for c, p, t in SHAPES]
 
     def words(self, text: str) -> list[str]:
-        lower = _CAMEL.sub(r"\1 \2", text).lower()
+        lower = text.lower()
+        if lower != text:  # a capital: maybe camelCase to split
+            lower = _CAMEL.sub(r"\1 \2", text).lower()
         if "-" in lower:
             for written, word in SPELLINGS:
                 lower = lower.replace(written, word)
@@ -160,6 +165,17 @@ class Analyzer:
                 return bool(words) and raw == words[0] and not raw.endswith("s")
         return False
 
+    def _names_plural(
+        self, words: list[str], stems: list[str], known: Container[str] | None
+    ) -> bool:
+        """Whether the query names something the catalog knows in the plural."""
+        for w, s in zip(words, stems, strict=True):
+            if (_plural(w, s) or w in self._abbreviated) and (
+                known is None or self._words.get(s, s) in known
+            ):
+                return True
+        return False
+
     def query(self, text: str, known: Container[str] | None = None) -> Query:
         """The query's terms and related terms; `known`: the terms the catalog holds (a
         plural of a word it does not know, `torvalds`, asks for no listing)."""
@@ -173,21 +189,22 @@ class Analyzer:
         words = self.words(text)
         stems = self.stems(words)
         terms = self.canonical(stems)
-        for size in range(self._longest_means, 0, -1):  # the request's first phrase
-            action = self._actions.get(tuple(terms[:size]))
-            if action is not None and self._leads(text, words):
-                related |= action
-                # Only what the word stands for, unless it is an API word itself.
-                terms = [t for t in terms[:size] if t in action] + terms[size:]
-                break
-        for start in range(len(terms)):
-            for size in range(1, self._longest_means + 1):
-                related |= self._means.get(tuple(terms[start : start + size]), set())
-        if any(
-            (_plural(w, s) or w in self._abbreviated)
-            and (known is None or self._words.get(s, s) in known)
-            for w, s in zip(words, stems, strict=True)
-        ):
+        if terms and terms[0] in self._action_starts:
+            for size in range(self._longest_means, 0, -1):  # the request's first phrase
+                action = self._actions.get(tuple(terms[:size]))
+                if action is not None and self._leads(text, words):
+                    related |= action
+                    # Only what the word stands for, unless it is an API word itself.
+                    terms = [t for t in terms[:size] if t in action] + terms[size:]
+                    break
+        means, longest = self._means, self._longest_means
+        for start, term in enumerate(terms):
+            if term in self._means_starts:
+                for size in range(1, longest + 1):
+                    also = means.get(tuple(terms[start : start + size]))
+                    if also is not None:
+                        related |= also
+        if self._names_plural(words, stems, known):
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
         return Query(own, tuple(sorted(related - set(own))))

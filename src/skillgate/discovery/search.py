@@ -63,8 +63,16 @@ NAME_COVER = 0.5
 # ("... in Asana", "my Google Calendar").
 NAMED_BOOST = 1.5
 MAX_LIMIT = 50
+# Top-k: documents scoring under this share of the best are left out before the
+# partition when enough others remain (an exact shortcut: ~50 candidates instead of ~700).
+NEAR = 0.3
 _MEMO = 10_000
 _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
+
+
+# A term's postings (SearchIndex._posting_lists): rows, own values, related values, and
+# whether the term is in any endpoint's name.
+Posting = tuple[np.ndarray, np.ndarray, np.ndarray, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,10 +166,13 @@ class SearchIndex:
         alternatives = "|".join(map(re.escape, sorted(self._products, key=len, reverse=True)))
         self._named = re.compile(rf"\b(?:{alternatives})\b") if self._products else None
         self._cues = Cues(self.analyzer, self.ranges)
+        # A name the regex finds is in the text, and so is its first word ("" for a blank).
+        self._product_words = tuple({(p.split() or [""])[0] for p in self._products})
         self.bm25 = bm25s.BM25(k1=K1, b=B)
         self._indexed = any(corpus)  # bm25s cannot index nothing
         if self._indexed:
             self.bm25.index(corpus, show_progress=False)
+        self._postings = self._posting_lists() if self._indexed else {}
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[tuple[str, tuple[str, ...], str | None, int], list[Hit]] = {}
 
@@ -176,23 +187,65 @@ class SearchIndex:
                 shares.setdefault(w, []).append(1 / len(words))
         return {w: (np.array(d), np.array(shares[w])) for w, d in docs.items()}
 
+    def _posting_lists(self) -> dict[str, Posting]:
+        """Per term: the rows it adds to (its documents' BM25 rows, then `n` + the
+        endpoints whose name holds it) and what it adds to each, as a query's own term
+        and as a related term. A query's scores are then one `bincount` over its terms'
+        lists (2n bins: BM25 sums, then name shares), however many terms it has; the
+        last item says whether the term is in any endpoint's name."""
+        n = len(self.hits)
+        matrix = self.bm25.scores  # per term, its documents and BM25 scores (column-major)
+        data, docs, starts = matrix["data"], matrix["indices"], matrix["indptr"]
+        postings: dict[str, Posting] = {}
+        for term, t in self.bm25.vocab_dict.items():
+            if t + 1 >= len(starts):
+                continue  # bm25s's empty-token entry
+            start, end = starts[t], starts[t + 1]
+            named, share = self._names.get(term, (np.zeros(0, np.intp), np.zeros(0)))
+            # The related weight applied to the float32 scores as bm25s holds them.
+            own, related = data[start:end], data[start:end] * RELATED_WEIGHT
+            postings[term] = (
+                np.concatenate([docs[start:end], named + n]).astype(np.intp),
+                np.concatenate([own.astype(np.float64), share]),
+                np.concatenate([related.astype(np.float64), share * RELATED_WEIGHT]),
+                term in self._names,
+            )
+        return postings
+
+    def _sums(self, q: Query) -> tuple[np.ndarray, bool] | None:
+        """2n sums for the query: each document's BM25 score, then each endpoint's share
+        of name terms the query holds (related terms at their weight), and whether any
+        term of the query is in a name; None when no term of the query is indexed."""
+        rows: list[np.ndarray] = []
+        values: list[np.ndarray] = []
+        named = False
+        postings = self._postings
+        for term in q.terms:
+            found = postings.get(term)
+            if found is not None:
+                rows.append(found[0])
+                values.append(found[1])
+                named |= found[3]
+        for term in q.related:
+            found = postings.get(term)
+            if found is not None:
+                rows.append(found[0])
+                values.append(found[2])
+                named |= found[3]
+        if not rows:
+            return None
+        sums: np.ndarray = np.bincount(
+            np.concatenate(rows), weights=np.concatenate(values), minlength=2 * len(self.hits)
+        )
+        return sums, named
+
     def coverage(self, q: Query) -> np.ndarray | None:
         """Each endpoint's share of name terms the query holds (related terms at their
         weight); None when the query holds no term of any name."""
-        rows: list[np.ndarray] = []
-        values: list[np.ndarray] = []
-        for terms, weight in ((q.terms, 1.0), (q.related, RELATED_WEIGHT)):
-            for term in terms:
-                found = self._names.get(term)
-                if found is not None:
-                    rows.append(found[0])
-                    values.append(found[1] * weight)
-        if not rows:
+        found = self._sums(q)
+        if found is None or not found[1]:
             return None
-        share: np.ndarray = np.bincount(
-            np.concatenate(rows), weights=np.concatenate(values), minlength=len(self.hits)
-        )
-        return share
+        return found[0][len(self.hits) :]
 
     def _document(
         self, integration: Integration, e: Endpoint, seen: dict[str, list[str]]
@@ -235,30 +288,22 @@ class SearchIndex:
         if not self._indexed:
             return None
         q = self.analyzer.query(query, self.bm25.vocab_dict)
-        # bm25s's index: per term, the documents holding it and its BM25 score in each
-        # (a sparse matrix, column-major). A query's scores: those columns summed, the
-        # related terms' at their weight (one bincount instead of a loop per term).
-        vocabulary, matrix = self.bm25.vocab_dict, self.bm25.scores
-        data, docs, starts = matrix["data"], matrix["indices"], matrix["indptr"]
-        rows: list[np.ndarray] = []
-        values: list[np.ndarray] = []
-        for terms, weight in ((q.terms, 1.0), (q.related, RELATED_WEIGHT)):
-            for term in terms:
-                t = vocabulary.get(term)
-                if t is not None and t + 1 < len(starts):  # not bm25s's empty-token entry
-                    start, end = starts[t], starts[t + 1]
-                    rows.append(docs[start:end])
-                    values.append(data[start:end] * weight if weight != 1.0 else data[start:end])
-        if not rows:
+        found = self._sums(q)
+        if found is None:
             return None
-        total: np.ndarray = np.bincount(
-            np.concatenate(rows), weights=np.concatenate(values), minlength=len(self.hits)
-        )
-        share = self.coverage(q)
-        if share is not None:
-            total *= 1 + NAME_COVER * share
-        named = set(self._named.findall(query.lower())) if self._named is not None else set()
-        boosts = {self._products[n]: NAMED_BOOST for n in named}
+        sums, named_in_query = found
+        n = len(self.hits)
+        total = sums[:n]
+        if named_in_query:
+            cover = sums[n:]  # the name shares, made 1 + NAME_COVER x share in place
+            cover *= NAME_COVER
+            cover += 1
+            total *= cover
+        lowered = query.lower()
+        boosts: dict[str, float] = {}
+        # The regex only when a product's first word is in the text at all (cheaper).
+        if self._named is not None and any(w in lowered for w in self._product_words):
+            boosts = {self._products[n]: NAMED_BOOST for n in set(self._named.findall(lowered))}
         if not boosts:  # no product named: the words that imply one (discovery/cues.py)
             boosts = self._cues.factors(query, q.terms)
         for slug, factor in boosts.items():
@@ -291,10 +336,22 @@ class SearchIndex:
         if scores is None:
             return []
         scores *= self.mask(scopes, integration)
-        found = np.flatnonzero(scores > 0)
+        top = scores.max()
+        if top <= 0:
+            return []
+        # The candidates: the documents within `NEAR` of the best (ascending: catalog
+        # order) when they are at least `limit` (the limit-th best is then among them),
+        # else every document that scores.
+        found = (scores >= top * NEAR).nonzero()[0]
+        if len(found) < limit:
+            found = (scores > 0).nonzero()[0]
+        values = scores[found]
         if len(found) > limit:
             # Keep every document scoring at least the limit-th best (ties included).
             cut = len(found) - limit
-            found = found[scores[found] >= np.partition(scores[found], cut)[cut]]
-        order = np.lexsort((found, -scores[found]))[:limit]
-        return [self.hits[i] for i in found[order]]
+            keep = values >= np.partition(values, cut)[cut]
+            found, values = found[keep], values[keep]
+        # Best first; a stable sort keeps equal scores in catalog order.
+        best = found[np.argsort(-values, kind="stable")[:limit]]
+        hits = self.hits
+        return [hits[i] for i in best.tolist()]
