@@ -45,8 +45,8 @@ EXPIRY_CHOICES: tuple[tuple[str, str], ...] = (
 )
 ACCESS_CHOICES = (("", "No access"), ("read", "Read only"), ("full", "Full"))
 CONFIRM_CHOICES = (
-    ("destructive", "Destructive calls (deletes, sends, merges)"),
-    ("writes", "Every call that changes data"),
+    ("destructive", "Destructive calls"),
+    ("writes", "All writes"),
     ("never", "Never"),
 )
 

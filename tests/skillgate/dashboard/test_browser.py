@@ -133,6 +133,18 @@ async def test_sign_up_create_a_key_see_it_once_revoke_it(server: Server, browse
     await shot(page, "06-keys-phone")
     await page.set_viewport_size(DESKTOP)
 
+    # Which calls of the key need confirmation: destructive by default, changed here.
+    policy = page.locator(".key-row select[name=confirm]")
+    await expect(policy).to_have_value("destructive")
+    await policy.select_option("writes")
+    await page.click(".key-row button:has-text('Save')")
+    await expect(page.locator(".flash.notice")).to_contain_text("confirmation setting was saved")
+    await expect(page.locator(".key-row select[name=confirm]")).to_have_value("writes")
+    await shot(page, "06b-key-confirm-policy")
+    async with httpx.AsyncClient(base_url=server.url) as api:
+        keys = await api.get("/api-keys", headers={"Authorization": f"Bearer {full_key}"})
+        assert [k["confirm"] for k in keys.json()] == ["writes"]
+
     await page.click(".key-row a:has-text('Revoke')")
     await expect(page.locator("h1")).to_have_text("Revoke this key?")
     await shot(page, "07-key-revoke-confirm")
