@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from skillgate.http.provide import services_of
@@ -23,6 +24,17 @@ _ON_COMMIT = "skillgate.on_commit"
 def on_commit(session: AsyncSession, callback: Callable[[], None]) -> None:
     """Run `callback` once the surrounding request transaction has committed."""
     session.info.setdefault(_ON_COMMIT, []).append(callback)
+
+
+async def insert_new(session: AsyncSession, row: object) -> bool:
+    """Insert `row` in a savepoint; False (nothing inserted, the transaction still usable)
+    when a unique key already holds it."""
+    try:
+        async with session.begin_nested():
+            session.add(row)
+    except IntegrityError:
+        return False
+    return True
 
 
 async def commit(session: AsyncSession) -> None:

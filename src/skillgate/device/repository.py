@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import delete, func, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from skillgate.db.session import insert_new
 from skillgate.device.models import DeviceCode
 
 
@@ -17,12 +17,7 @@ class DeviceCodeRepository:
 
     async def insert(self, row: DeviceCode) -> bool:
         """Store a new code; False (and nothing stored) when a code digest collides."""
-        try:
-            async with self.session.begin_nested():
-                self.session.add(row)
-        except IntegrityError:
-            return False
-        return True
+        return await insert_new(self.session, row)
 
     async def count_pending(self, now: datetime) -> int:
         pending = await self.session.scalar(

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import and_, delete, or_, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from skillgate.db.session import insert_new
 from skillgate.executor.models import Confirmation, IdempotentCall
 
 
@@ -52,12 +52,7 @@ class IdempotencyRepository:
 
     async def claim(self, row: IdempotentCall) -> bool:
         """Store a pending key; False when the user already has this key."""
-        try:
-            async with self.session.begin_nested():
-                self.session.add(row)
-        except IntegrityError:
-            return False
-        return True
+        return await insert_new(self.session, row)
 
     async def find(self, user_id: str, key_hash: str) -> IdempotentCall | None:
         return await self.session.scalar(

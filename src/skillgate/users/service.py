@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from skillgate.db.session import insert_new
 from skillgate.errors import BadRequest, Conflict, NotFound
 from skillgate.users import passwords
 from skillgate.users.models import User
@@ -54,11 +54,8 @@ class UserService:
             password_hash=await passwords.hash_password(password),
             plan=plan,
         )
-        try:
-            async with self.session.begin_nested():
-                await self.users.add(user)
-        except IntegrityError:
-            raise Conflict("email: an account with this email already exists.") from None
+        if not await insert_new(self.session, user):  # a sign-up of the same email won
+            raise Conflict("email: an account with this email already exists.")
         return user
 
     async def authenticate(self, email: str, password: str) -> User | None:
