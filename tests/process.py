@@ -30,6 +30,22 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def fixture_env(upstream_url: str, **extra: str) -> dict[str, str]:
+    """A clean environment for a server process on the test catalog (tests/fixtures/catalog),
+    its integrations pointed at the loopback upstream at `upstream_url`."""
+    return clean_env(
+        SKILLGATE_CATALOG_PATH=str(Path(__file__).parent / "fixtures" / "catalog"),
+        SKILLGATE_SAMPLE_BASE_URL=upstream_url,
+        SKILLGATE_OAUTHY_BASE_URL=upstream_url + "/v2",
+        SKILLGATE_OAUTHY_TOKEN_URL=upstream_url + "/oauth/token",
+        SKILLGATE_OAUTHY_AUTHORIZE_URL=upstream_url + "/oauth/authorize",
+        SKILLGATE_OAUTHY_CLIENT_ID="client-123",
+        SKILLGATE_OAUTHY_CLIENT_SECRET="client-secret-456",
+        SKILLGATE_LOG_LEVEL="WARNING",
+        **extra,
+    )
+
+
 def run_cli(
     *args: str, cwd: Path, env: dict[str, str] | None = None, input: str | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -6,35 +6,21 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.conftest import FIXTURES, PG_URL, REDIS_URL
-from tests.process import Server, clean_env, new_data_dir, run_cli, serve
+from tests.conftest import PG_URL, REDIS_URL
+from tests.process import Server, fixture_env, new_data_dir, run_cli, serve
 from tests.upstream import Provider
 
 
 @pytest.fixture
-def shared(tmp_path: Path, provider: Provider) -> Iterator[dict[str, str]]:
+def shared(tmp_path: Path, provider: Provider) -> dict[str, str]:
     """Settings for server processes whose integrations point at the (reset) provider."""
-    provider_server = provider
-
-    url = provider_server.url
-    env = clean_env(
-        SKILLGATE_CATALOG_PATH=str(FIXTURES / "catalog"),
-        SKILLGATE_SAMPLE_BASE_URL=url,
-        SKILLGATE_OAUTHY_BASE_URL=url + "/v2",
-        SKILLGATE_OAUTHY_TOKEN_URL=url + "/oauth/token",
-        SKILLGATE_OAUTHY_AUTHORIZE_URL=url + "/oauth/authorize",
-        SKILLGATE_OAUTHY_CLIENT_ID="client-123",
-        SKILLGATE_OAUTHY_CLIENT_SECRET="client-secret-456",
-        SKILLGATE_LOG_LEVEL="WARNING",
-    )
-    return env
+    return fixture_env(provider.url)
 
 
 def _setup_user(tmp_path: Path, env: dict[str, str], plan: str) -> str:

@@ -18,25 +18,12 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.conftest import FIXTURES
-from tests.process import Server, clean_env, serve
+from tests.process import Server, fixture_env, serve
 from tests.upstream import Provider
 
 
 def server_env(provider: Provider, **extra: str) -> dict[str, str]:
-    url = provider.url
-    return clean_env(
-        SKILLGATE_CATALOG_PATH=str(FIXTURES / "catalog"),
-        SKILLGATE_SAMPLE_BASE_URL=url,
-        SKILLGATE_OAUTHY_BASE_URL=url + "/v2",
-        SKILLGATE_OAUTHY_TOKEN_URL=url + "/oauth/token",
-        SKILLGATE_OAUTHY_AUTHORIZE_URL=url + "/oauth/authorize",
-        SKILLGATE_OAUTHY_CLIENT_ID="client-123",
-        SKILLGATE_OAUTHY_CLIENT_SECRET="client-secret-456",
-        SKILLGATE_LOG_LEVEL="WARNING",
-        SKILLGATE_MAX_REQUEST_BYTES="65536",
-        **extra,
-    )
+    return fixture_env(provider.url, SKILLGATE_MAX_REQUEST_BYTES="65536", **extra)
 
 
 # The operator commands of one set-up, run in one process: each `skillgate` start-up
