@@ -14,22 +14,12 @@ from tests.skillgate.executor.paged import (
     ISSUES,
     gateway,
     github_issues,
-    point_at,
     run,
-    shipped_catalog,
     slack_channels,
 )
 from tests.upstream import Provider, Reply
 
-
-@pytest.fixture(scope="module")
-def shipped() -> Catalog:
-    return shipped_catalog()
-
-
-@pytest.fixture(autouse=True)
-def _base_urls(provider: Provider, monkeypatch: pytest.MonkeyPatch) -> None:
-    point_at(provider, monkeypatch)
+pytestmark = pytest.mark.usefixtures("paged_upstream")
 
 
 async def test_fields_on_nested_and_list_data(

@@ -17,22 +17,12 @@ from tests.skillgate.executor.paged import (
     gateway,
     github_issues,
     issue_requests,
-    point_at,
     run,
-    shipped_catalog,
     slack_channels,
 )
 from tests.upstream import Provider, Recorded, Reply
 
-
-@pytest.fixture(scope="module")
-def shipped() -> Catalog:
-    return shipped_catalog()
-
-
-@pytest.fixture(autouse=True)
-def _base_urls(provider: Provider, monkeypatch: pytest.MonkeyPatch) -> None:
-    point_at(provider, monkeypatch)
+pytestmark = pytest.mark.usefixtures("paged_upstream")
 
 
 async def test_github_link_header_with_max_items_and_continuation(
