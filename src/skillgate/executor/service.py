@@ -147,9 +147,7 @@ class Executor:
         """One upstream call and its envelope."""
         response = await self.call(principal, integration, endpoint, values)
         data, failed = envelope(response, integration.body_errors)
-        headers = {"X-Upstream-Status": str(response.status), **limit_headers}
-        log_error = "upstream_body_error" if failed and response.status < 400 else None
-        return Outcome(data, response.status, headers, failed, log_error)
+        return Outcome.answered(data, response.status, limit_headers, failed)
 
     def _account(
         self,

@@ -49,13 +49,8 @@ class _Last:
     page: paging.Page | None = None  # its items and the next page's values
 
     def outcome(self) -> Outcome:
-        error = self.log_error
-        if error is None and self.failed and self.status < 400:
-            error = "upstream_body_error"
-        headers = dict(self.headers)
-        if self.status:
-            headers["X-Upstream-Status"] = str(self.status)
-        return Outcome(orjson.dumps(self.env), self.status, headers, self.failed, error)
+        body = orjson.dumps(self.env)
+        return Outcome.answered(body, self.status, self.headers, self.failed, self.log_error)
 
 
 async def send(
