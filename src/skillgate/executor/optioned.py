@@ -179,7 +179,5 @@ class OptionRunner:
 
 def _replayed(upstream_status: int, envelope: bytes) -> Outcome:
     failed = "error" in orjson.loads(envelope)
-    headers = {"Idempotent-Replayed": "true"}
-    if upstream_status:  # 0: a paginated run a gateway error stopped (no upstream status)
-        headers["X-Upstream-Status"] = str(upstream_status)
-    return Outcome(envelope, upstream_status, headers, failed, log_error="replayed")
+    replayed = {"Idempotent-Replayed": "true"}
+    return Outcome.answered(envelope, upstream_status, replayed, failed, log_error="replayed")
