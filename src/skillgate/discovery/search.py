@@ -32,6 +32,7 @@ from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysis import _CAMEL, Analyzer, Query
 from skillgate.discovery.cues import Cues
+from skillgate.discovery.rendered import with_status
 
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -68,6 +69,7 @@ MAX_LIMIT = 50
 NEAR = 0.3
 _MEMO = 10_000
 _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
+_BODIES = 8  # rendered bodies kept per answer (callers' connected sets among its hits)
 
 
 # A term's postings (SearchIndex._posting_lists): rows, own values, related values, and
@@ -81,6 +83,33 @@ class Hit:
     endpoint: Endpoint
     # The result object as JSON without its closing brace: discovery adds the status.
     head: bytes
+
+
+class Answer:
+    """One search's hits and its JSON answer, rendered once per set of connected
+    integrations among the hits' (a kept answer costs a look-up, not a join)."""
+
+    __slots__ = ("hits", "slugs", "_start", "_bodies")
+
+    def __init__(self, query: str, hits: list[Hit]) -> None:
+        self.hits = hits
+        self.slugs = frozenset(h.integration.slug for h in hits)
+        self._start = b'{"query":' + orjson.dumps(query) + b',"results":['
+        self._bodies: dict[frozenset[str], bytes] = {}
+
+    def body(self, connected: frozenset[str]) -> bytes:
+        """`{"query", "results"}` with each result's status for a caller who has
+        connected `connected` (any set: only the hits' integrations count)."""
+        on = self.slugs & connected
+        found = self._bodies.get(on)
+        if found is None:
+            results = b",".join(
+                with_status(h.head + b"}", h.integration.slug in on) for h in self.hits
+            )
+            found = self._start + results + b"]}"
+            if len(self._bodies) < _BODIES:
+                self._bodies[on] = found
+        return found
 
 
 def _head(integration: Integration, e: Endpoint) -> bytes:
@@ -174,7 +203,7 @@ class SearchIndex:
             self.bm25.index(corpus, show_progress=False)
         self._postings = self._posting_lists() if self._indexed else {}
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
-        self._answers: dict[tuple[str, tuple[str, ...], str | None, int], list[Hit]] = {}
+        self._answers: dict[tuple[str, tuple[str, ...], str | None, int], Answer] = {}
 
     def _name_index(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per term, the endpoints whose name holds it and the term's share of the name."""
@@ -316,13 +345,19 @@ class SearchIndex:
     ) -> list[Hit]:
         """The best `limit` endpoints for `query` that the scopes allow, best first, equal
         scores in catalog order. An endpoint that matches no term is never returned."""
+        return self.answer(query, scopes, integration, limit).hits
+
+    def answer(
+        self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int
+    ) -> Answer:
+        """`search`'s hits with their rendered answer, reused for the same query, scopes,
+        integration and limit (an index serves one catalog: a reload builds a new one)."""
         if not 1 <= limit <= MAX_LIMIT:
             raise ValueError(f"limit must be 1..{MAX_LIMIT}, not {limit}")
-        # An index serves one catalog (a reload builds a new index): an answer can be reused.
         key = (query, scopes, integration, limit)
         found = self._answers.get(key)
         if found is None:
-            found = self.rank(query, scopes, integration, limit)
+            found = Answer(query, self.rank(query, scopes, integration, limit))
             if len(self._answers) >= _ANSWERS:
                 self._answers.clear()  # simpler than an LRU, and as good for bursts
             self._answers[key] = found

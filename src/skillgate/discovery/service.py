@@ -4,8 +4,6 @@ the key's scopes, with the caller's connection status. Every door's discovery
 
 from __future__ import annotations
 
-import orjson
-
 from skillgate.connections.status import StatusCache
 from skillgate.discovery.rendered import RenderedCatalog, with_status
 from skillgate.discovery.search import MAX_LIMIT, SearchIndex
@@ -59,9 +57,6 @@ class Discovery:
             raise BadRequest(f"limit: Input should be between 1 and {MAX_LIMIT}.")
         if integration is not None:
             self.rendered.integration(integration, principal.scopes)
-        hits = self.index.search(query, principal.scopes, integration, limit)
-        connected = await self.statuses.connected(principal.user_id) if hits else frozenset()
-        results = b",".join(
-            with_status(h.head + b"}", h.integration.slug in connected) for h in hits
-        )
-        return b'{"query":' + orjson.dumps(query) + b',"results":[' + results + b"]}"
+        answer = self.index.answer(query, principal.scopes, integration, limit)
+        connected = await self.statuses.connected(principal.user_id) if answer.hits else frozenset()
+        return answer.body(connected)

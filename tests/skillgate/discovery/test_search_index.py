@@ -386,3 +386,28 @@ def test_plurals_contractions_and_stems(index: SearchIndex) -> None:
     assert permission in analyzer.query("stop sharing the file").related
     assert permission not in analyzer.query("list the shared drives").related
     assert analyzer.terms("shared")[0] in analyzer.query("a shareable link").related
+
+
+def test_an_answer_renders_each_callers_statuses_once(index: SearchIndex) -> None:
+    answer = index.answer("list", ("*",), None, 10)
+    assert answer.slugs == {"code", "calendar"}
+
+    def statuses(connected: frozenset[str]) -> dict[str, str]:
+        body = orjson.loads(answer.body(connected))
+        assert body["query"] == "list"
+        assert [r["name"] for r in body["results"]] == [h.endpoint.name for h in answer.hits]
+        return {r["integration"]: r["status"] for r in body["results"]}
+
+    assert statuses(frozenset()) == {"code": "not_connected", "calendar": "not_connected"}
+    assert statuses(frozenset({"code", "chat"})) == {
+        "code": "connected",
+        "calendar": "not_connected",
+    }
+    # Integrations outside the hits do not make another rendering: the same bytes.
+    assert answer.body(frozenset({"code"})) is answer.body(frozenset({"code", "chat"}))
+    assert answer.body(frozenset({"calendar"})) is not answer.body(frozenset({"code"}))
+    assert index.answer("list", ("*",), None, 10) is answer  # kept
+    assert orjson.loads(index.answer("zebra", ("*",), None, 10).body(frozenset())) == {
+        "query": "zebra",
+        "results": [],
+    }

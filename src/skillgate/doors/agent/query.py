@@ -4,16 +4,29 @@ a bad value is a 400 naming the parameter; unknown parameters are ignored."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import unquote_plus
 
 from skillgate.errors import BadRequest
 from skillgate.kit import text
 
 
+def parse(raw: bytes) -> dict[str, str]:
+    """A query string's names and values, as `urllib.parse.parse_qsl` reads them
+    (`&`-separated, `+` a space, %-escapes UTF-8, blank values kept, an item without
+    `=` a blank value) in a third of its time: it runs on every discovery request.
+    The last value wins when a name repeats (as on the account door)."""
+    values: dict[str, str] = {}
+    if raw:
+        for item in raw.decode("latin-1").split("&"):
+            if item:
+                name, _, value = item.partition("=")
+                values[unquote_plus(name)] = unquote_plus(value)
+    return values
+
+
 class Query:
     def __init__(self, raw: bytes) -> None:
-        # The last value wins when a name repeats (as on the account door).
-        self._values = dict(parse_qsl(raw.decode("latin-1"), keep_blank_values=True))
+        self._values = parse(raw)
 
     def integer(self, name: str, default: int, low: int, high: int) -> int:
         value = self._values.get(name)
