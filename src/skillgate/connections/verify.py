@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote, urlencode
 
 import orjson
 
 from skillgate.catalog.models import Integration, credential
 from skillgate.errors import BadRequest
 from skillgate.executor.envelope import body_failed
+from skillgate.executor.request import place_credential, with_query
 from skillgate.kit.outbound import USER_AGENT, Outbound, UpstreamRequest
 from skillgate.settings import Settings
 
@@ -43,12 +43,8 @@ async def verify_token(
     base_url = settings.upstream_base_url(integration.slug, integration.base_url)
 
     headers = {"User-Agent": USER_AGENT, **integration.default_headers}
-    url = base_url + integration.verify.path
-    where, name, value = credential(auth, token)
-    if where == "header":
-        headers[name] = value
-    else:
-        url += ("&" if "?" in url else "?") + urlencode({name: value}, quote_via=quote)
+    query = place_credential(credential(auth, token), headers, [])
+    url = with_query(base_url + integration.verify.path, query)
     body = None
     if integration.verify.graphql:
         body = orjson.dumps({"query": integration.verify.graphql})

@@ -159,12 +159,24 @@ def build(
         body = _json(body_values)
         headers["Content-Type"] = "application/json"
     if credential is not None:  # last: no parameter can replace it
-        where, name, value = credential
-        if where == "header":
-            headers[name] = value
-        else:
-            query = [(k, v) for k, v in query if k != name]
-            query.append((name, value))
-    if query:
-        url += "?" + urlencode(query, quote_via=quote)
-    return UpstreamRequest(endpoint.method, url, headers, body, query)
+        query = place_credential(credential, headers, query)
+    return UpstreamRequest(endpoint.method, with_query(url, query), headers, body, query)
+
+
+def place_credential(
+    credential: Credential, headers: dict[str, str], query: list[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """Put the credential in its header (in `headers`), or last in the query string
+    instead of any item of its name: the query items to send."""
+    where, name, value = credential
+    if where == "header":
+        headers[name] = value
+        return query
+    return [*((k, v) for k, v in query if k != name), (name, value)]
+
+
+def with_query(url: str, query: list[tuple[str, str]]) -> str:
+    """`url` with the query items added (percent-encoded, after any it has)."""
+    if not query:
+        return url
+    return url + ("&" if "?" in url else "?") + urlencode(query, quote_via=quote)
