@@ -1,0 +1,20 @@
+"""Key digests: the verifier's keyed-once HMAC equals the one stored at creation."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from skillgate.api_keys import keyformat
+
+
+def test_the_digester_equals_the_stored_digest() -> None:
+    pepper = keyformat.derive_pepper("a secret key of the tests")
+    digester = keyformat.Digester(pepper)
+    keys = [keyformat.generate() for _ in range(3)]
+    keys += ["sk_live_" + "a" * 40, "sk_ünïcode", "", "x" * 200]  # past one hash block too
+    for key in keys:
+        expected = hmac.new(pepper, key.encode(), hashlib.sha256).hexdigest()
+        assert digester(key) == keyformat.digest(key, pepper) == expected
+    # Copies of the keyed HMAC: no state leaks from one key to the next.
+    assert digester("sk_a") == digester("sk_a") != digester("sk_b")
