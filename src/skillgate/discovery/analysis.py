@@ -62,9 +62,22 @@ def _plural(word: str, stem: str) -> bool:
     return word.endswith("s") and not word.endswith(("ss", "us", "is")) and stem != word
 
 
+# What introduces a request's content rather than the call ("open a bug about the login
+# page", "a channel called project-x", "comment saying LGTM"): the words after it are
+# what to send or look for, and say little about which endpoint does it.
+# Not after a word that asks about the thing itself ("tell me about", "details about a
+# user"): there what follows is what to get.
+_CONTENT = re.compile(
+    r"(?<!\bme )(?<!\bus )(?<!\binfo )(?<!\binformation )(?<!\bdetails )(?<!\bknow )(?<!\bmore )"
+    r"\b(?:about|regarding|saying|titled|called|named)\b",
+    re.IGNORECASE,
+)
+
+
 class Query(NamedTuple):
     terms: tuple[str, ...]  # the query's own terms, each once
     related: tuple[str, ...]  # terms the tables add (none of `terms`)
+    content: tuple[str, ...] = ()  # terms of the request's content only (none of the above)
 
 
 class Analyzer:
@@ -186,6 +199,10 @@ class Analyzer:
                 text, found = pattern.subn(" ", text)
                 if found:
                     related.update(meant)
+        content = ""
+        marker = _CONTENT.search(text)
+        if marker is not None and text[: marker.start()].strip():
+            text, content = text[: marker.start()], text[marker.end() :]
         words = self.words(text)
         stems = self.stems(words)
         terms = self.canonical(stems)
@@ -207,4 +224,8 @@ class Analyzer:
         if self._names_plural(words, stems, known):
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
-        return Query(own, tuple(sorted(related - set(own))))
+        others = tuple(sorted(related - set(own)))
+        said = set(own) | related
+        return Query(
+            own, others, tuple(t for t in dict.fromkeys(self.terms(content)) if t not in said)
+        )

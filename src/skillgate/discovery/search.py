@@ -31,8 +31,8 @@ from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysis import _CAMEL, Analyzer, Query
+from skillgate.discovery.answer import Answer
 from skillgate.discovery.cues import Cues
-from skillgate.discovery.rendered import with_status
 
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -51,6 +51,11 @@ SUMMARY_WEIGHT = 4
 CURATED_BOOST = 1.25
 # A related term's (synonym table) share of a query term's score.
 RELATED_WEIGHT = 0.8
+# A content term's share of a query term's score: the words after "about", "called",
+# "saying"... (analysis.Query.content) are what to send or find, not which call does it;
+# they only break ties. Measured on the evaluation set (docs/catalog.md, "Search"):
+# 0 to 0.5 the same, 1.0 one task fewer first.
+CONTENT_WEIGHT = 0.3
 # BM25 (Lucene variant): term-frequency saturation and length normalisation.
 K1 = 2.0
 B = 0.9
@@ -69,7 +74,6 @@ MAX_LIMIT = 50
 NEAR = 0.3
 _MEMO = 10_000
 _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
-_BODIES = 8  # rendered bodies kept per answer (callers' connected sets among its hits)
 
 
 # A term's postings (SearchIndex._posting_lists): rows, own values, related values, and
@@ -83,33 +87,6 @@ class Hit:
     endpoint: Endpoint
     # The result object as JSON without its closing brace: discovery adds the status.
     head: bytes
-
-
-class Answer:
-    """One search's hits and its JSON answer, rendered once per set of connected
-    integrations among the hits' (a kept answer costs a look-up, not a join)."""
-
-    __slots__ = ("hits", "slugs", "_start", "_bodies")
-
-    def __init__(self, query: str, hits: list[Hit]) -> None:
-        self.hits = hits
-        self.slugs = frozenset(h.integration.slug for h in hits)
-        self._start = b'{"query":' + orjson.dumps(query) + b',"results":['
-        self._bodies: dict[frozenset[str], bytes] = {}
-
-    def body(self, connected: frozenset[str]) -> bytes:
-        """`{"query", "results"}` with each result's status for a caller who has
-        connected `connected` (any set: only the hits' integrations count)."""
-        on = self.slugs & connected
-        found = self._bodies.get(on)
-        if found is None:
-            results = b",".join(
-                with_status(h.head + b"}", h.integration.slug in on) for h in self.hits
-            )
-            found = self._start + results + b"]}"
-            if len(self._bodies) < _BODIES:
-                self._bodies[on] = found
-        return found
 
 
 def _head(integration: Integration, e: Endpoint) -> bytes:
@@ -260,6 +237,12 @@ class SearchIndex:
             if found is not None:
                 rows.append(found[0])
                 values.append(found[2])
+                named |= found[3]
+        for term in q.content:
+            found = postings.get(term)
+            if found is not None:
+                rows.append(found[0])
+                values.append(found[1] * CONTENT_WEIGHT)
                 named |= found[3]
         if not rows:
             return None

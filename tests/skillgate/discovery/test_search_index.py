@@ -11,7 +11,7 @@ import pytest
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Integration
 from skillgate.discovery import search
-from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.search import (
     MAX_LIMIT,
     NAME_COVER,
@@ -411,3 +411,42 @@ def test_an_answer_renders_each_callers_statuses_once(index: SearchIndex) -> Non
         "query": "zebra",
         "results": [],
     }
+
+
+def test_a_requests_content_only_breaks_ties(index: SearchIndex) -> None:
+    analyzer = index.analyzer
+    q = analyzer.query("open a bug about the login page")
+    assert (q.terms, q.content) == (("bug",), ("login", "page"))
+    assert {"creat", "issu"} <= set(q.related)
+    for text, content in [
+        ("create a channel called project-x", ("project", "x")),
+        ("post to the channel saying we ship today", ("ship", "today")),
+        ("a doc titled roadmap", ("roadmap",)),
+        ("a doc named roadmap", ("roadmap",)),
+        ("find mail regarding the lease", ("leas",)),
+    ]:
+        assert analyzer.query(text).content == content, text
+    # Asking about the thing itself, or nothing before the word: no content.
+    for text in ["tell me about the repository", "details about a user", "about the events"]:
+        assert analyzer.query(text).content == (), text
+    # Content words repeat no term of the call's own, and count CONTENT_WEIGHT of one.
+    assert analyzer.query("list events about events").content == ()
+    # "about the invoice" no longer outweighs what the request does: the message search,
+    # not the channel whose description says "invoice" three times.
+    shop = _integration(
+        "shop",
+        [
+            _endpoint("send_message", "messages", "Send a message to a person.", "POST"),
+            _endpoint("invoice_channel", "channels", "The invoice channel: invoice, invoice."),
+        ],
+    )
+    plain = SearchIndex(Catalog(integrations={"shop": shop}))
+    assert names(plain, "send a message about the invoice") == [
+        "shop/send_message",
+        "shop/invoice_channel",
+    ]
+    as_content = plain._sums(Query((), (), ("invoic",)))
+    as_own = plain._sums(Query(("invoic",), ()))
+    assert as_content is not None
+    assert as_own is not None
+    assert as_content[0] == pytest.approx(as_own[0] * search.CONTENT_WEIGHT)
