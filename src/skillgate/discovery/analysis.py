@@ -65,13 +65,22 @@ def _plural(word: str, stem: str) -> bool:
 # What introduces a request's content rather than the call ("open a bug about the login
 # page", "a channel called project-x", "comment saying LGTM"): the words after it are
 # what to send or look for, and say little about which endpoint does it.
+_CONTENT = re.compile(r"\b(?:about|regarding|saying|titled|called|named)\b", re.IGNORECASE)
 # Not after a word that asks about the thing itself ("tell me about", "details about a
 # user"): there what follows is what to get.
-_CONTENT = re.compile(
-    r"(?<!\bme )(?<!\bus )(?<!\binfo )(?<!\binformation )(?<!\bdetails )(?<!\bknow )(?<!\bmore )"
-    r"\b(?:about|regarding|saying|titled|called|named)\b",
-    re.IGNORECASE,
-)
+_ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "more"])
+
+
+def _content(text: str) -> tuple[str, str]:
+    """(the request without its content, the content): split at the first word of
+    `_CONTENT` that has words before it, none of `_ASKS_ABOUT` just before."""
+    marker = _CONTENT.search(text)
+    if marker is None:
+        return text, ""
+    before = text[: marker.start()].split()
+    if not before or before[-1].lower() in _ASKS_ABOUT:
+        return text, ""
+    return text[: marker.start()], text[marker.end() :]
 
 
 class Query(NamedTuple):
@@ -199,10 +208,7 @@ class Analyzer:
                 text, found = pattern.subn(" ", text)
                 if found:
                     related.update(meant)
-        content = ""
-        marker = _CONTENT.search(text)
-        if marker is not None and text[: marker.start()].strip():
-            text, content = text[: marker.start()], text[marker.end() :]
+        text, content = _content(text)
         words = self.words(text)
         stems = self.stems(words)
         terms = self.canonical(stems)
@@ -225,6 +231,8 @@ class Analyzer:
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
         others = tuple(sorted(related - set(own)))
+        if not content:
+            return Query(own, others)
         said = set(own) | related
         return Query(
             own, others, tuple(t for t in dict.fromkeys(self.terms(content)) if t not in said)
