@@ -20,6 +20,9 @@ class StatusCache:
 
     async def connected(self, user_id: str) -> frozenset[str]:
         """Slugs whose connection is usable (status `connected`)."""
+        found = self._cache.peek(user_id)  # the usual case, without a load's coroutine
+        if found is not None:
+            return found
         return await self._cache.get(user_id, lambda: self._load(user_id))
 
     async def _load(self, user_id: str) -> frozenset[str]:

@@ -179,3 +179,33 @@ async def test_openapi_describes_the_route(harness: Harness) -> None:
         "description",
         "status",
     }
+
+
+async def test_repeated_query_strings_answer_as_the_first_time(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The route keeps the checked values of recent query strings: the same string
+    gives the same answer, a bad one is refused every time, and the bound holds."""
+    import skillgate.doors.agent.discovery as door
+
+    await harness.user(plan="pro")
+    full, _ = await harness.key()
+    first = await _search(harness, full, q="open a new issue", limit="2")
+    assert [x["name"] for x in first.json()["results"]] == ["create_issue", "list_issues"]
+    again = await _search(harness, full, q="open a new issue", limit="2")
+    assert again.content == first.content
+    one = await _search(harness, full, q="open a new issue", limit="1")
+    assert len(one.json()["results"]) == 1
+    for _ in range(2):
+        bad = await _search(harness, full, q="issue", limit="0")
+        assert bad.status_code == 400
+        assert bad.json()["message"].startswith("limit:")
+    # A scope-limited key asking the same string gets its own answer, not a kept one.
+    read_only, _ = await harness.key(scopes=["sample:read"])
+    narrow = await _search(harness, read_only, q="open a new issue", limit="2")
+    assert [x["name"] for x in narrow.json()["results"]] == ["list_issues"]
+    monkeypatch.setattr(door, "MAX_ASKED", 1)
+    for text in ("list issues", "delete an issue", "list issues"):
+        r = await _search(harness, full, q=text, limit="1")
+        assert r.json()["query"] == text
+    assert r.json()["results"][0]["name"] == "list_issues"

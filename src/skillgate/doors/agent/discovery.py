@@ -58,6 +58,7 @@ SEARCH = obj(
     ),
 )
 MAX_QUERY = 200
+MAX_ASKED = 4_096
 SEARCH_QUERY = (
     described("q", {"type": "string", "minLength": 1, "maxLength": MAX_QUERY}, required=True),
     described("integration", {"type": "string", "maxLength": 40}),
@@ -83,14 +84,23 @@ def routes(discovery: Discovery) -> tuple[Route, ...]:
             None,
         )
 
+    # The last query strings' checked values: an agent repeats a search, and parsing
+    # and checking costs more than the kept answer it leads to (discovery.search).
+    asked: dict[bytes, tuple[str, str | None, int]] = {}
+
     async def search(call: Call) -> Reply:
-        query = Query(call.query)
-        text = query.required_text("q", MAX_QUERY)
-        integration = query.text("integration", 40)
-        if integration == "":
-            raise BadRequest("integration: String should have at least 1 character.")
-        limit = query.integer("limit", 10, 1, MAX_LIMIT)
-        return 200, await discovery.search(call.principal, text, integration, limit), None
+        found = asked.get(call.query)
+        if found is None:
+            query = Query(call.query)
+            text = query.required_text("q", MAX_QUERY)
+            integration = query.text("integration", 40)
+            if integration == "":
+                raise BadRequest("integration: String should have at least 1 character.")
+            found = (text, integration, query.integer("limit", 10, 1, MAX_LIMIT))
+            if len(asked) >= MAX_ASKED:
+                asked.clear()
+            asked[call.query] = found
+        return 200, await discovery.search(call.principal, *found), None
 
     async def download(call: Call) -> Reply:
         return 200, discovery.bundle(call.principal, call.path["integration"]), None

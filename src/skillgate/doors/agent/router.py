@@ -112,7 +112,7 @@ class Route:
         return {self.method.lower(): operation}
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # made per request: not frozen (3x the cost), never changed
 class Match:
     route: Route | None  # None: the path is ours but the method is not (405)
     params: dict[str, str] = field(default_factory=dict)
