@@ -45,19 +45,31 @@ class KeyVerifier:
         token = bearer_token(authorization)
         if token is None or not token.startswith("sk_"):
             raise Unauthorized()
-        return await self.verify(token)
+        known = self._known(token)  # the usual case, without another coroutine
+        return known if known is not None else await self._verify_uncached(token)
 
     async def verify(self, key: str) -> Principal:
         """The principal of a well-formed, known, live key (`via == "api_key"`)."""
-        digest = self.digest(key)
-        principal = self._cache.peek(digest)  # a key verified in the last TTL: no more checks
-        if principal is None:
-            if not keyformat.is_well_formed(key):  # before any lookup
-                raise Unauthorized(_INVALID)
-            principal = await self._cache.get(digest, lambda: self._load(digest))
+        known = self._known(key)
+        return known if known is not None else await self._verify_uncached(key)
 
+    def _known(self, key: str) -> Principal | None:
+        """The principal of a key verified in the last TTL (no more checks but that it
+        is still live), or None."""
+        principal = self._cache.peek(self.digest(key))
+        return None if principal is None else self._admit(principal)
+
+    async def _verify_uncached(self, key: str) -> Principal:
+        if not keyformat.is_well_formed(key):  # before any lookup
+            raise Unauthorized(_INVALID)
+        digest = self.digest(key)
+        principal = await self._cache.get(digest, lambda: self._load(digest))
         if principal is None:
             raise Unauthorized(_INVALID)
+        return self._admit(principal)
+
+    def _admit(self, principal: Principal) -> Principal:
+        """`principal` while its key is live (its use recorded), else 401."""
         identity = principal.key
         assert identity is not None
         if identity.revoked:
