@@ -226,24 +226,20 @@ class SearchIndex:
         values: list[np.ndarray] = []
         named = False
         postings = self._postings
-        for term in q.terms:
-            found = postings.get(term)
-            if found is not None:
-                rows.append(found[0])
-                values.append(found[1])
-                named |= found[3]
-        for term in q.related:
-            found = postings.get(term)
-            if found is not None:
-                rows.append(found[0])
-                values.append(found[2])
-                named |= found[3]
-        for term in q.content:
-            found = postings.get(term)
-            if found is not None:
-                rows.append(found[0])
-                values.append(found[1] * CONTENT_WEIGHT)
-                named |= found[3]
+        # Each kind of term with the posting values it adds: own, related (their own
+        # list, weighted once at start-up), content (own values at CONTENT_WEIGHT).
+        for terms, related, weight in (
+            (q.terms, False, None),
+            (q.related, True, None),
+            (q.content, False, CONTENT_WEIGHT),
+        ):
+            for term in terms:
+                found = postings.get(term)
+                if found is not None:
+                    value = found[2] if related else found[1]
+                    rows.append(found[0])
+                    values.append(value if weight is None else value * weight)
+                    named |= found[3]
         if not rows:
             return None
         sums: np.ndarray = np.bincount(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from skillgate.discovery.search import MAX_LIMIT
 from skillgate.discovery.service import Discovery
 from skillgate.doors.agent.query import Query, described
-from skillgate.doors.agent.router import Call, Reply, Route
+from skillgate.doors.agent.router import Call, Handler, Reply, Route
 from skillgate.errors import BadRequest
 from skillgate.http.openapi import STRING, array, obj
 
@@ -67,6 +67,29 @@ SEARCH_QUERY = (
 BUNDLE = obj(slug=STRING, files=array(obj(file_path=STRING, content=STRING)))
 
 
+def _search(discovery: Discovery) -> Handler:
+    """GET /v1/skills/search's handler. It keeps the last query strings' checked values:
+    an agent repeats a search, and parsing and checking costs more than the kept answer
+    it leads to (discovery.search)."""
+    asked: dict[bytes, tuple[str, str | None, int]] = {}
+
+    async def search(call: Call) -> Reply:
+        found = asked.get(call.query)
+        if found is None:
+            query = Query(call.query)
+            text = query.required_text("q", MAX_QUERY)
+            integration = query.text("integration", 40)
+            if integration == "":
+                raise BadRequest("integration: String should have at least 1 character.")
+            found = (text, integration, query.integer("limit", 10, 1, MAX_LIMIT))
+            if len(asked) >= MAX_ASKED:
+                asked.clear()
+            asked[call.query] = found
+        return 200, await discovery.search(call.principal, *found), None
+
+    return search
+
+
 def routes(discovery: Discovery) -> tuple[Route, ...]:
     async def list_integrations(call: Call) -> Reply:
         return 200, await discovery.listing(call.principal), None
@@ -84,24 +107,6 @@ def routes(discovery: Discovery) -> tuple[Route, ...]:
             None,
         )
 
-    # The last query strings' checked values: an agent repeats a search, and parsing
-    # and checking costs more than the kept answer it leads to (discovery.search).
-    asked: dict[bytes, tuple[str, str | None, int]] = {}
-
-    async def search(call: Call) -> Reply:
-        found = asked.get(call.query)
-        if found is None:
-            query = Query(call.query)
-            text = query.required_text("q", MAX_QUERY)
-            integration = query.text("integration", 40)
-            if integration == "":
-                raise BadRequest("integration: String should have at least 1 character.")
-            found = (text, integration, query.integer("limit", 10, 1, MAX_LIMIT))
-            if len(asked) >= MAX_ASKED:
-                asked.clear()
-            asked[call.query] = found
-        return 200, await discovery.search(call.principal, *found), None
-
     async def download(call: Call) -> Reply:
         return 200, discovery.bundle(call.principal, call.path["integration"]), None
 
@@ -112,7 +117,7 @@ def routes(discovery: Discovery) -> tuple[Route, ...]:
         ),
         # Before /v1/skills/{integration}, which would take `search` for a slug.
         Route(
-            "GET", "/v1/skills/search", search, "Search endpoints by what they do",
+            "GET", "/v1/skills/search", _search(discovery), "Search endpoints by what they do",
             "discovery", query=SEARCH_QUERY, response=SEARCH,
         ),
         Route(
