@@ -48,13 +48,9 @@ def derive_pepper(secret_key: str) -> bytes:
     return hmac.new(secret_key.encode(), b"skillgate/api-key-pepper/v1", hashlib.sha256).digest()
 
 
-def digest(key: str, pepper: bytes) -> str:
-    return hmac.digest(pepper, key.encode(), "sha256").hex()
-
-
 class Digester:
-    """`digest(key, pepper)` for one pepper, made on every authenticated request: the
-    HMAC keyed once and copied per key (OpenSSL 3 sets a key up in ~11,000
+    """A key's stored digest, HMAC-SHA256 under the pepper, made on every authenticated
+    request: the HMAC keyed once and copied per key (OpenSSL 3 sets a key up in ~11,000
     instructions, as many as the rest of the digest)."""
 
     def __init__(self, pepper: bytes) -> None:

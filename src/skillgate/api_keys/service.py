@@ -60,7 +60,7 @@ class ApiKeys:
     def __init__(
         self, *, pepper: bytes, slugs: Collection[str], verifier: KeyVerifier | None
     ) -> None:
-        self.pepper = pepper
+        self._digest = keyformat.Digester(pepper)
         self.slugs = slugs
         self.verifier = verifier
 
@@ -130,7 +130,7 @@ class ApiKeys:
             user_id=user_id,
             name=name,
             key_prefix=keyformat.display_prefix(full_key),
-            key_hash=keyformat.digest(full_key, self.pepper),
+            key_hash=self._digest(full_key),
             scopes=normalized,
             confirm=confirm,
             expires_at=expires_at,
