@@ -63,6 +63,18 @@ class SkillGateError(Exception):
         self.extra = extra or {}
         super().__init__(self.message)
 
+    @property
+    def headers(self) -> dict[str, str]:
+        """The answer's extra headers; always a dict. A subclass that is also a
+        framework HTTPException (`http.middleware.BodyTooLarge`) has that class's
+        `__init__` assign `headers=None`: it is kept as `{}`, so code that merges
+        headers (`{**exc.headers, ...}`) works on every SkillGateError."""
+        return self._headers
+
+    @headers.setter
+    def headers(self, value: dict[str, str] | None) -> None:
+        self._headers = dict(value or {})
+
     def body(self) -> dict[str, Any]:
         data: dict[str, Any] = {"error": self.code, "message": self.message}
         if self.action_url:
