@@ -2,7 +2,8 @@
 
     SkillGateError
     ├── BadRequest                     400 bad_request
-    ├── Unauthorized                   401 unauthorized
+    ├── Unauthorized                   401 unauthorized (WWW-Authenticate: Bearer realm=...)
+    │   ├── CredentialRefused          401 unauthorized (... error="invalid_token")
     │   └── TokenExpired               401 token_expired
     ├── Forbidden                      403
     │   ├── ScopeNotAllowed            403 scope_not_allowed
@@ -92,12 +93,24 @@ class BadRequest(SkillGateError):
 
 
 class Unauthorized(SkillGateError):
+    """401 with the Bearer challenge: no credential was sent (or one of another scheme),
+    so the challenge names no error (RFC 6750, section 3.1)."""
+
     status, code = 401, "unauthorized"
     default_message = "Missing or invalid credentials: send `Authorization: Bearer <API key>`."
+    challenge = 'Bearer realm="skillgate"'
 
     def __init__(self, message: str | None = None, **kw: Any) -> None:
-        kw.setdefault("headers", {"WWW-Authenticate": 'Bearer realm="skillgate"'})
+        kw.setdefault("headers", {"WWW-Authenticate": self.challenge})
         super().__init__(message, **kw)
+
+
+class CredentialRefused(Unauthorized):
+    """A Bearer credential was sent and refused (malformed, unknown, revoked, expired,
+    or of a kind the route does not take): the challenge says `error="invalid_token"`
+    (RFC 6750, section 3.1), so a client knows to replace it rather than add one."""
+
+    challenge = 'Bearer realm="skillgate", error="invalid_token"'
 
 
 class TokenExpired(Unauthorized):

@@ -27,7 +27,7 @@ from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.auth.sessions import COOKIE_NAME, WebSessions
 from skillgate.auth.tokens import TokenSigner
 from skillgate.db.session import DB
-from skillgate.errors import CsrfFailed, Unauthorized
+from skillgate.errors import CredentialRefused, CsrfFailed, Unauthorized
 from skillgate.http.provide import provided, services_of
 from skillgate.kit.principal import Principal, Via, bearer_token
 from skillgate.users.repository import UserRepository
@@ -48,11 +48,11 @@ class Authenticator:
         if token is not None:
             if token.startswith("sk_"):
                 if "api_key" not in accept:
-                    raise Unauthorized("An API key cannot be used here; sign in instead.")
+                    raise CredentialRefused("An API key cannot be used here; sign in instead.")
                 return await self.verifier.verify(token)
             if "access_token" in accept and db is not None:
                 return await self._access_token(db, token)
-            raise Unauthorized()
+            raise CredentialRefused()
         cookie = request.cookies.get(COOKIE_NAME)
         if cookie and "session" in accept and db is not None:
             principal = await self._session(request, db, cookie)
@@ -64,7 +64,7 @@ class Authenticator:
         claims = self.signer.verify(token)
         user = await UserRepository(db).get(claims.user_id) if claims else None
         if user is None:
-            raise Unauthorized("The access token is invalid or expired; sign in again.")
+            raise CredentialRefused("The access token is invalid or expired; sign in again.")
         return Principal(user.id, user.email, user.display_name, user.plan, "access_token")
 
     async def _session(self, request: Request, db: AsyncSession, cookie: str) -> Principal | None:
