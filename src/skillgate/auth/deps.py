@@ -9,9 +9,9 @@
                        a visitor without one to the sign-in page)
 
 A session cookie on a state-changing JSON request must come with the session's
-CSRF token in `X-CSRF-Token`. The credentials are checked by the app's one
-`Authenticator` (the key verifier, the token signer, the session store), which
-routes receive like any other service.
+CSRF token in `X-CSRF-Token`, and not from another site (`Sec-Fetch-Site`). The
+credentials are checked by the app's one `Authenticator` (the key verifier, the
+token signer, the session store), which routes receive like any other service.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from skillgate.auth.tokens import TokenSigner
 from skillgate.db.session import DB
 from skillgate.errors import CredentialRefused, CsrfFailed, Unauthorized
 from skillgate.http.provide import provided, services_of
+from skillgate.kit.origins import check_fetch_site
 from skillgate.kit.principal import Principal, Via, bearer_token
 from skillgate.users.repository import UserRepository
 
@@ -72,6 +73,7 @@ class Authenticator:
         if info is None:
             return None
         if request.method in _UNSAFE:
+            check_fetch_site(request.headers.get("sec-fetch-site"))
             sent = request.headers.get("x-csrf-token", "")
             if not hmac.compare_digest(sent.encode(), info.csrf_token.encode()):
                 raise CsrfFailed("Send the session's CSRF token in the X-CSRF-Token header.")

@@ -16,7 +16,10 @@ from tests.conftest import Harness, bearer
 PLAIN = 'Bearer realm="skillgate"'
 REFUSED = 'Bearer realm="skillgate", error="invalid_token"'
 MCP_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
-MCP_HEADERS = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
+MCP_HEADERS = {
+    "Accept": "application/json, text/event-stream",
+    "MCP-Protocol-Version": "2025-11-25",
+}
 
 
 async def _ask(harness: Harness, door: str, headers: dict[str, str]) -> httpx.Response:
