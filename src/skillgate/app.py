@@ -189,6 +189,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         Tools(gateway.discovery, gateway.executor),
         version=VERSION,
         max_body=settings.max_request_bytes,
+        origins=settings.mcp_origins(),
     )
     app = _account_door(gateway, mcp)
     app.add_middleware(RequestContextMiddleware, **guard)

@@ -20,6 +20,7 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from skillgate.errors import ConfigError
+from skillgate.kit.origins import OriginPolicy
 
 DEFAULT_DB_FILE = "skillgate.db"
 SECRETS_FILE = ".skillgate-secrets.json"
@@ -74,6 +75,9 @@ class Settings(BaseSettings):
     upstream_connect_timeout: float = Field(default=5.0, gt=0, le=60)
     upstream_total_timeout: float = Field(default=30.0, gt=0, le=300)
     upstream_max_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+    # Browser origins that may call /mcp besides the server's own (kit/origins.py):
+    # comma-separated `scheme://host[:port]`, or `*` for any. No Origin always passes.
+    mcp_allowed_origins: str | None = None
 
     @field_validator("base_url", "app_url")
     @classmethod
@@ -120,6 +124,11 @@ class Settings(BaseSettings):
         """The integration's host: `SKILLGATE_<SLUG>_BASE_URL`, else the catalog's."""
         return (self.integration_env(slug, "BASE_URL") or catalog_base_url).rstrip("/")
 
+    def mcp_origins(self) -> OriginPolicy:
+        """Who may call /mcp from a browser: the origins of the public URLs (API and
+        dashboard) and SKILLGATE_MCP_ALLOWED_ORIGINS. ConfigError names a bad entry."""
+        return OriginPolicy.parse(self.mcp_allowed_origins, own=(self.base_url, self.app_url))
+
     def integration_env(self, slug: str, suffix: str) -> str | None:
         """`SKILLGATE_<SLUG>_<SUFFIX>`, e.g. the GitHub client id."""
         value = os.environ.get(f"SKILLGATE_{slug.upper()}_{suffix}")
@@ -159,6 +168,7 @@ def _load_or_create_secrets(path: Path) -> dict[str, str]:
 
 def finalize(settings: Settings) -> Settings:
     """Fill the embedded defaults, or refuse a production config that lacks them."""
+    settings.mcp_origins()  # a bad allowed origin stops the start-up with its reason
     if settings.is_production:
         missing = [
             f"SKILLGATE_{name.upper()}"

@@ -9,9 +9,9 @@
                        a visitor without one to the sign-in page)
 
 A session cookie on a state-changing JSON request must come with the session's
-CSRF token in `X-CSRF-Token`. The credentials are checked by the app's one
-`Authenticator` (the key verifier, the token signer, the session store), which
-routes receive like any other service.
+CSRF token in `X-CSRF-Token`, and not from another site (`Sec-Fetch-Site`). The
+credentials are checked by the app's one `Authenticator` (the key verifier, the
+token signer, the session store), which routes receive like any other service.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.auth.sessions import COOKIE_NAME, WebSessions
 from skillgate.auth.tokens import TokenSigner
 from skillgate.db.session import DB
-from skillgate.errors import CsrfFailed, Unauthorized
+from skillgate.errors import CredentialRefused, CsrfFailed, Unauthorized
 from skillgate.http.provide import provided, services_of
+from skillgate.kit.origins import check_fetch_site
 from skillgate.kit.principal import Principal, Via, bearer_token
 from skillgate.users.repository import UserRepository
 
@@ -48,11 +49,11 @@ class Authenticator:
         if token is not None:
             if token.startswith("sk_"):
                 if "api_key" not in accept:
-                    raise Unauthorized("An API key cannot be used here; sign in instead.")
+                    raise CredentialRefused("An API key cannot be used here; sign in instead.")
                 return await self.verifier.verify(token)
             if "access_token" in accept and db is not None:
                 return await self._access_token(db, token)
-            raise Unauthorized()
+            raise CredentialRefused()
         cookie = request.cookies.get(COOKIE_NAME)
         if cookie and "session" in accept and db is not None:
             principal = await self._session(request, db, cookie)
@@ -64,7 +65,7 @@ class Authenticator:
         claims = self.signer.verify(token)
         user = await UserRepository(db).get(claims.user_id) if claims else None
         if user is None:
-            raise Unauthorized("The access token is invalid or expired; sign in again.")
+            raise CredentialRefused("The access token is invalid or expired; sign in again.")
         return Principal(user.id, user.email, user.display_name, user.plan, "access_token")
 
     async def _session(self, request: Request, db: AsyncSession, cookie: str) -> Principal | None:
@@ -72,6 +73,7 @@ class Authenticator:
         if info is None:
             return None
         if request.method in _UNSAFE:
+            check_fetch_site(request.headers.get("sec-fetch-site"))
             sent = request.headers.get("x-csrf-token", "")
             if not hmac.compare_digest(sent.encode(), info.csrf_token.encode()):
                 raise CsrfFailed("Send the session's CSRF token in the X-CSRF-Token header.")
