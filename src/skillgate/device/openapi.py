@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from skillgate.device.rfc8628 import FORM, GRANT_TYPE
 from skillgate.device.schemas import DeviceAuthorized, DevicePoll, DeviceStart
+from skillgate.http.openapi import PUBLIC
 
 _STRING: dict[str, Any] = {"type": "string"}
 _NAME: dict[str, Any] = {"type": "string", "maxLength": 100}
@@ -24,7 +25,7 @@ def _schema(required: list[str], **properties: dict[str, Any]) -> dict[str, Any]
 
 def _body(required: bool, json: dict[str, Any], form: dict[str, Any]) -> dict[str, Any]:
     content = {"application/json": {"schema": json}, FORM: {"schema": form}}
-    return {"requestBody": {"required": required, "content": content}}
+    return {"requestBody": {"required": required, "content": content}, **PUBLIC}
 
 
 def answer(model: type[BaseModel], description: str) -> dict[int | str, dict[str, Any]]:
