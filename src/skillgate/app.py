@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 import structlog
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -35,7 +36,7 @@ from skillgate.doors.mcp import McpDoor, Tools
 from skillgate.gateway import Gateway, build_gateway
 from skillgate.http import handlers
 from skillgate.http.middleware import RequestContextMiddleware
-from skillgate.http.openapi import describe_errors
+from skillgate.http.openapi import describe
 from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from skillgate.settings import Settings, finalize, get_settings
 
@@ -71,11 +72,15 @@ class GatewayApp(FastAPI):
             schema = super().openapi()  # built once and kept in self.openapi_schema
             if self.agent_router is not None:
                 schema.setdefault("paths", {}).update(self.agent_router.openapi_paths())
-                schemes = schema.setdefault("components", {}).setdefault("securitySchemes", {})
-                schemes["bearer"] = {"type": "http", "scheme": "bearer", "description": "sk_..."}
-            describe_errors(schema)
+            describe(schema)
         assert self.openapi_schema is not None
         return self.openapi_schema
+
+
+def operation_id(route: APIRoute) -> str:
+    """An account-door route's operationId: its handler's name (`list_keys`), unless the
+    route names one."""
+    return route.name
 
 
 async def _reload(gateway: Gateway) -> None:
@@ -146,7 +151,9 @@ def _account_door(gateway: Gateway, mcp: McpDoor) -> GatewayApp:
         lifespan=lambda _: _serving(gateway, mcp),
         docs_url="/docs",
         redoc_url=None,
+        license_info={"name": "Apache-2.0", "identifier": "Apache-2.0"},
         redirect_slashes=False,
+        generate_unique_id_function=operation_id,
     )
     app.state.gateway = gateway  # for operator tooling, tests and benchmarks; no route reads it
     app.state.services = gateway.services

@@ -20,7 +20,8 @@ import hmac
 from collections.abc import Awaitable, Callable
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.api_keys.verifier import KeyVerifier
@@ -28,6 +29,7 @@ from skillgate.auth.sessions import COOKIE_NAME, WebSessions
 from skillgate.auth.tokens import TokenSigner
 from skillgate.db.session import DB
 from skillgate.errors import CredentialRefused, CsrfFailed, Unauthorized
+from skillgate.http.openapi import BEARER_DESCRIPTION, SESSION_DESCRIPTION
 from skillgate.http.provide import provided, services_of
 from skillgate.kit.origins import check_fetch_site
 from skillgate.kit.principal import Principal, Via, bearer_token
@@ -95,22 +97,42 @@ async def authenticate(
     return await auth.authenticate(request, db, accept)
 
 
+# What /openapi.json shows: a route depending on these declares the scheme (the
+# credential itself is read by `Authenticator`; these never refuse anything).
+BEARER = HTTPBearer(scheme_name="bearer", description=BEARER_DESCRIPTION, auto_error=False)
+SESSION = APIKeyCookie(
+    name=COOKIE_NAME, scheme_name="session", description=SESSION_DESCRIPTION, auto_error=False
+)
+Bearer = Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)]
+SessionCookie = Annotated[str | None, Security(SESSION)]
+
+
 def _requires(*accept: Via) -> Callable[..., Awaitable[Principal]]:
     allowed = frozenset(accept)
-    if "access_token" in allowed or "session" in allowed:
+    if "session" in allowed:
 
-        async def with_db(request: Request, db: DB, auth: Auth) -> Principal:
+        async def bearer_or_session(
+            request: Request, db: DB, auth: Auth, _b: Bearer, _s: SessionCookie
+        ) -> Principal:
+            return await auth.authenticate(request, db, allowed)
+
+        return bearer_or_session
+    if "access_token" in allowed:
+
+        async def with_db(request: Request, db: DB, auth: Auth, _b: Bearer) -> Principal:
             return await auth.authenticate(request, db, allowed)
 
         return with_db
 
-    async def key_only(request: Request, auth: Auth) -> Principal:
+    async def key_only(request: Request, auth: Auth, _b: Bearer) -> Principal:
         return await auth.authenticate(request, None, allowed)
 
     return key_only
 
 
-async def _session_or_none(request: Request, db: DB, auth: Auth) -> Principal | None:
+async def _session_or_none(
+    request: Request, db: DB, auth: Auth, _s: SessionCookie
+) -> Principal | None:
     try:
         return await auth.authenticate(request, db, frozenset({"session"}))
     except Unauthorized:

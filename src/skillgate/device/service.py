@@ -89,8 +89,6 @@ class DeviceFlow:
 
     # --- the client side (no authentication) -----------------------------------
 
-    # --- the client side (no authentication) -----------------------------------
-
     async def start(self, db: AsyncSession, client_name: str | None, ip: str) -> DeviceStart:
         await self._throttle_start(ip)
         repo = DeviceCodeRepository(db)
@@ -199,11 +197,14 @@ class DeviceFlow:
         user = await UserRepository(db).get(row.user_id or "")
         if user is None:
             raise NotFound("The approving account no longer exists; start again.")
+        key = self.vault.open(sealed, _binding(row))["key"] if sealed else None
         return DevicePoll(
             status="complete",
             user=DeviceUser(email=user.email, display_name=user.display_name),
             api_keys_url=f"{self.app_url}/keys",
-            api_key=self.vault.open(sealed, _binding(row))["key"] if sealed else None,
+            api_key=key,
+            access_token=key,
+            token_type="Bearer" if key else None,
         )
 
     # --- the browser side (a signed-in user) ------------------------------------
