@@ -74,6 +74,9 @@ class Settings(BaseSettings):
     upstream_connect_timeout: float = Field(default=5.0, gt=0, le=60)
     upstream_total_timeout: float = Field(default=30.0, gt=0, le=300)
     upstream_max_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+    # The largest answer (envelope) of one execution, all its pages together; also
+    # the most an Idempotency-Key stores for a replay (executor.capped).
+    max_answer_bytes: int = Field(default=10 * 1024 * 1024, ge=4096)
 
     @field_validator("base_url", "app_url")
     @classmethod
