@@ -48,9 +48,10 @@ async def test_pages_stop_at_the_cap_and_next_resumes(
 ) -> None:
     cap = 512 * 1024
     _endless_issues(provider, body_bytes=2000)  # 100 a page: ~200 kB pages
-    async with gateway(
-        database_url, tmp_path, shipped, provider, max_answer_bytes=cap
-    ) as (harness, full):
+    async with gateway(database_url, tmp_path, shipped, provider, max_answer_bytes=cap) as (
+        harness,
+        full,
+    ):
         paginate = {"max_items": 10_000, "max_pages": 40}
         r = await run(harness, full, "github", "list_issues", params=PARAMS, paginate=paginate)
         assert len(r.content) <= cap
@@ -99,9 +100,10 @@ async def test_an_idempotency_key_stores_at_most_the_cap(
 ) -> None:
     cap = 256 * 1024
     _endless_issues(provider, body_bytes=2000)
-    async with gateway(
-        database_url, tmp_path, shipped, provider, max_answer_bytes=cap
-    ) as (harness, full):
+    async with gateway(database_url, tmp_path, shipped, provider, max_answer_bytes=cap) as (
+        harness,
+        full,
+    ):
         headers = {**bearer(full), "Idempotency-Key": "big-1"}
         payload: dict[str, Any] = {"params": PARAMS, "paginate": {"max_pages": 20}}
         first = await harness.client.post("/v1/github/list_issues", json=payload, headers=headers)
@@ -132,9 +134,10 @@ async def test_a_single_call_over_the_cap_is_cut_to_it(
 ) -> None:
     cap = 64 * 1024
     provider.reply("GET", PATH, reply)
-    async with gateway(
-        database_url, tmp_path, shipped, provider, max_answer_bytes=cap
-    ) as (harness, full):
+    async with gateway(database_url, tmp_path, shipped, provider, max_answer_bytes=cap) as (
+        harness,
+        full,
+    ):
         r = await run(harness, full, "github", "list_issues", params=PARAMS)
         assert len(r.content) <= cap
         body = r.json()
