@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
 import signal
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -24,6 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from skillgate import logging as sg_logging
 from skillgate.api_keys.endpoints import router as api_keys_router
 from skillgate.auth.endpoints import router as auth_router
+from skillgate.catalog import workers
 from skillgate.catalog.loader import Catalog, CatalogError, load_catalog
 from skillgate.connections.endpoints import router as connections_router
 from skillgate.dashboard import install as install_dashboard
@@ -42,7 +44,6 @@ from skillgate.settings import Settings, finalize, get_settings
 
 VERSION = "0.1.0"
 GC_GEN0_THRESHOLD = 20_000
-_HEALTH = orjson.dumps({"status": "ok"})
 log = structlog.get_logger(__name__)
 
 
@@ -83,30 +84,71 @@ def operation_id(route: APIRoute) -> str:
     return route.name
 
 
-async def _reload(gateway: Gateway) -> None:
+class _Health:
+    """`/healthz`: ok, this process's pid and the digest of the catalog it serves;
+    under `skillgate serve`, the same in its status file (catalog.workers)."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        self.catalog = gateway.catalog
+        self.data_dir = gateway.settings.data_dir
+        self.reporting = False
+        self.body = b""
+        self.lock = asyncio.Lock()  # one reload at a time
+        self.refresh()
+
+    def refresh(self, error: str | None = None) -> None:
+        catalog = self.catalog
+        pid = os.getpid()
+        self.body = orjson.dumps({"status": "ok", "catalog": catalog.digest, "pid": pid})
+        if self.reporting:
+            workers.report(
+                self.data_dir,
+                catalog.digest,
+                len(catalog.integrations),
+                catalog.endpoint_count,
+                error,
+            )
+
+    def start(self) -> None:
+        self.reporting = workers.under_serve(self.data_dir)
+        self.refresh()
+
+    def stop(self) -> None:
+        if self.reporting:
+            workers.withdraw(self.data_dir)
+
+
+async def _reload(gateway: Gateway, health: _Health) -> None:
     """SIGHUP: serve the catalog files as they are now, or keep the running catalog
-    and log why not."""
-    try:
-        catalog = await gateway.reload_catalog()
-    except CatalogError as exc:
-        log.error("catalog reload refused; still serving the previous catalog", problem=str(exc))
-        return
+    and log why not; either way, say which catalog this process serves."""
+    async with health.lock:
+        try:
+            catalog = await gateway.reload_catalog()
+        except CatalogError as exc:
+            log.error(
+                "catalog reload refused; still serving the previous catalog", problem=str(exc)
+            )
+            health.refresh(error=str(exc))
+            return
+        health.refresh()
     log.warning(
         "catalog reloaded",
         integrations=len(catalog.integrations),
         endpoints=catalog.endpoint_count,
+        digest=catalog.digest,
     )
 
 
 @contextlib.contextmanager
-def _on_sighup(gateway: Gateway) -> Iterator[None]:
+def _on_sighup(gateway: Gateway, health: _Health) -> Iterator[None]:
     """Reload the catalog on SIGHUP (where this loop can take signals: the main thread
-    of `skillgate serve`; with --workers, uvicorn's supervisor restarts the workers)."""
+    of each worker process; `skillgate catalog reload` signals every worker, never
+    uvicorn's supervisor, which would restart them)."""
     loop = asyncio.get_running_loop()
     tasks: set[asyncio.Task[None]] = set()
 
     def schedule() -> None:
-        task = loop.create_task(_reload(gateway))
+        task = loop.create_task(_reload(gateway, health))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
 
@@ -122,7 +164,7 @@ def _on_sighup(gateway: Gateway) -> Iterator[None]:
 
 
 @contextlib.asynccontextmanager
-async def _serving(gateway: Gateway, mcp: McpDoor) -> AsyncIterator[None]:
+async def _serving(gateway: Gateway, mcp: McpDoor, health: _Health) -> AsyncIterator[None]:
     await gateway.start()
     # Everything built so far (catalog models, rendered responses, SQLAlchemy
     # metadata) lives as long as the process: keep the collector from walking
@@ -137,18 +179,21 @@ async def _serving(gateway: Gateway, mcp: McpDoor) -> AsyncIterator[None]:
     gc.set_threshold(GC_GEN0_THRESHOLD, 10, 10)
     try:
         async with mcp.running():
-            with _on_sighup(gateway):
+            with _on_sighup(gateway, health):
+                health.start()
                 yield
     finally:
+        health.stop()
         gc.set_threshold(*thresholds)
         await gateway.close()
 
 
 def _account_door(gateway: Gateway, mcp: McpDoor) -> GatewayApp:
+    health = _Health(gateway)
     app = GatewayApp(
         title="Skill Gateway",
         version=VERSION,
-        lifespan=lambda _: _serving(gateway, mcp),
+        lifespan=lambda _: _serving(gateway, mcp, health),
         docs_url="/docs",
         redoc_url=None,
         license_info={"name": "Apache-2.0", "identifier": "Apache-2.0"},
@@ -169,7 +214,7 @@ def _account_door(gateway: Gateway, mcp: McpDoor) -> GatewayApp:
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> Response:
-        return Response(_HEALTH, media_type="application/json")
+        return Response(health.body, media_type="application/json")
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:

@@ -161,6 +161,7 @@ def _executor(base: _Base, catalog: Catalog, **collaborators: Any) -> Executor:
             connect_timeout=settings.upstream_connect_timeout,
             total_timeout=settings.upstream_total_timeout,
             max_bytes=settings.upstream_max_bytes,
+            answer_bytes=settings.max_answer_bytes,
             base_url=settings.upstream_base_url,
         ),
         **collaborators,

@@ -78,6 +78,9 @@ class Settings(BaseSettings):
     # Browser origins that may call /mcp besides the server's own (kit/origins.py):
     # comma-separated `scheme://host[:port]`, or `*` for any. No Origin always passes.
     mcp_allowed_origins: str | None = None
+    # The largest answer (envelope) of one execution, all its pages together; also
+    # the most an Idempotency-Key stores for a replay (executor.capped).
+    max_answer_bytes: int = Field(default=10 * 1024 * 1024, ge=4096)
 
     @field_validator("base_url", "app_url")
     @classmethod

@@ -6,6 +6,7 @@ file, the entry and the problem, and the server refuses to start.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,9 @@ class Catalog:
 
     integrations: dict[str, Integration]
     sources: dict[str, Path] = field(default_factory=dict)
+    # SHA-256 of the files it was loaded from, as read (names and contents, compiled
+    # files included): which catalog a server serves (`/healthz`, `catalog reload`).
+    digest: str = ""
 
     def replace_with(self, other: Catalog) -> None:
         """Take `other`'s integrations, in one step (no await in between)."""
@@ -39,6 +43,7 @@ class Catalog:
         self.integrations.update(other.integrations)
         self.sources.clear()
         self.sources.update(other.sources)
+        self.digest = other.digest
 
     def get(self, slug: str) -> Integration | None:
         return self.integrations.get(slug)
@@ -77,10 +82,18 @@ def _entry_label(data: object, loc: tuple[int | str, ...]) -> str:
     return ".".join(str(x) for x in loc) or "integration"
 
 
-def read_compiled(path: Path) -> dict[str, Any]:
+def _seen(digest: Any, path: Path, raw: bytes) -> None:
+    """Add a file read to the catalog's digest (when one is being computed)."""
+    if digest is not None:
+        digest.update(b"%d:%s%d:" % (len(path.name), path.name.encode(), len(raw)) + raw)
+
+
+def read_compiled(path: Path, digest: Any = None) -> dict[str, Any]:
     """A compiled integration (JSON written by `skillgate catalog build`)."""
     try:
-        data = orjson.loads(path.read_bytes())
+        raw = path.read_bytes()
+        _seen(digest, path, raw)
+        data = orjson.loads(raw)
     except OSError as exc:
         raise CatalogError(f"{path}: cannot read: {exc.strerror}") from None
     except orjson.JSONDecodeError as exc:
@@ -90,12 +103,12 @@ def read_compiled(path: Path) -> dict[str, Any]:
     return data
 
 
-def _with_compiled(path: Path, overlay: dict[str, Any]) -> dict[str, Any]:
+def _with_compiled(path: Path, overlay: dict[str, Any], digest: Any) -> dict[str, Any]:
     """The overlay at `path` applied to the compiled file it names (catalog.overlay)."""
     ref = overlay["compiled"]
     if not isinstance(ref, str) or not ref.endswith(".json"):
         raise CatalogError(f"{path}: `compiled` must name a .json file relative to this file")
-    compiled = read_compiled(path.parent / ref)
+    compiled = read_compiled(path.parent / ref, digest)
     try:
         return apply_overlay(compiled, overlay)
     except OverlayError as exc:
@@ -120,11 +133,13 @@ def _hand_written(data: dict[str, Any]) -> dict[str, Any]:
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def parse_file(path: Path) -> Integration:
+def parse_file(path: Path, digest: Any = None) -> Integration:
+    """The integration in `path`; `digest` (a hashlib object) takes the files read."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise CatalogError(f"{path}: cannot read: {exc.strerror}") from None
+    _seen(digest, path, text.encode())
     try:
         data = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
     except yaml.YAMLError as exc:
@@ -134,7 +149,7 @@ def parse_file(path: Path) -> Integration:
         raise CatalogError(f"{path}: invalid YAML{where}: {problem}") from None
     if not isinstance(data, dict):
         raise CatalogError(f"{path}: the file must hold one integration (a mapping)")
-    data = _with_compiled(path, data) if "compiled" in data else _hand_written(data)
+    data = _with_compiled(path, data, digest) if "compiled" in data else _hand_written(data)
     try:
         return Integration.model_validate(data)
     except ValidationError as exc:
@@ -165,8 +180,9 @@ def load_catalog(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> C
 
     integrations: dict[str, Integration] = {}
     sources: dict[str, Path] = {}
+    digest = hashlib.sha256()
     for path in catalog_files(extra, shipped=shipped):
-        integration = parse_file(path)
+        integration = parse_file(path, digest)
         if integration.slug in integrations:
             raise CatalogError(
                 f"{path}: integration {integration.slug!r}: slug already defined "
@@ -178,4 +194,8 @@ def load_catalog(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> C
             raise CatalogError(f"{path}: {problems[0]}")
         integrations[integration.slug] = integration
         sources[integration.slug] = path
-    return Catalog(integrations=dict(sorted(integrations.items())), sources=sources)
+    return Catalog(
+        integrations=dict(sorted(integrations.items())),
+        sources=sources,
+        digest=digest.hexdigest()[:16],
+    )

@@ -53,6 +53,7 @@ Environment (all settings: docs/configuration.md):
 def serve(host: str, port: int, workers: int) -> None:
     """Run the HTTP server (migrates the database first unless SKILLGATE_AUTO_MIGRATE=false)."""
 
+    from skillgate.catalog import workers as workers_mod
     from skillgate.catalog.loader import CatalogError, load_catalog
     from skillgate.db import migrate
     from skillgate.errors import ConfigError
@@ -77,6 +78,7 @@ def serve(host: str, port: int, workers: int) -> None:
     _warn_if_shared(settings)
     pid_file = settings.data_dir / PID_FILE
     pid_file.write_text(f"{os.getpid()}\n")
+    workers_mod.begin_serving(settings.data_dir, os.getpid(), workers)
 
     def forget_pid(signum: int, _frame: object) -> None:
         # uvicorn shuts down on SIGTERM/SIGINT, then raises the signal again with the

@@ -21,10 +21,11 @@ from skillgate.connections.stored import ActiveConnection
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.errors import IntegrationNotConnected, SkillGateError
 from skillgate.executions.writer import ExecutionWriter
+from skillgate.executor import capped
 from skillgate.executor import params as params_mod
 from skillgate.executor import request as request_mod
 from skillgate.executor.confirmations import Confirmations, needs_confirmation
-from skillgate.executor.envelope import envelope
+from skillgate.executor.envelope import parts
 from skillgate.executor.idempotency import Idempotency
 from skillgate.executor.optioned import OptionRunner
 from skillgate.executor.options import PLAIN, RunOptions
@@ -51,7 +52,8 @@ class UpstreamPolicy:
     app_url: str  # for action_url in "not connected" errors
     connect_timeout: float
     total_timeout: float
-    max_bytes: int
+    max_bytes: int  # one upstream body, as read (kit.outbound)
+    answer_bytes: int  # one answer, all its pages together (executor.capped)
     base_url: Callable[[str, str], str]  # (slug, catalog base URL) -> the host to call
 
 
@@ -146,8 +148,9 @@ class Executor:
     ) -> Outcome:
         """One upstream call and its envelope."""
         response = await self.call(principal, integration, endpoint, values)
-        data, failed = envelope(response, integration.body_errors)
-        return Outcome.answered(data, response.status, limit_headers, failed)
+        env, failed = parts(response, integration.body_errors)
+        body = capped.dumps(env, self.policy.answer_bytes)
+        return Outcome.answered(body, response.status, limit_headers, failed)
 
     def _account(
         self,
