@@ -37,8 +37,14 @@ class Settings(BaseSettings):
     database_url: str | None = None
     data_dir: Path = Field(default_factory=Path.cwd)
     redis_url: str | None = None
-    base_url: str = "http://127.0.0.1:8000"
+    # The public addresses links name (kit/public.py): unset, they follow the address
+    # `skillgate serve` listens on (`served_on`, which serve sets) or a trusted proxy.
+    base_url: str | None = None
     app_url: str | None = None
+    served_on: str | None = None
+    # Peers whose X-Forwarded-Proto/-For/-Host are believed: addresses or networks,
+    # comma-separated, or "*"; unset: uvicorn's FORWARDED_ALLOW_IPS, else loopback.
+    trusted_proxies: str | None = None
     secret_key: str | None = None
     # Comma-separated `id:base64key` entries (or bare base64 keys); the first encrypts.
     encryption_keys: str | None = None
@@ -85,8 +91,8 @@ class Settings(BaseSettings):
         return self.env == "production"
 
     @property
-    def resolved_app_url(self) -> str:
-        return self.app_url or self.base_url
+    def resolved_trusted_proxies(self) -> str:
+        return self.trusted_proxies or os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1,::1"
 
     @property
     def resolved_database_url(self) -> str:
