@@ -213,7 +213,9 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
     )
     app.mcp_door = RequestContextMiddleware(mcp, **guard)
     app.front = PublicOriginMiddleware(
-        app.dispatch, trusted_proxies=settings.resolved_trusted_proxies
+        app.dispatch,
+        trusted_proxies=settings.resolved_trusted_proxies,
+        derive=settings.base_url is None,
     )
     return app
 

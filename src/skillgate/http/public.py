@@ -13,24 +13,28 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from skillgate.kit.public import PublicUrls, RequestOrigin
+from skillgate.kit.public import RequestOrigin, enter, leave
 
 
 class PublicOriginMiddleware:
-    def __init__(self, app: ASGIApp, *, trusted_proxies: str) -> None:
+    def __init__(self, app: ASGIApp, *, trusted_proxies: str, derive: bool) -> None:
         self.proxied = ProxyHeadersMiddleware(app, trusted_hosts=trusted_proxies)  # type: ignore[arg-type]
         self.trusted_hosts = self.proxied.trusted_hosts
+        self.derive = derive  # False with SKILLGATE_BASE_URL set: no request changes a link
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        if not self.derive or scope["type"] not in ("http", "websocket"):
             await self.proxied(scope, receive, send)  # type: ignore[arg-type]
             return
         client = scope.get("client")
-        peer = client[0] if client else None  # read now: the proxy middleware rewrites it
         origin = RequestOrigin(
-            scheme="https" if scope.get("scheme") in ("https", "wss") else "http",
-            headers=scope["headers"],
-            trusted=lambda: peer is not None and peer in self.trusted_hosts,
+            "https" if scope.get("scheme") in ("https", "wss") else "http",
+            scope["headers"],
+            client[0] if client else None,  # read now: the proxy middleware rewrites it
+            self.trusted_hosts,
         )
-        with PublicUrls.serving(origin):
+        token = enter(origin)
+        try:
             await self.proxied(scope, receive, send)  # type: ignore[arg-type]
+        finally:
+            leave(token)

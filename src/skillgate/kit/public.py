@@ -17,17 +17,18 @@ dashboard), decided in this order:
    http://127.0.0.1:8000.
 
 The per-request part runs only when a link is built: `RequestOrigin` holds the
-request's few headers and `PublicUrls` reads it from a context variable that
-http/public.py sets around each request.
+request's headers and peer, and `PublicUrls` reads it from a context variable
+that http/public.py sets around each request (a few microseconds a request;
+nothing at all with `SKILLGATE_BASE_URL` set).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass
+from contextvars import ContextVar, Token
+from typing import NamedTuple, Protocol
 from urllib.parse import urlsplit
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
@@ -37,14 +38,21 @@ _HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]+\])(
 _SCHEMES = frozenset({"http", "https"})
 
 
-@dataclass(frozen=True, slots=True)
-class RequestOrigin:
+class Addresses(Protocol):
+    """The trusted proxies (uvicorn's parsed list: addresses, networks or `*`)."""
+
+    def __contains__(self, host: str | None, /) -> bool: ...
+
+
+class RequestOrigin(NamedTuple):
     """What one request says about where it was sent, as received (before any proxy
-    rewrite); its headers are read only when a link is built."""
+    rewrite); its headers are read only when a link is built. The middleware makes
+    one per request, as a plain tuple: `(scheme, headers, peer, trusted)`."""
 
     scheme: str  # the connection's own: http (`skillgate serve` speaks no TLS)
     headers: list[tuple[bytes, bytes]]  # the ASGI scope's
-    trusted: Callable[[], bool]  # whether the peer is a trusted proxy (asked only if needed)
+    peer: str | None  # the connecting address
+    trusted: Addresses  # the trusted proxies (`in` asks)
 
     def header(self, name: bytes) -> str | None:
         for key, value in self.headers:
@@ -52,8 +60,20 @@ class RequestOrigin:
                 return value.decode("latin-1")
         return None
 
+    def from_trusted_proxy(self) -> bool:
+        return self.peer is not None and self.peer in self.trusted
+
 
 _current: ContextVar[RequestOrigin | None] = ContextVar("skillgate_request_origin", default=None)
+
+
+def enter(origin: RequestOrigin) -> Token[RequestOrigin | None]:
+    """Links built from now on in this context are for the request `origin` describes."""
+    return _current.set(origin)
+
+
+def leave(token: Token[RequestOrigin | None]) -> None:
+    _current.reset(token)
 
 
 def valid_host(value: str | None) -> str | None:
@@ -94,7 +114,7 @@ class PublicUrls:
         scheme = origin.scheme
         proto = (first(origin.header(b"x-forwarded-proto")) or "").lower()
         forwarded = valid_host(first(origin.header(b"x-forwarded-host")))
-        if (proto in _SCHEMES or forwarded) and origin.trusted():
+        if (proto in _SCHEMES or forwarded) and origin.from_trusted_proxy():
             scheme = proto if proto in _SCHEMES else scheme
             if forwarded:
                 return f"{scheme}://{forwarded}"
@@ -107,11 +127,11 @@ class PublicUrls:
     @contextmanager
     def serving(origin: RequestOrigin) -> Iterator[None]:
         """Links built inside this block are for the request `origin` describes."""
-        token = _current.set(origin)
+        token = enter(origin)
         try:
             yield
         finally:
-            _current.reset(token)
+            leave(token)
 
 
 def served_on(host: str, port: int) -> str:

@@ -7,7 +7,7 @@ from skillgate.kit.public import PublicUrls, RequestOrigin
 
 def _origin(trusted: bool, **headers: str) -> RequestOrigin:
     raw = [(k.lower().encode(), v.encode()) for k, v in headers.items()]
-    return RequestOrigin(scheme="http", headers=raw, trusted=lambda: trusted)
+    return RequestOrigin("http", raw, "10.0.0.1", {"10.0.0.1"} if trusted else set())
 
 
 def _base(urls: PublicUrls, origin: RequestOrigin | None) -> tuple[str, str]:
