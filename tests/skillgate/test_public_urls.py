@@ -58,9 +58,34 @@ def _device_key(client: httpx.Client, headers: dict[str, str]) -> dict[str, obje
     return polled
 
 
+def _mcp_action_url(client: httpx.Client, key: str, headers: dict[str, str], sdk: bool) -> str:
+    """run_skill over MCP on the unconnected integration: the tool error's action_url.
+    `sdk`: with `_meta`, which the door hands to the MCP SDK's own tasks."""
+    params: dict[str, object] = {
+        "name": "run_skill",
+        "arguments": {"integration": "sample", "endpoint": "get_user", "params": {"username": "x"}},
+    }
+    if sdk:
+        params["_meta"] = {"progressToken": 1}
+    r = client.post(
+        "/mcp",
+        json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params},
+        headers={
+            "Authorization": f"Bearer {key}",
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2025-11-25",
+            **headers,
+        },
+    )
+    assert r.status_code == 200, r.text
+    result = r.json()["result"]
+    assert result["isError"] is True
+    return str(result["structuredContent"]["action_url"])
+
+
 def _links(server: Server, headers: dict[str, str]) -> Iterator[str]:
-    """api_keys_url, a connect link and a "not connected" action_url, each asked for
-    with `headers`."""
+    """api_keys_url, a connect link and a "not connected" action_url on the HTTP API and
+    on MCP (the door's own answer and the SDK's), each asked for with `headers`."""
     with httpx.Client(base_url=server.url) as client:
         done = _device_key(client, headers)
         yield str(done["api_keys_url"])
@@ -72,6 +97,8 @@ def _links(server: Server, headers: dict[str, str]) -> Iterator[str]:
         assert run.status_code == 403, run.text
         assert run.json()["error"] == "integration_not_connected"
         yield run.json()["action_url"]
+        for sdk in (False, True):
+            yield _mcp_action_url(client, str(done["api_key"]), headers, sdk)
 
 
 def test_links_name_the_port_served_on_and_a_trusted_proxys_host(server_dir: Path) -> None:
@@ -80,16 +107,16 @@ def test_links_name_the_port_served_on_and_a_trusted_proxys_host(server_dir: Pat
         started = _start(server)
         assert started["verification_uri"] == f"{server.url}/device"
         assert str(started["verification_uri_complete"]).startswith(f"{server.url}/device?")
-        api_keys, connect, action = _links(server, {})
+        api_keys, connect, *actions = _links(server, {})
         assert api_keys == f"{server.url}/keys"
         assert connect.startswith(f"{server.url}/connect/sample?request=")
-        assert action == f"{server.url}/integrations/sample"
+        assert actions == [f"{server.url}/integrations/sample"] * 3
         # The test client is on loopback, a trusted proxy by default.
         assert _start(server, **FORWARDED)["verification_uri"] == "https://gw.example.com/device"
-        api_keys, connect, action = _links(server, FORWARDED)
+        api_keys, connect, *actions = _links(server, FORWARDED)
         assert api_keys == "https://gw.example.com/keys"
         assert connect.startswith("https://gw.example.com/connect/sample?request=")
-        assert action == "https://gw.example.com/integrations/sample"
+        assert actions == ["https://gw.example.com/integrations/sample"] * 3
 
 
 def test_an_untrusted_peers_forwarded_headers_are_ignored(server_dir: Path) -> None:
@@ -101,7 +128,7 @@ def test_an_untrusted_peers_forwarded_headers_are_ignored(server_dir: Path) -> N
         assert _start(server, **FORWARDED)["verification_uri"] == f"{server.url}/device"
         local = f"http://localhost:{port}"
         assert _start(server, Host=f"localhost:{port}")["verification_uri"] == f"{local}/device"
-        api_keys, connect, action = _links(server, FORWARDED)
+        api_keys, connect, *actions = _links(server, FORWARDED)
         assert api_keys == f"{server.url}/keys"
         assert connect.startswith(f"{server.url}/connect/sample?request=")
-        assert action == f"{server.url}/integrations/sample"
+        assert actions == [f"{server.url}/integrations/sample"] * 3
