@@ -39,6 +39,7 @@ from skillgate.gateway import Gateway, build_gateway
 from skillgate.http import handlers
 from skillgate.http.middleware import RequestContextMiddleware
 from skillgate.http.openapi import describe
+from skillgate.http.public import PublicOriginMiddleware
 from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from skillgate.settings import Settings, finalize, get_settings
 
@@ -55,8 +56,15 @@ class GatewayApp(FastAPI):
     agent_router: Router | None = None
     agent_door: ASGIApp | None = None
     mcp_door: ASGIApp | None = None
+    front: ASGIApp | None = None  # trusted proxies' headers and the links' address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.front is not None:
+            await self.front(scope, receive, send)
+        else:
+            await self.dispatch(scope, receive, send)
+
+    async def dispatch(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.mcp_door is not None and scope.get("path") == MCP_PATH:
             await self.mcp_door(scope, receive, send)
             return
@@ -257,6 +265,11 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         AgentDoor(gateway.verifier, app.agent_router), **guard
     )
     app.mcp_door = RequestContextMiddleware(mcp, **guard)
+    app.front = PublicOriginMiddleware(
+        app.dispatch,
+        trusted_proxies=settings.resolved_trusted_proxies,
+        derive=settings.base_url is None,
+    )
     return app
 
 

@@ -21,6 +21,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from skillgate.errors import ConfigError
 from skillgate.kit.origins import OriginPolicy
+from skillgate.kit.public import DEFAULT_BASE_URL
 
 DEFAULT_DB_FILE = "skillgate.db"
 SECRETS_FILE = ".skillgate-secrets.json"
@@ -38,8 +39,14 @@ class Settings(BaseSettings):
     database_url: str | None = None
     data_dir: Path = Field(default_factory=Path.cwd)
     redis_url: str | None = None
-    base_url: str = "http://127.0.0.1:8000"
+    # The public addresses links name (kit/public.py): unset, they follow the address
+    # `skillgate serve` listens on (`served_on`, which serve sets) or a trusted proxy.
+    base_url: str | None = None
     app_url: str | None = None
+    served_on: str | None = None
+    # Peers whose X-Forwarded-Proto/-For/-Host are believed: addresses or networks,
+    # comma-separated, or "*"; unset: uvicorn's FORWARDED_ALLOW_IPS, else loopback.
+    trusted_proxies: str | None = None
     secret_key: str | None = None
     # Comma-separated `id:base64key` entries (or bare base64 keys); the first encrypts.
     encryption_keys: str | None = None
@@ -92,8 +99,8 @@ class Settings(BaseSettings):
         return self.env == "production"
 
     @property
-    def resolved_app_url(self) -> str:
-        return self.app_url or self.base_url
+    def resolved_trusted_proxies(self) -> str:
+        return self.trusted_proxies or os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1,::1"
 
     @property
     def resolved_database_url(self) -> str:
@@ -129,8 +136,14 @@ class Settings(BaseSettings):
 
     def mcp_origins(self) -> OriginPolicy:
         """Who may call /mcp from a browser: the origins of the public URLs (API and
-        dashboard) and SKILLGATE_MCP_ALLOWED_ORIGINS. ConfigError names a bad entry."""
-        return OriginPolicy.parse(self.mcp_allowed_origins, own=(self.base_url, self.app_url))
+        dashboard; when unset, the address `skillgate serve` listens on unless it is a
+        wildcard, as kit.public derives links) and SKILLGATE_MCP_ALLOWED_ORIGINS.
+        ConfigError names a bad entry."""
+        listening: str | None = self.served_on or DEFAULT_BASE_URL
+        if any(w in listening for w in ("//0.0.0.0:", "//[::]:")):
+            listening = None  # a wildcard is no origin a browser shows
+        own = (self.base_url, self.app_url, None if self.base_url else listening)
+        return OriginPolicy.parse(self.mcp_allowed_origins, own=own)
 
     def integration_env(self, slug: str, suffix: str) -> str | None:
         """`SKILLGATE_<SLUG>_<SUFFIX>`, e.g. the GitHub client id."""

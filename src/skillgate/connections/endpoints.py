@@ -80,7 +80,7 @@ async def _browser_user(request: Request, db: DB) -> str | None:
 
 def _to_login(connections: Connections, request: Request) -> RedirectResponse:
     target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    login = f"{connections.app_url}/login?" + urlencode({"next": target})
+    login = f"{connections.public.app}/login?" + urlencode({"next": target})
     return RedirectResponse(login, status_code=303)
 
 

@@ -30,6 +30,7 @@ from skillgate.errors import (
     ServiceUnavailable,
     SkillGateError,
 )
+from skillgate.kit.public import PublicUrls
 from skillgate.kit.ratecount import Counter, Window, release, spend
 from skillgate.kit.vault import Binding, Vault
 from skillgate.users.repository import UserRepository
@@ -75,13 +76,13 @@ class DeviceFlow:
     def __init__(
         self,
         *,
-        app_url: str,
+        public: PublicUrls,
         counter: Counter,
         redis: Any,
         vault: Vault,
         keys: ApiKeys,
     ) -> None:
-        self.app_url = app_url
+        self.public = public  # the links' address, for the request being served
         self.counter = counter
         self.redis = redis
         self.vault = vault
@@ -113,8 +114,8 @@ class DeviceFlow:
             return DeviceStart(
                 device_code=device_code,
                 user_code=shown,
-                verification_uri=f"{self.app_url}/device",
-                verification_uri_complete=f"{self.app_url}/device?user_code={shown}",
+                verification_uri=f"{self.public.app}/device",
+                verification_uri_complete=f"{self.public.app}/device?user_code={shown}",
                 expires_in=codes.LIFETIME_SECONDS,
                 interval=codes.INTERVAL_SECONDS,
             )
@@ -201,7 +202,7 @@ class DeviceFlow:
         return DevicePoll(
             status="complete",
             user=DeviceUser(email=user.email, display_name=user.display_name),
-            api_keys_url=f"{self.app_url}/keys",
+            api_keys_url=f"{self.public.app}/keys",
             api_key=key,
             access_token=key,
             token_type="Bearer" if key else None,

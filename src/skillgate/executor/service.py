@@ -32,6 +32,7 @@ from skillgate.executor.options import PLAIN, RunOptions
 from skillgate.executor.outcome import Outcome
 from skillgate.kit.outbound import Outbound, UpstreamRequest, UpstreamResponse
 from skillgate.kit.principal import Principal
+from skillgate.kit.public import PublicUrls
 from skillgate.metrics import Metrics
 from skillgate.users.limiter import PlanLimiter
 from skillgate.users.plans import Plans
@@ -49,7 +50,7 @@ def _credential(integration: Integration, conn: ActiveConnection, token: str) ->
 class UpstreamPolicy:
     """How the executor reaches upstreams: the settings it reads, once."""
 
-    app_url: str  # for action_url in "not connected" errors
+    public: PublicUrls  # for action_url in "not connected" errors
     connect_timeout: float
     total_timeout: float
     max_bytes: int  # one upstream body, as read (kit.outbound)
@@ -193,7 +194,7 @@ class Executor:
             raise IntegrationNotConnected(
                 f"{integration.name} is not connected for this account; {verb} it at the "
                 "action_url, then retry.",
-                action_url=f"{self.policy.app_url}/integrations/{integration.slug}",
+                action_url=f"{self.policy.public.app}/integrations/{integration.slug}",
             )
         return conn
 

@@ -109,6 +109,24 @@ def test_a_bad_allowed_origin_stops_the_start_up(tmp_path: Path, entry: str) -> 
     assert repr(entry) in str(refused.value)
 
 
+def test_the_served_address_is_an_own_origin_unless_a_wildcard(tmp_path: Path) -> None:
+    """Without SKILLGATE_BASE_URL the links name the address `skillgate serve` listens
+    on, so a page from there may call /mcp too; a wildcard host is no such origin."""
+    served = make_settings("sqlite+aiosqlite://", tmp_path, served_on="http://127.0.0.1:18100")
+    assert served.mcp_origins().allows(b"http://127.0.0.1:18100")
+    assert not served.mcp_origins().allows(b"http://127.0.0.1:8000")
+    wildcard = make_settings("sqlite+aiosqlite://", tmp_path, served_on="http://0.0.0.0:18100")
+    assert not wildcard.mcp_origins().allows(b"http://0.0.0.0:18100")
+    named = make_settings(
+        "sqlite+aiosqlite://",
+        tmp_path,
+        base_url="https://gw.example.com",
+        served_on="http://127.0.0.1:18100",
+    )
+    assert named.mcp_origins().allows(b"https://gw.example.com")
+    assert not named.mcp_origins().allows(b"http://127.0.0.1:18100")
+
+
 def test_origins_compare_as_rfc_6454_origins() -> None:
     assert origin_of("HTTPS://Example.COM:443/") == "https://example.com"
     assert origin_of("http://[::1]:8000") == "http://[::1]:8000"
