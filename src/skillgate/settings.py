@@ -139,10 +139,10 @@ class Settings(BaseSettings):
         dashboard; when unset, the address `skillgate serve` listens on unless it is a
         wildcard, as kit.public derives links) and SKILLGATE_MCP_ALLOWED_ORIGINS.
         ConfigError names a bad entry."""
-        listening: str | None = self.served_on or DEFAULT_BASE_URL
-        if any(w in listening for w in ("//0.0.0.0:", "//[::]:")):
-            listening = None  # a wildcard is no origin a browser shows
-        own = (self.base_url, self.app_url, None if self.base_url else listening)
+        listening = self.served_on or DEFAULT_BASE_URL
+        wildcard = any(w in listening for w in ("//0.0.0.0:", "//[::]:"))
+        derived = None if self.base_url or wildcard else listening  # a wildcard: no origin
+        own = (self.base_url, self.app_url, derived)
         return OriginPolicy.parse(self.mcp_allowed_origins, own=own)
 
     def integration_env(self, slug: str, suffix: str) -> str | None:
