@@ -31,15 +31,6 @@ from tests.skillgate_cli.fakes import FakeGateway, Reply
 from tests.upstream import Provider
 
 SHIPPED_EXAMPLES = 2571  # the catalog's endpoints, each with one example
-# Issue 23.2 (a ref that holds a `/`, another branch): these four examples are refused
-# with "ref: must be a single path segment" until it lands. Delete the set then: the
-# test must pass with it empty. Nothing else may fail.
-AWAITING_23_2 = {
-    "github git_list_matching_refs",
-    "github git_get_ref",
-    "github git_update_ref",
-    "github git_delete_ref",
-}
 
 
 @pytest.fixture(scope="module")
@@ -88,8 +79,6 @@ async def test_every_shipped_example_runs_as_printed(
                 body = _body(example, slug, endpoint.name, declared)
                 r = await harness.client.post(path, json=body, headers=bearer(full))
                 if r.status_code != 200 or r.json().get("dry_run") is not True:
-                    if f"{slug} {endpoint.name}" in AWAITING_23_2 and "single path" in r.text:
-                        continue
                     failures.append(f"{example}: {r.status_code} {r.text[:200]}")
     assert count == SHIPPED_EXAMPLES
     assert failures == [], f"{len(failures)} examples fail:\n" + "\n".join(failures)
