@@ -13,6 +13,7 @@ back (the PostgreSQL pool pings before use, Redis retries a dead connection).
 
 from __future__ import annotations
 
+import logging
 import socket
 import sqlite3
 import time
@@ -42,7 +43,7 @@ class Outage:
     cause: BaseException  # the exception that identified it (named in the log)
 
 
-def _chain(exc: BaseException) -> Iterator[BaseException]:
+def chain(exc: BaseException) -> Iterator[BaseException]:
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen and len(seen) < 16:
@@ -94,7 +95,7 @@ def _kind(exc: BaseException) -> str | None:
 def outage(exc: BaseException) -> Outage | None:
     if isinstance(exc, ServiceUnavailable):
         return Outage("unavailable", exc, exc)
-    for link in _chain(exc):
+    for link in chain(exc):
         kind = _kind(link)
         if kind is not None:
             return Outage(kind, ServiceUnavailable(MESSAGES[kind]), link)
@@ -117,12 +118,19 @@ class ThrottledLog:
 
     def error(self, key: str, event: str, **fields: object) -> bool:
         """Log unless this key logged less than `interval` ago; True when it logged."""
+        return self._log(logging.ERROR, key, event, fields)
+
+    def warning(self, key: str, event: str, **fields: object) -> bool:
+        """`error`, at warning level."""
+        return self._log(logging.WARNING, key, event, fields)
+
+    def _log(self, level: int, key: str, event: str, fields: dict[str, object]) -> bool:
         now = time.monotonic()
         if now < self._next.get(key, 0.0):
             self._suppressed[key] = self._suppressed.get(key, 0) + 1
             return False
         self._next[key] = now + self.interval
-        log.error(event, suppressed=self._suppressed.pop(key, 0), **fields)
+        log.log(level, event, suppressed=self._suppressed.pop(key, 0), **fields)
         return True
 
 
