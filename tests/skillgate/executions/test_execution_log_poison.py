@@ -9,6 +9,7 @@ anyway is set aside in the dead-letter file while the rows around it are stored.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -35,7 +36,7 @@ async def _mcp_call(harness: Harness, key: str, name: str, arguments: dict[str, 
         "params": {"name": name, "arguments": arguments},
     }
     r = await harness.client.post(
-        "/mcp", content=orjson.dumps(message), headers={**_MCP_HEADERS, **bearer(key)}
+        "/mcp", content=json.dumps(message), headers={**_MCP_HEADERS, **bearer(key)}
     )
     assert r.status_code == 200, r.text
     return r.json()
@@ -80,3 +81,56 @@ async def test_nul_in_an_mcp_endpoint_argument_stops_no_ones_log(
         error = result["structuredContent"]
         assert error["error"] == "bad_request", error
         assert error["message"].startswith("endpoint: must not contain control"), error
+
+
+async def _refusal(answer: Any) -> str:
+    result = answer["result"]
+    assert result["isError"] is True, answer
+    error = result["structuredContent"]
+    assert error["error"] == "bad_request", error
+    return str(error["message"])
+
+
+async def test_every_door_refuses_control_characters_naming_the_argument(
+    harness: Harness,
+) -> None:
+    """The same check (kit.text) on each door: MCP tool arguments and names (on the fast
+    path and through the SDK), the agent door's path parameters. Nothing is logged."""
+    user = await harness.user("mallory@example.com")
+    key, _ = await harness.key("mallory@example.com", scopes=["sample:read"])
+    calls: list[tuple[str, dict[str, Any], str]] = [
+        ("run_skill", {"integration": "sam\x01ple", "endpoint": "get_user"}, "integration"),
+        ("run_skill", {"integration": "sample", "endpoint": "get\nuser"}, "endpoint"),
+        ("get_skill", {"integration": "sample", "endpoint": "get\x7fuser"}, "endpoint"),
+        ("search_skills", {"query": "find\x00a user"}, "query"),
+        ("search_skills", {"query": "a user", "integration": "sample\x9f"}, "integration"),
+        ("sample__get\x00user", {"username": "octo"}, "name"),
+    ]
+    for name, arguments, field in calls:
+        message = await _refusal(await _mcp_call(harness, key, name, arguments))
+        assert message.startswith(f"{field}: must not contain control characters"), message
+    # through the SDK (a `_meta` in the call takes the door off its fast path)
+    sdk = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {
+            "name": "run_skill",
+            "arguments": {"integration": "sample", "endpoint": "get_user\x00"},
+            "_meta": {"progressToken": 1},
+        },
+    }
+    r = await harness.client.post(
+        "/mcp", content=orjson.dumps(sdk), headers={**_MCP_HEADERS, **bearer(key)}
+    )
+    assert r.status_code == 200, r.text
+    assert (await _refusal(r.json())).startswith("endpoint: must not contain control")
+
+    for path in ("/v1/sample/get%01user", "/v1/skills/sample/get%0Auser"):
+        method = harness.client.post if path.count("/") == 3 else harness.client.get
+        r = await method(
+            path, headers=bearer(key), **({"json": {}} if "skills" not in path else {})
+        )
+        assert r.status_code == 400, r.text
+        assert r.json()["message"].startswith("endpoint: must not contain control"), r.text
+    assert await _stored(harness, user.id) == 0  # refused at the doors: nothing logged
