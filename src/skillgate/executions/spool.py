@@ -31,7 +31,7 @@ import structlog
 
 from skillgate.executions import deadletter
 from skillgate.executions.sinks import COLUMNS, Row, Sink
-from skillgate.kit.outage import OUTAGES
+from skillgate.kit import outage
 
 log = structlog.get_logger(__name__)
 PATTERN = "executions-*.jsonl"
@@ -176,7 +176,7 @@ async def replay(
             for start in range(0, len(rows), batch):
                 failed = await deadletter.store(sink, rows[start : start + batch], dead)
                 if failed is not None:
-                    OUTAGES.warning(
+                    outage.OUTAGES.warning(
                         "execution-log-replay",
                         "execution log replay failed; will retry",
                         file=path.name,

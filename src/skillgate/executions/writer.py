@@ -29,7 +29,7 @@ import structlog
 from skillgate.db.base import new_sortable_id, utcnow
 from skillgate.executions import deadletter, spool
 from skillgate.executions.sinks import Row, Sink
-from skillgate.kit.outage import OUTAGES
+from skillgate.kit import outage
 from skillgate.metrics import Metrics
 
 log = structlog.get_logger(__name__)
@@ -78,7 +78,7 @@ class ExecutionWriter:
         at: datetime | None = None,
     ) -> None:
         if len(self._pending) == self._pending.maxlen:
-            OUTAGES.warning(
+            outage.OUTAGES.warning(
                 "execution-log-backlog", "execution log backlog full; dropping the oldest row"
             )
         row: Row = (
@@ -110,7 +110,7 @@ class ExecutionWriter:
             failed = await deadletter.store(self._sink, rows, self.dead_letter)
             if failed is not None:  # unavailable: every row stays queued and spooled
                 described = deadletter.describe(failed)
-                OUTAGES.warning(
+                outage.OUTAGES.warning(
                     f"execution-log-write:{described['error']}",
                     "execution log write failed; will retry",
                     rows=len(rows),
@@ -139,7 +139,7 @@ class ExecutionWriter:
                 dead=self.dead_letter,
             )
         except Exception as exc:  # an unreadable directory, ...: the next round retries
-            OUTAGES.warning(
+            outage.OUTAGES.warning(
                 "execution-log-replay",
                 "execution log replay failed; will retry",
                 error=type(exc).__name__,

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
+import pytest
 from sqlalchemy import select
 from structlog.testing import capture_logs
 
@@ -19,6 +20,7 @@ from skillgate.executions import deadletter
 from skillgate.executions.models import Execution
 from skillgate.executions.sinks import Row
 from skillgate.executions.writer import ExecutionWriter
+from skillgate.kit import outage
 from tests.conftest import Harness
 
 
@@ -145,8 +147,12 @@ async def test_replay_sets_a_bad_spool_file_aside_and_goes_on(
 
 
 async def test_an_outage_keeps_every_row_queued_and_sets_none_aside(
-    harness: Harness, tmp_path: Path
+    harness: Harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Not the rows' fault: nothing is set aside, every row waits; and the retries log
+    "execution log write failed" once per failure kind per interval, like the other
+    outage lines (before: one line per attempt, four a second)."""
+    monkeypatch.setattr(outage, "OUTAGES", outage.ThrottledLog())
     user = await harness.user()
 
     class Down:
@@ -164,10 +170,15 @@ async def test_an_outage_keeps_every_row_queued_and_sets_none_aside(
     writer.start()
     for _ in range(3):
         _record(writer, user.id)
-    await writer.flush()
+    with capture_logs() as log:
+        for _ in range(20):
+            await writer.flush()
     assert len(writer._pending) == 3
-    assert Down.calls == 1  # no halving for an outage
+    assert Down.calls == 20  # one attempt a flush: no halving for an outage
     assert not (spool_dir / deadletter.DIRECTORY).exists()
+    lines = [e for e in log if e["event"] == "execution log write failed; will retry"]
+    assert len(lines) == 1, lines
+    assert lines[0]["error"] == "builtins.ConnectionRefusedError"
     writer._sink = harness.executions._sink  # the database is back
     await writer.close()
     assert len(await _stored(harness)) == 3
