@@ -130,7 +130,8 @@ STDERR = LineStream()
 
 
 def scrub_handlers() -> None:
-    """Put the filter on every handler that exists now (root's and named loggers')."""
+    """Put the filter on every handler that exists now (root's and named loggers'), and
+    send those writing to stderr (uvicorn's) through `STDERR`: one write a record."""
     loggers: list[logging.Logger] = [logging.getLogger()]
     loggers += [
         lg for lg in logging.Logger.manager.loggerDict.values() if isinstance(lg, logging.Logger)
@@ -139,6 +140,11 @@ def scrub_handlers() -> None:
         for handler in logger.handlers:
             if _FILTER not in handler.filters:
                 handler.addFilter(_FILTER)
+            if isinstance(handler, logging.StreamHandler) and handler.stream in (
+                sys.stderr,
+                sys.__stderr__,
+            ):
+                handler.setStream(STDERR)
 
 
 def configure(level: str = "INFO", fmt: str = "json") -> None:
