@@ -146,13 +146,12 @@ def _base(settings: Settings) -> _Base:
     )
 
 
-def _execution_log(
-    settings: Settings, sessionmaker: async_sessionmaker[AsyncSession]
-) -> ExecutionWriter:
-    db_file = sqlite_file(settings.resolved_database_url)
+def _execution_log(base: _Base) -> ExecutionWriter:
+    db_file = sqlite_file(base.settings.resolved_database_url)
     return ExecutionWriter(
-        SqliteSink(db_file) if db_file is not None else SessionSink(sessionmaker),
-        spool_dir=settings.data_dir / "spool",
+        SqliteSink(db_file) if db_file is not None else SessionSink(base.sessionmaker),
+        spool_dir=base.settings.data_dir / "spool",
+        metrics=base.metrics,
     )
 
 
@@ -183,7 +182,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     limiter = PlanLimiter(new_counter(base.redis))
     plans = Plans(settings)
     rendered = RenderedCatalog(catalog)
-    executions = _execution_log(settings, maker)
+    executions = _execution_log(base)
     connections = _connections(base, catalog)
     refresher = Refresher(
         settings,

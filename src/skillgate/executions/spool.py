@@ -6,6 +6,8 @@ O_APPEND), before queueing it; the file is emptied whenever the queue has been
 written to the database. The writer holds an exclusive `flock` on its file for
 its whole life, so a file whose lock is free belongs to a dead process: any
 writer may then insert its rows (inserts ignore ids already stored) and delete it.
+A row the database refuses, or a file that cannot be read whole, goes to the
+dead-letter directory (executions.deadletter) and the replay goes on.
 
 A row reaches the kernel with one `write(2)` before the request is answered, so it
 survives the process (kill -9, a crash, the OOM killer). It is not fsynced: a power
@@ -27,7 +29,9 @@ from typing import Any
 import orjson
 import structlog
 
+from skillgate.executions import deadletter
 from skillgate.executions.sinks import COLUMNS, Row, Sink
+from skillgate.kit import outage
 
 log = structlog.get_logger(__name__)
 PATTERN = "executions-*.jsonl"
@@ -67,7 +71,7 @@ class Spool:
 
     def append(self, row: Row) -> None:
         """One small write(2) of one line: in the kernel before the request is answered."""
-        line = orjson.dumps(row) + b"\n"
+        line = deadletter.encode(row)
         if self._failing:  # after a short write: start on a line of our own
             line = b"\n" + line
         try:
@@ -150,22 +154,39 @@ def _remove(path: Path) -> None:
         path.unlink()
 
 
-async def replay(directory: Path, sink: Sink, *, own: Path | None, batch: int) -> int:
+async def replay(
+    directory: Path, sink: Sink, *, own: Path | None, batch: int, dead: deadletter.DeadLetter
+) -> int:
     """Insert the rows of dead writers' files, then delete the files. Returns the rows
-    inserted (already stored ones included). A file stays when the database refuses."""
+    inserted (already stored ones included). Rows the database refuses go to the
+    dead-letter file; a file that cannot be read, or holds lines that are not rows, is
+    moved to the dead-letter directory (after its readable rows are stored); either way
+    the next file is replayed. While the database is unavailable the files stay."""
     replayed = 0
     for path in await asyncio.to_thread(_files, directory, own):
         with _claimed(path) as fd:
             if fd is None:
                 continue
-            rows, bad = _parse(await asyncio.to_thread(_read, fd))
             try:
-                for start in range(0, len(rows), batch):
-                    await sink.insert(rows[start : start + batch])
-            except Exception:
-                log.warning("execution log replay failed; will retry", file=path.name)
-                return replayed
-            _remove(path)
+                data = await asyncio.to_thread(_read, fd)
+            except OSError as exc:
+                dead.move_aside(path, f"unreadable: {exc}")
+                continue
+            rows, bad = _parse(data)
+            for start in range(0, len(rows), batch):
+                failed = await deadletter.store(sink, rows[start : start + batch], dead)
+                if failed is not None:
+                    outage.OUTAGES.warning(
+                        "execution-log-replay",
+                        "execution log replay failed; will retry",
+                        file=path.name,
+                        **deadletter.describe(failed),
+                    )
+                    return replayed
+            if bad:
+                dead.move_aside(path, f"{bad} unreadable lines")
+            else:
+                _remove(path)
             replayed += len(rows)
             log.info("execution log replayed", file=path.name, rows=len(rows), unreadable=bad)
     return replayed

@@ -4,7 +4,10 @@
 `batch` rows at a time to a sink (executions.sinks), at least every `interval`
 seconds; `close()` drains what is left at shutdown. If the database is
 down, rows wait (up to `max_pending`, then the oldest are dropped with a
-warning) and are retried.
+warning) and are retried (one log line per failure kind per 10 s). A row the
+database refuses for its content is set aside in the dead-letter file
+(executions.deadletter) and the rows around it are stored: one bad row never
+holds up the queue.
 
 With a `spool_dir`, each row is first appended to this process's write-ahead
 file (executions.spool), emptied whenever the queue has reached the database;
@@ -24,8 +27,10 @@ from pathlib import Path
 import structlog
 
 from skillgate.db.base import new_sortable_id, utcnow
-from skillgate.executions import spool
+from skillgate.executions import deadletter, spool
 from skillgate.executions.sinks import Row, Sink
+from skillgate.kit import outage
+from skillgate.metrics import Metrics
 
 log = structlog.get_logger(__name__)
 
@@ -40,9 +45,11 @@ class ExecutionWriter:
         max_pending: int = 100_000,
         spool_dir: Path | None = None,
         replay_every: float = 60.0,
+        metrics: Metrics | None = None,
     ) -> None:
         self._sink = sink
         self._spool = spool.Spool(spool_dir) if spool_dir is not None else None
+        self.dead_letter = deadletter.DeadLetter(spool_dir, metrics)
         self._replay_every = replay_every
         self._replay_at = 0.0
         self._batch = batch
@@ -71,7 +78,9 @@ class ExecutionWriter:
         at: datetime | None = None,
     ) -> None:
         if len(self._pending) == self._pending.maxlen:
-            log.warning("execution log backlog full; dropping the oldest row")
+            outage.OUTAGES.warning(
+                "execution-log-backlog", "execution log backlog full; dropping the oldest row"
+            )
         row: Row = (
             new_sortable_id("exe"),
             user_id,
@@ -95,17 +104,23 @@ class ExecutionWriter:
             await self._flush()
 
     async def _flush(self) -> None:
+        self.dead_letter.save()  # refused rows its file could not take last time
         while self._pending:
             rows = [self._pending.popleft() for _ in range(min(self._batch, len(self._pending)))]
-            try:
-                await self._sink.insert(rows)
-            except Exception:
-                log.warning("execution log write failed; will retry", rows=len(rows))
+            failed = await deadletter.store(self._sink, rows, self.dead_letter)
+            if failed is not None:  # unavailable: every row stays queued and spooled
+                described = deadletter.describe(failed)
+                outage.OUTAGES.warning(
+                    f"execution-log-write:{described['error']}",
+                    "execution log write failed; will retry",
+                    rows=len(rows),
+                    **described,
+                )
                 self._pending.extendleft(reversed(rows))
                 return
             self.written += len(rows)
             if not self._pending:  # no await since the check: no row can arrive in between
-                if self._spool is not None and self._spool.is_open:
+                if self._spool is not None and self._spool.is_open and not self.dead_letter.pending:
                     self._spool.truncate()
                 return
             await asyncio.sleep(0)  # let requests run between batches (no long loop stalls)
@@ -117,10 +132,18 @@ class ExecutionWriter:
         self._replay_at = time.monotonic() + self._replay_every
         try:
             return await spool.replay(
-                self._spool.directory, self._sink, own=self._spool.path, batch=self._batch
+                self._spool.directory,
+                self._sink,
+                own=self._spool.path,
+                batch=self._batch,
+                dead=self.dead_letter,
             )
         except Exception as exc:  # an unreadable directory, ...: the next round retries
-            log.warning("execution log replay failed", error=type(exc).__name__)
+            outage.OUTAGES.warning(
+                "execution-log-replay",
+                "execution log replay failed; will retry",
+                error=type(exc).__name__,
+            )
             return 0
 
     async def _run(self) -> None:
@@ -156,5 +179,5 @@ class ExecutionWriter:
             self._task = None
         await self.flush()
         if self._spool is not None:  # kept (for the next start to replay) if rows remain
-            self._spool.close(remove=not self._pending)
+            self._spool.close(remove=not self._pending and not self.dead_letter.pending)
         await self._sink.close()

@@ -2,7 +2,8 @@
 
 `as_error(exc, request_id)` turns anything raised into the error a client sees:
 a `SkillGateError` as it is; a backing-service outage as 503 (logged once per
-interval, `kit.outage`); anything else as 500 quoting the request id, logged
+kind per interval, `kit.outage`, also when a service raised the 503 itself on a
+Redis error); anything else as 500 quoting the request id, logged
 with its traceback. `render_error(error)` is the JSON answer every door sends
 (`{"error","message"[,"action_url"]}`, its status and headers);
 `send_error` writes it on raw ASGI; the dashboard's HTML page is built on
@@ -16,7 +17,7 @@ from collections.abc import Mapping
 import structlog
 from starlette.types import Send
 
-from skillgate.errors import InternalError, SkillGateError
+from skillgate.errors import InternalError, ServiceUnavailable, SkillGateError
 from skillgate.kit import outage
 
 log = structlog.get_logger("skillgate.http")
@@ -25,6 +26,8 @@ RawHeaders = list[tuple[bytes, bytes]]
 
 def as_error(exc: BaseException, request_id: str) -> SkillGateError:
     if isinstance(exc, SkillGateError):
+        if isinstance(exc, ServiceUnavailable):  # logged when a backing service is why
+            outage.report(exc, request_id)
         return exc
     unavailable = outage.report(exc, request_id)
     if unavailable is not None:

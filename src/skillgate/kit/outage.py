@@ -3,7 +3,9 @@
 `classify(exc)` recognises an exception (or anything in its cause/context
 chain) as an outage of a known kind and returns the `ServiceUnavailable` to
 answer (with `Retry-After`); None for anything else, which stays a 500 with
-its traceback. `report(exc, request_id)` does the same and logs the outage
+its traceback. A `ServiceUnavailable` raised with a backing service's error as
+its cause (the Redis rate limiter's, the Redis lock's) is that kind of outage
+too. `report(exc, request_id)` does the same and logs the outage
 through `OUTAGES`: one line per failure kind per interval, without a
 traceback, with the number of repeats it held back. Every error boundary
 (the JSON API's handlers, the request middleware, the raw routes, the
@@ -13,6 +15,7 @@ back (the PostgreSQL pool pings before use, Redis retries a dead connection).
 
 from __future__ import annotations
 
+import logging
 import socket
 import sqlite3
 import time
@@ -42,7 +45,7 @@ class Outage:
     cause: BaseException  # the exception that identified it (named in the log)
 
 
-def _chain(exc: BaseException) -> Iterator[BaseException]:
+def chain(exc: BaseException) -> Iterator[BaseException]:
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen and len(seen) < 16:
@@ -92,12 +95,17 @@ def _kind(exc: BaseException) -> str | None:
 
 
 def outage(exc: BaseException) -> Outage | None:
-    if isinstance(exc, ServiceUnavailable):
-        return Outage("unavailable", exc, exc)
-    for link in _chain(exc):
+    """The outage `exc` stands for. A `ServiceUnavailable` raised on purpose keeps its
+    own message; its kind is the backing service in its cause chain (a Redis error
+    behind the rate limiter's 503), else "unavailable" (a 503 of the gateway's own:
+    too many pending sign-ins, a lock held elsewhere)."""
+    for link in chain(exc):
         kind = _kind(link)
         if kind is not None:
-            return Outage(kind, ServiceUnavailable(MESSAGES[kind]), link)
+            answer = exc if isinstance(exc, ServiceUnavailable) else None
+            return Outage(kind, answer or ServiceUnavailable(MESSAGES[kind]), link)
+    if isinstance(exc, ServiceUnavailable):
+        return Outage("unavailable", exc, exc)
     return None
 
 
@@ -117,12 +125,19 @@ class ThrottledLog:
 
     def error(self, key: str, event: str, **fields: object) -> bool:
         """Log unless this key logged less than `interval` ago; True when it logged."""
+        return self._log(logging.ERROR, key, event, fields)
+
+    def warning(self, key: str, event: str, **fields: object) -> bool:
+        """`error`, at warning level."""
+        return self._log(logging.WARNING, key, event, fields)
+
+    def _log(self, level: int, key: str, event: str, fields: dict[str, object]) -> bool:
         now = time.monotonic()
         if now < self._next.get(key, 0.0):
             self._suppressed[key] = self._suppressed.get(key, 0) + 1
             return False
         self._next[key] = now + self.interval
-        log.error(event, suppressed=self._suppressed.pop(key, 0), **fields)
+        log.log(level, event, suppressed=self._suppressed.pop(key, 0), **fields)
         return True
 
 
@@ -130,10 +145,13 @@ OUTAGES = ThrottledLog()
 
 
 def report(exc: BaseException, request_id: str = "-") -> ServiceUnavailable | None:
-    """`classify`, and log the outage (throttled, no traceback) when it is one."""
+    """`classify`, and log the outage (throttled, no traceback) when a backing service
+    failed (a 503 of the gateway's own making is not logged here)."""
     found = outage(exc)
     if found is None:
         return None
+    if found.kind not in MESSAGES:
+        return found.error
     cause = found.cause
     name = f"{type(cause).__module__}.{type(cause).__qualname__}"
     first_line = (str(cause).strip().splitlines() or [""])[0][:200]

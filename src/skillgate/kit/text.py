@@ -5,6 +5,8 @@ slug, id, code or token of this product has a use for a control character, so
 every text input is checked before it reaches a service:
 
     check(field, value)          raise BadRequest naming the field
+    check_all(arguments)         `check` each text value of a call's arguments (the
+                                 agent door's path parameters, an MCP tool's arguments)
     Text, Secret                 the same as pydantic `Annotated` string types, for
                                  JSON bodies and query/path parameters (400 via the
                                  validation handler, naming the field)
@@ -17,6 +19,7 @@ anything but NUL and lone surrogates.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Annotated
 
 from pydantic import AfterValidator
@@ -39,6 +42,14 @@ def check(field: str, value: str, *, secret: bool = False) -> str:
     if (_NUL if secret else _CONTROL).search(value) is not None:
         raise BadRequest(f"{field}: {NUL_MESSAGE if secret else CONTROL_MESSAGE}.")
     return value
+
+
+def check_all(arguments: Mapping[str, object]) -> None:
+    """`check` every text value of `arguments` (400 naming the first bad one). Values of
+    other types (numbers, an endpoint's `params` object) are left to their own checks."""
+    for field, value in arguments.items():
+        if isinstance(value, str):
+            check(field[:64], value)
 
 
 def _text(value: str) -> str:

@@ -36,6 +36,7 @@ class Metrics:
         self._requests: dict[int, int] = {}  # status -> count
         self._executions: dict[tuple[str, str, str], int] = {}
         self._durations: dict[str, _Histogram] = {}
+        self._dead_letter: dict[str, int] = {}  # kind (row, file) -> count
         self.registry = CollectorRegistry(auto_describe=True)
         self.registry.register(self)
 
@@ -50,6 +51,11 @@ class Metrics:
             histogram = self._durations[integration] = _Histogram()
         histogram.counts[bisect_left(BUCKETS, seconds)] += 1
         histogram.total += seconds
+
+    def dead_letter(self, kind: str) -> None:
+        """An execution-log row the database refused, or a spool file that could not be
+        read, set aside in the dead-letter directory (executions.deadletter)."""
+        self._dead_letter[kind] = self._dead_letter.get(kind, 0) + 1
 
     def collect(self) -> Iterator[Metric]:
         requests = CounterMetricFamily(
@@ -83,6 +89,16 @@ class Metrics:
                 buckets.append(("+Inf" if bound == float("inf") else repr(bound), cumulative))
             durations.add_metric([integration], buckets, histogram.total)
         yield durations
+
+        dead = CounterMetricFamily(
+            "skillgate_execution_log_dead_letter",
+            "Execution-log rows the database refused (row) and unreadable spool files "
+            "(file), kept in the dead-letter directory instead of being stored.",
+            labels=["kind"],
+        )
+        for kind in ("row", "file"):
+            dead.add_metric([kind], self._dead_letter.get(kind, 0))
+        yield dead
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -22,11 +22,13 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy import make_url
+from structlog.testing import capture_logs
 
 from skillgate.app import create_app
 from skillgate.auth.sessions import COOKIE_NAME
 from skillgate.catalog.loader import Catalog
 from skillgate.db import migrate
+from skillgate.kit import outage
 from skillgate.kit.outage import ThrottledLog, classify
 from tests.backing import own_database
 from tests.conftest import PG_URL, REDIS_URL, Harness, bearer, make_settings
@@ -241,3 +243,30 @@ async def test_hung_redis_answers_503_within_a_second(
     assert max(t for _, t in hung) < 1.5, hung
     assert me.status_code == 200
     assert {s for s, _ in back} == {200}
+
+
+@pytestmark_redis
+@pytest.mark.usefixtures("provider")
+async def test_redis_failures_behind_503s_are_logged_once_per_kind(
+    tmp_path: Path, test_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rate limiter answers 503 when Redis is down (refused) or hung (timeout): each
+    failure kind is logged, once per interval, naming Redis and the error (before: the
+    503s were answered and nothing was logged)."""
+    monkeypatch.setattr(outage, "OUTAGES", ThrottledLog())  # no interval left by others
+    async with _behind_proxy(tmp_path, test_catalog) as (h, proxy, key):
+        assert {s for s, _ in await _burst(h, key, 5)} == {200}
+        with capture_logs() as logs:
+            await asyncio.to_thread(proxy.stop)
+            down = await _burst(h, key, 10) + await _burst(h, key, 10)
+            await asyncio.to_thread(proxy.start)
+            await asyncio.to_thread(proxy.hang)
+            hung = await _burst(h, key, 3)
+            await asyncio.to_thread(proxy.start)
+    assert {s for s, _ in down + hung} == {503}
+    lines = [e for e in logs if e["event"] == "backing service unavailable"]
+    assert [(e["kind"], e["error"]) for e in lines] == [
+        ("redis", "redis.exceptions.ConnectionError"),
+        ("redis", "redis.exceptions.TimeoutError"),
+    ], lines
+    assert all(e["request_id"] != "-" and "Traceback" not in str(e) for e in lines)

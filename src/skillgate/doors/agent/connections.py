@@ -16,7 +16,6 @@ from skillgate.connections.service import Connections
 from skillgate.db.session import unit_of_work
 from skillgate.doors.agent.router import Call, Reply, Route
 from skillgate.doors.agent.schemas import dump, parse, schema_of
-from skillgate.kit import text
 
 
 def routes(
@@ -29,7 +28,7 @@ def routes(
         return 201, dump(started), None
 
     async def status(call: Call) -> Reply:
-        request_id = text.check("request_id", call.path["request_id"])
+        request_id = call.path["request_id"]  # checked by the door (kit.text)
         async with unit_of_work(sessions) as db:
             found = await connections.request_of(db, call.principal, request_id)
         return 200, dump(found, exclude_none=True), None

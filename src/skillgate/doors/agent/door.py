@@ -2,7 +2,8 @@
 
 It runs inside the same `RequestContextMiddleware` as the account door (request
 id, body limits and timeouts, hostile paths, access log, metrics); `create_app`
-sends it the requests its router matched.
+sends it the requests its router matched. Every path parameter is checked for
+control characters here (`kit.text`, as the MCP door checks its arguments).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from skillgate.doors.agent.router import Call, Match, Router
 from skillgate.errors import MethodNotAllowed
 from skillgate.http.errors import as_error, json_head, send_error
 from skillgate.http.middleware import header
+from skillgate.kit import text
 
 MATCH_KEY = "skillgate.agent_match"  # the scope entry the dispatcher leaves for the door
 
@@ -44,6 +46,7 @@ class AgentDoor:
             principal = await self.verifier.principal_from_key(
                 raw.decode("latin-1") if raw is not None else None
             )
+            text.check_all(match.params)  # 400 naming a path parameter with a control character
             call = Call(principal, match.params, scope.get("query_string", b""), receive, scope)
             status, body, headers = await match.route.handler(call)
         except Exception as exc:

@@ -6,7 +6,11 @@ the execution log are the same. A result carries the JSON the HTTP API answers
 twice: as `structuredContent` and as one text block (for clients that only read
 text). A call the gateway refuses (not connected, out of scope, bad params, rate
 limited, unknown endpoint) is a result with `isError: true` carrying the HTTP
-API's error object; malformed arguments and unknown tools are JSON-RPC errors.
+API's error object, and so is a control character in the tool's name or in any
+text argument of the four generic tools (400 `bad_request` naming the argument:
+`kit.text`, the HTTP door's check); an endpoint tool's arguments are the
+endpoint's parameters, checked by the executor as the HTTP API's `params` are.
+Other malformed arguments and unknown tools are JSON-RPC errors.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from skillgate.errors import (
 from skillgate.executor import options
 from skillgate.executor.service import Executor
 from skillgate.http.errors import as_error
+from skillgate.kit import text
 from skillgate.kit.principal import Principal
 
 
@@ -160,6 +165,12 @@ class Tools:
         """Run tool `name` (`<integration>__<endpoint>` ones only when `per_endpoint`).
         MCPError (a JSON-RPC error) for an unknown tool or malformed arguments; a tool
         error result for anything the gateway refuses."""
+        try:  # control characters, as on the HTTP door: a 400 naming the argument
+            text.check("name", name)
+            if name in schemas.GENERIC_NAMES:  # an endpoint tool's are its `params`
+                text.check_all(args)
+        except BadRequest as exc:
+            return refusal(exc, request_id)
         if name == schemas.LIST_INTEGRATIONS:
             _only(args, frozenset())
             run = self.discovery.listing(principal)
