@@ -123,9 +123,7 @@ def _excluded(exclude: Any) -> list[tuple[str, str]]:
     return rules
 
 
-def _reads(
-    reads: Any, by_op: dict[str, dict[str, Any]], excluded: set[str]
-) -> dict[str, str]:
+def _reads(reads: Any, by_op: dict[str, dict[str, Any]], excluded: set[str]) -> dict[str, str]:
     """operation -> reason of each compiled non-GET the overlay marks as a read."""
     if reads is None:
         return {}
@@ -180,8 +178,8 @@ def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str
         if not any(fnmatch.fnmatchcase(op, pattern) for op in by_op):
             raise OverlayError(f"exclude {pattern!r}: no compiled operation matches it")
     excluded = {op for op, _ in _matching(by_op, rules)}
-    for op in _reads(overlay.get("reads"), by_op, excluded):
-        by_op[op] = {**by_op[op], "changes_data": False}
+    for read in _reads(overlay.get("reads"), by_op, excluded):
+        by_op[read] = {**by_op[read], "changes_data": False}
 
     curated: list[dict[str, Any]] = []
     taken: set[str] = set()
@@ -202,16 +200,14 @@ def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str
             raise OverlayError(f"operation {op!r} is both curated and excluded")
         if entry.get("changes_data") is False and by_op[op].get("changes_data") is not False:
             raise OverlayError(
-                f"operation {op!r}: a non-GET is a read only when `reads` lists it with "
-                "the reason"
+                f"operation {op!r}: a non-GET is a read only when `reads` lists it with the reason"
             )
         taken.add(op)  # curated more than once: several views of one call (names differ)
         curated.append(_curate(by_op[op], entry))
 
     rest = [e for op, e in by_op.items() if op not in taken and op not in excluded]
     merged = {k: v for k, v in compiled.items() if k not in ("endpoints", "source", "skipped")}
-    merged.update(
-        {k: v for k, v in overlay.items() if k not in ("compiled", "exclude", "categories", "reads")}
-    )
+    own = ("compiled", "exclude", "categories", "reads")  # the overlay's, not integration fields
+    merged.update({k: v for k, v in overlay.items() if k not in own})
     merged["endpoints"] = [*curated, *rest]
     return merged

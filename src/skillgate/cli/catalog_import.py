@@ -121,9 +121,6 @@ def _run(kind: str, file: str, slug: str, out: str | None, **options: Any) -> No
         click.echo(f"  note {note}", err=True)
 
 
-MAX_DOCUMENT = 64 * 1024 * 1024
-
-
 def is_url(file: str) -> bool:
     return file.startswith(("https://", "http://"))
 
@@ -134,6 +131,7 @@ def fetch_url(url: str) -> str:
     import urllib.request
 
     from skillgate.catalog.importers import DocumentError
+    from skillgate.catalog.importers.document import MAX_DOCUMENT
 
     request = urllib.request.Request(url, headers={"Accept": "application/json, */*"})  # noqa: S310
     try:

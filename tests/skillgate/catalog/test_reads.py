@@ -62,15 +62,18 @@ def test_every_shipped_non_get_read_is_reviewed_with_the_sources_words() -> None
         method, path, says = listed[(slug, name)]
         assert (method, path) == (endpoint.method, endpoint.path), name
         if says == "GraphQL query":
-            assert endpoint.body == "graphql" and endpoint.graphql, name
+            assert endpoint.body == "graphql", name
+            assert endpoint.graphql is not None, name
             assert endpoint.graphql.lstrip().startswith("query"), name
             continue
         quote = says.strip('"')
-        assert says == f'"{quote}"' and len(quote) > 20, name
+        assert says == f'"{quote}"', name
+        assert len(quote) > 20, name
         assert quote in source_description(slug, endpoint), (slug, name)
         if endpoint.operation:  # compiled: the overlay's `reads` entry carries the quote
             reason = overlay_reads(slug).get(endpoint.operation)
-            assert reason is not None and quote in reason, (slug, name)
+            assert reason is not None, (slug, name)
+            assert quote in reason, (slug, name)
         assert not re.match(r"(Create|Update|Delete|Send|Set|Add|Remove)s?\b", quote), name
 
 

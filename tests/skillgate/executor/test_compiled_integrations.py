@@ -206,9 +206,11 @@ async def test_a_read_only_key_cannot_update_a_stripe_value_list_on_any_door(
     assert doc.json()["changes_data"] is True
     stripe = harness.catalog.get("stripe")
     endpoint = harness.catalog.endpoint("stripe", name)
-    assert stripe is not None and endpoint is not None
+    assert stripe is not None
+    assert endpoint is not None
     hints = endpoint_tool(stripe, endpoint).annotations
-    assert hints is not None and hints.read_only_hint is False
+    assert hints is not None
+    assert hints.read_only_hint is False
     r = await harness.run(full, "stripe", name, **params)
     assert r.json()["status"] == 200
     [sent] = provider.api_requests()
