@@ -162,6 +162,7 @@ def _executor(base: _Base, catalog: Catalog, **collaborators: Any) -> Executor:
             total_timeout=settings.upstream_total_timeout,
             max_bytes=settings.upstream_max_bytes,
             base_url=settings.upstream_base_url,
+            operator_host=settings.upstream_base_url_set,
         ),
         **collaborators,
     )

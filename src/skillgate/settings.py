@@ -120,6 +120,10 @@ class Settings(BaseSettings):
         """The integration's host: `SKILLGATE_<SLUG>_BASE_URL`, else the catalog's."""
         return (self.integration_env(slug, "BASE_URL") or catalog_base_url).rstrip("/")
 
+    def upstream_base_url_set(self, slug: str) -> bool:
+        """Whether the operator set the integration's host (`SKILLGATE_<SLUG>_BASE_URL`)."""
+        return self.integration_env(slug, "BASE_URL") is not None
+
     def integration_env(self, slug: str, suffix: str) -> str | None:
         """`SKILLGATE_<SLUG>_<SUFFIX>`, e.g. the GitHub client id."""
         value = os.environ.get(f"SKILLGATE_{slug.upper()}_{suffix}")

@@ -15,7 +15,8 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
 - description: summary + first paragraph of the description; `docs_url`: the
   operation's `externalDocs.url`, else the document's;
 - base URL: the first server, its `{variables}` replaced by their defaults
-  (only an absolute http(s) URL counts); an operation whose own `servers` name
+  (only an absolute http(s) URL counts); a server URL with credentials in it
+  (`user:password@`) refuses the document; an operation whose own `servers` name
   another host (GitHub's release-asset upload) is skipped;
 - a parameter given as `content` (JSON-encoded) is an `object`/`array` whose
   value is sent as JSON text; a query array in `style: deepObject` (Stripe's
@@ -95,6 +96,11 @@ def server_url(servers: Any) -> str | None:
         return str(var.get("default", match.group(0)))
 
     url = _VAR.sub(value, url).rstrip("/")
+    if "@" in url.split("://", 1)[-1].split("/", 1)[0]:
+        raise DocumentError(
+            "servers: a server URL carries credentials (user:password@), which every "
+            "user's dry run would show; remove them and import again"
+        )
     return url if re.match(r"^https?://[^/?#{}]+", url) else None
 
 
