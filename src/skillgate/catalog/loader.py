@@ -5,7 +5,9 @@ file, the entry and the problem, and the server refuses to start.
 
 A catalog file is read within bounds (kit.documents): at most 16 MiB, nesting at
 most 64 levels, YAML aliases adding at most 100,000 nodes once expanded. A
-compiled file outside the shipped catalog is held to the same depth.
+compiled file outside the shipped catalog is held to the same depth. The shipped
+files are checked against the same limits by the tests, not at every start
+(the alias count is ~45 ms over their 363 kB).
 """
 
 from __future__ import annotations
@@ -147,7 +149,10 @@ def parse_file(path: Path) -> Integration:
     except UnicodeDecodeError:
         raise CatalogError(f"{path}: cannot read: not UTF-8 text") from None
     try:
-        data = load_yaml(text, _SAFE_LOADER)
+        if path.parent == SHIPPED_DIR:  # within the limits: tests/skillgate/kit/test_documents
+            data = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
+        else:
+            data = load_yaml(text, _SAFE_LOADER)
     except DocumentLimitError as exc:
         raise CatalogError(f"{path}: refused: {exc}") from None
     except yaml.YAMLError as exc:

@@ -56,6 +56,9 @@ def test_aliases_within_the_budget_are_read() -> None:
 
 
 def test_the_shipped_catalog_reads_as_pyyaml_reads_it() -> None:
+    """The loader skips the checks for the shipped files at start: they hold here."""
+    for compiled in sorted((SHIPPED.parent / "compiled").glob("*.json")):
+        load_json(compiled.read_bytes())  # within the depth limit
     files = sorted(SHIPPED.glob("*.yaml"))
     assert any("*" in f.read_text() for f in files)  # gmail.yaml's reasons are aliases
     for f in files:
