@@ -33,6 +33,7 @@ fmt: install
 test: install lint
 	$(BIN)/python -m skillgate.catalog
 	bash tests/browser_setup.sh
+	bash tests/clients_setup.sh
 	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 
@@ -54,3 +55,4 @@ catalog-build: install
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf tests/clients/node_modules tests/clients/generated tests/clients/build tests/clients/.cache

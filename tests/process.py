@@ -79,12 +79,23 @@ class Server:
 
 
 @contextmanager
-def serve(cwd: Path, env: dict[str, str] | None = None, workers: int = 1) -> Iterator[Server]:
+def serve(
+    cwd: Path, env: dict[str, str] | None = None, workers: int = 1, host: str = "127.0.0.1"
+) -> Iterator[Server]:
     port = free_port()
     log_path = cwd / f"server-{port}.log"
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            [str(BIN / "skillgate"), "serve", "--port", str(port), "--workers", str(workers)],
+            [
+                BIN / "skillgate",
+                "serve",
+                "--host",
+                host,
+                "--port",
+                f"{port}",
+                "--workers",
+                f"{workers}",
+            ],
             cwd=cwd,
             env=env or clean_env(),
             stdout=log,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
 import signal
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -17,12 +18,14 @@ from typing import Any
 import orjson
 import structlog
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from skillgate import logging as sg_logging
 from skillgate.api_keys.endpoints import router as api_keys_router
 from skillgate.auth.endpoints import router as auth_router
+from skillgate.catalog import workers
 from skillgate.catalog.loader import Catalog, CatalogError, load_catalog
 from skillgate.connections.endpoints import router as connections_router
 from skillgate.dashboard import install as install_dashboard
@@ -35,13 +38,13 @@ from skillgate.doors.mcp import McpDoor, Tools
 from skillgate.gateway import Gateway, build_gateway
 from skillgate.http import handlers
 from skillgate.http.middleware import RequestContextMiddleware
-from skillgate.http.openapi import describe_errors
+from skillgate.http.openapi import describe
+from skillgate.http.public import PublicOriginMiddleware
 from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from skillgate.settings import Settings, finalize, get_settings
 
 VERSION = "0.1.0"
 GC_GEN0_THRESHOLD = 20_000
-_HEALTH = orjson.dumps({"status": "ok"})
 log = structlog.get_logger(__name__)
 
 
@@ -53,8 +56,15 @@ class GatewayApp(FastAPI):
     agent_router: Router | None = None
     agent_door: ASGIApp | None = None
     mcp_door: ASGIApp | None = None
+    front: ASGIApp | None = None  # trusted proxies' headers and the links' address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.front is not None:
+            await self.front(scope, receive, send)
+        else:
+            await self.dispatch(scope, receive, send)
+
+    async def dispatch(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.mcp_door is not None and scope.get("path") == MCP_PATH:
             await self.mcp_door(scope, receive, send)
             return
@@ -71,37 +81,82 @@ class GatewayApp(FastAPI):
             schema = super().openapi()  # built once and kept in self.openapi_schema
             if self.agent_router is not None:
                 schema.setdefault("paths", {}).update(self.agent_router.openapi_paths())
-                schemes = schema.setdefault("components", {}).setdefault("securitySchemes", {})
-                schemes["bearer"] = {"type": "http", "scheme": "bearer", "description": "sk_..."}
-            describe_errors(schema)
+            describe(schema)
         assert self.openapi_schema is not None
         return self.openapi_schema
 
 
-async def _reload(gateway: Gateway) -> None:
+def operation_id(route: APIRoute) -> str:
+    """An account-door route's operationId: its handler's name (`list_keys`), unless the
+    route names one."""
+    return route.name
+
+
+class _Health:
+    """`/healthz`: ok, this process's pid and the digest of the catalog it serves;
+    under `skillgate serve`, the same in its status file (catalog.workers)."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        self.catalog = gateway.catalog
+        self.data_dir = gateway.settings.data_dir
+        self.reporting = False
+        self.body = b""
+        self.lock = asyncio.Lock()  # one reload at a time
+        self.refresh()
+
+    def refresh(self, error: str | None = None) -> None:
+        catalog = self.catalog
+        pid = os.getpid()
+        self.body = orjson.dumps({"status": "ok", "catalog": catalog.digest, "pid": pid})
+        if self.reporting:
+            workers.report(
+                self.data_dir,
+                catalog.digest,
+                len(catalog.integrations),
+                catalog.endpoint_count,
+                error,
+            )
+
+    def start(self) -> None:
+        self.reporting = workers.under_serve(self.data_dir)
+        self.refresh()
+
+    def stop(self) -> None:
+        if self.reporting:
+            workers.withdraw(self.data_dir)
+
+
+async def _reload(gateway: Gateway, health: _Health) -> None:
     """SIGHUP: serve the catalog files as they are now, or keep the running catalog
-    and log why not."""
-    try:
-        catalog = await gateway.reload_catalog()
-    except CatalogError as exc:
-        log.error("catalog reload refused; still serving the previous catalog", problem=str(exc))
-        return
+    and log why not; either way, say which catalog this process serves."""
+    async with health.lock:
+        try:
+            catalog = await gateway.reload_catalog()
+        except CatalogError as exc:
+            log.error(
+                "catalog reload refused; still serving the previous catalog", problem=str(exc)
+            )
+            health.refresh(error=str(exc))
+            return
+        health.refresh()
     log.warning(
         "catalog reloaded",
         integrations=len(catalog.integrations),
         endpoints=catalog.endpoint_count,
+        digest=catalog.digest,
     )
 
 
 @contextlib.contextmanager
-def _on_sighup(gateway: Gateway) -> Iterator[None]:
+def _on_sighup(gateway: Gateway, health: _Health) -> Iterator[None]:
     """Reload the catalog on SIGHUP (where this loop can take signals: the main thread
-    of `skillgate serve`; with --workers, uvicorn's supervisor restarts the workers)."""
+    of each worker process; `skillgate catalog reload` signals every worker, never
+    uvicorn's supervisor, which would restart them)."""
     loop = asyncio.get_running_loop()
     tasks: set[asyncio.Task[None]] = set()
 
     def schedule() -> None:
-        task = loop.create_task(_reload(gateway))
+        task = loop.create_task(_reload(gateway, health))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
 
@@ -117,7 +172,7 @@ def _on_sighup(gateway: Gateway) -> Iterator[None]:
 
 
 @contextlib.asynccontextmanager
-async def _serving(gateway: Gateway, mcp: McpDoor) -> AsyncIterator[None]:
+async def _serving(gateway: Gateway, mcp: McpDoor, health: _Health) -> AsyncIterator[None]:
     await gateway.start()
     # Everything built so far (catalog models, rendered responses, SQLAlchemy
     # metadata) lives as long as the process: keep the collector from walking
@@ -132,21 +187,26 @@ async def _serving(gateway: Gateway, mcp: McpDoor) -> AsyncIterator[None]:
     gc.set_threshold(GC_GEN0_THRESHOLD, 10, 10)
     try:
         async with mcp.running():
-            with _on_sighup(gateway):
+            with _on_sighup(gateway, health):
+                health.start()
                 yield
     finally:
+        health.stop()
         gc.set_threshold(*thresholds)
         await gateway.close()
 
 
 def _account_door(gateway: Gateway, mcp: McpDoor) -> GatewayApp:
+    health = _Health(gateway)
     app = GatewayApp(
         title="Skill Gateway",
         version=VERSION,
-        lifespan=lambda _: _serving(gateway, mcp),
+        lifespan=lambda _: _serving(gateway, mcp, health),
         docs_url="/docs",
         redoc_url=None,
+        license_info={"name": "Apache-2.0", "identifier": "Apache-2.0"},
         redirect_slashes=False,
+        generate_unique_id_function=operation_id,
     )
     app.state.gateway = gateway  # for operator tooling, tests and benchmarks; no route reads it
     app.state.services = gateway.services
@@ -162,7 +222,7 @@ def _account_door(gateway: Gateway, mcp: McpDoor) -> GatewayApp:
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> Response:
-        return Response(_HEALTH, media_type="application/json")
+        return Response(health.body, media_type="application/json")
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
@@ -189,6 +249,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         Tools(gateway.discovery, gateway.executor),
         version=VERSION,
         max_body=settings.max_request_bytes,
+        origins=settings.mcp_origins(),
     )
     app = _account_door(gateway, mcp)
     app.add_middleware(RequestContextMiddleware, **guard)
@@ -204,6 +265,11 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         AgentDoor(gateway.verifier, app.agent_router), **guard
     )
     app.mcp_door = RequestContextMiddleware(mcp, **guard)
+    app.front = PublicOriginMiddleware(
+        app.dispatch,
+        trusted_proxies=settings.resolved_trusted_proxies,
+        derive=settings.base_url is None,
+    )
     return app
 
 

@@ -2,7 +2,8 @@
 
     SkillGateError
     ├── BadRequest                     400 bad_request
-    ├── Unauthorized                   401 unauthorized
+    ├── Unauthorized                   401 unauthorized (WWW-Authenticate: Bearer realm=...)
+    │   ├── CredentialRefused          401 unauthorized (... error="invalid_token")
     │   └── TokenExpired               401 token_expired
     ├── Forbidden                      403
     │   ├── ScopeNotAllowed            403 scope_not_allowed
@@ -63,6 +64,18 @@ class SkillGateError(Exception):
         self.extra = extra or {}
         super().__init__(self.message)
 
+    @property
+    def headers(self) -> dict[str, str]:
+        """The answer's extra headers; always a dict. A subclass that is also a
+        framework HTTPException (`http.middleware.BodyTooLarge`) has that class's
+        `__init__` assign `headers=None`: it is kept as `{}`, so code that merges
+        headers (`{**exc.headers, ...}`) works on every SkillGateError."""
+        return self._headers
+
+    @headers.setter
+    def headers(self, value: dict[str, str] | None) -> None:
+        self._headers = dict(value or {})
+
     def body(self) -> dict[str, Any]:
         data: dict[str, Any] = {"error": self.code, "message": self.message}
         if self.action_url:
@@ -80,12 +93,24 @@ class BadRequest(SkillGateError):
 
 
 class Unauthorized(SkillGateError):
+    """401 with the Bearer challenge: no credential was sent (or one of another scheme),
+    so the challenge names no error (RFC 6750, section 3.1)."""
+
     status, code = 401, "unauthorized"
     default_message = "Missing or invalid credentials: send `Authorization: Bearer <API key>`."
+    challenge = 'Bearer realm="skillgate"'
 
     def __init__(self, message: str | None = None, **kw: Any) -> None:
-        kw.setdefault("headers", {"WWW-Authenticate": 'Bearer realm="skillgate"'})
+        kw.setdefault("headers", {"WWW-Authenticate": self.challenge})
         super().__init__(message, **kw)
+
+
+class CredentialRefused(Unauthorized):
+    """A Bearer credential was sent and refused (malformed, unknown, revoked, expired,
+    or of a kind the route does not take): the challenge says `error="invalid_token"`
+    (RFC 6750, section 3.1), so a client knows to replace it rather than add one."""
+
+    challenge = 'Bearer realm="skillgate", error="invalid_token"'
 
 
 class TokenExpired(Unauthorized):

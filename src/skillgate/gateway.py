@@ -47,6 +47,7 @@ from skillgate.executor.confirmations import Confirmations
 from skillgate.executor.idempotency import Idempotency
 from skillgate.executor.service import Executor, UpstreamPolicy
 from skillgate.kit.outbound import Outbound
+from skillgate.kit.public import PublicUrls
 from skillgate.kit.ratecount import Counter, new_counter
 from skillgate.kit.redis import new_redis
 from skillgate.kit.vault import Vault
@@ -69,6 +70,7 @@ class Gateway:
     metrics: Metrics
     outbound: Outbound
     vault: Vault
+    public: PublicUrls
     usage: UsageRecorder
     verifier: KeyVerifier
     signer: TokenSigner
@@ -125,6 +127,7 @@ class _Base:
     vault: Vault
     outbound: Outbound
     metrics: Metrics
+    public: PublicUrls  # the address every link names
 
 
 def _base(settings: Settings) -> _Base:
@@ -137,6 +140,9 @@ def _base(settings: Settings) -> _Base:
         vault=Vault(settings.encryption_keys or ""),
         outbound=Outbound(),
         metrics=Metrics(),
+        public=PublicUrls(
+            base_url=settings.base_url, app_url=settings.app_url, served_on=settings.served_on
+        ),
     )
 
 
@@ -157,10 +163,11 @@ def _executor(base: _Base, catalog: Catalog, **collaborators: Any) -> Executor:
         outbound=base.outbound,
         metrics=base.metrics,
         policy=UpstreamPolicy(
-            app_url=settings.resolved_app_url,
+            public=base.public,
             connect_timeout=settings.upstream_connect_timeout,
             total_timeout=settings.upstream_total_timeout,
             max_bytes=settings.upstream_max_bytes,
+            answer_bytes=settings.max_answer_bytes,
             base_url=settings.upstream_base_url,
             operator_host=settings.upstream_base_url_set,
         ),
@@ -178,9 +185,15 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     plans = Plans(settings)
     rendered = RenderedCatalog(catalog)
     executions = _execution_log(settings, maker)
-    connections = _connections(settings, catalog, maker, base.vault, base.outbound)
+    connections = _connections(base, catalog)
     refresher = Refresher(
-        settings, maker, base.vault, base.outbound, base.redis, on_change=connections.changed
+        settings,
+        maker,
+        base.vault,
+        base.outbound,
+        base.redis,
+        on_change=connections.changed,
+        public=base.public,
     )
     executor = _executor(
         base,
@@ -221,23 +234,18 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     return gateway
 
 
-def _connections(
-    settings: Settings,
-    catalog: Catalog,
-    sessionmaker: async_sessionmaker[AsyncSession],
-    vault: Vault,
-    outbound: Outbound,
-) -> Connections:
+def _connections(base: _Base, catalog: Catalog) -> Connections:
     """The connections service, with this instance's caches of who is connected and of
     decrypted credentials (it drops their entries when a connection changes)."""
-    ttl = settings.key_cache_ttl
+    ttl = base.settings.key_cache_ttl
     return Connections(
-        settings=settings,
+        settings=base.settings,
         catalog=catalog,
-        vault=vault,
-        outbound=outbound,
-        statuses=StatusCache(sessionmaker, ttl),
-        credentials=CredentialCache(sessionmaker, vault, ttl),
+        vault=base.vault,
+        outbound=base.outbound,
+        statuses=StatusCache(base.sessionmaker, ttl),
+        credentials=CredentialCache(base.sessionmaker, base.vault, ttl),
+        public=base.public,
     )
 
 
@@ -254,14 +262,14 @@ def _provide_accounts(gateway: Gateway, *, counter: Counter, keys: ApiKeys) -> N
         Authenticator(gateway.verifier, signer, sessions),
         SignIn(counter, sessions, signer),
         DeviceFlow(
-            app_url=settings.resolved_app_url,
+            public=gateway.public,
             counter=counter,
             redis=gateway.redis,
             vault=gateway.vault,
             keys=keys,
         ),
         DashboardShell(
-            app_url=settings.resolved_app_url,
+            public=gateway.public,
             csrf_secret=settings.secret_key,
             sessions=sessions,
             sessionmaker=gateway.sessionmaker,

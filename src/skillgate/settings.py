@@ -20,6 +20,8 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from skillgate.errors import ConfigError
+from skillgate.kit.origins import OriginPolicy
+from skillgate.kit.public import DEFAULT_BASE_URL
 
 DEFAULT_DB_FILE = "skillgate.db"
 SECRETS_FILE = ".skillgate-secrets.json"
@@ -37,8 +39,14 @@ class Settings(BaseSettings):
     database_url: str | None = None
     data_dir: Path = Field(default_factory=Path.cwd)
     redis_url: str | None = None
-    base_url: str = "http://127.0.0.1:8000"
+    # The public addresses links name (kit/public.py): unset, they follow the address
+    # `skillgate serve` listens on (`served_on`, which serve sets) or a trusted proxy.
+    base_url: str | None = None
     app_url: str | None = None
+    served_on: str | None = None
+    # Peers whose X-Forwarded-Proto/-For/-Host are believed: addresses or networks,
+    # comma-separated, or "*"; unset: uvicorn's FORWARDED_ALLOW_IPS, else loopback.
+    trusted_proxies: str | None = None
     secret_key: str | None = None
     # Comma-separated `id:base64key` entries (or bare base64 keys); the first encrypts.
     encryption_keys: str | None = None
@@ -74,6 +82,12 @@ class Settings(BaseSettings):
     upstream_connect_timeout: float = Field(default=5.0, gt=0, le=60)
     upstream_total_timeout: float = Field(default=30.0, gt=0, le=300)
     upstream_max_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+    # Browser origins that may call /mcp besides the server's own (kit/origins.py):
+    # comma-separated `scheme://host[:port]`, or `*` for any. No Origin always passes.
+    mcp_allowed_origins: str | None = None
+    # The largest answer (envelope) of one execution, all its pages together; also
+    # the most an Idempotency-Key stores for a replay (executor.capped).
+    max_answer_bytes: int = Field(default=10 * 1024 * 1024, ge=4096)
 
     @field_validator("base_url", "app_url")
     @classmethod
@@ -85,8 +99,8 @@ class Settings(BaseSettings):
         return self.env == "production"
 
     @property
-    def resolved_app_url(self) -> str:
-        return self.app_url or self.base_url
+    def resolved_trusted_proxies(self) -> str:
+        return self.trusted_proxies or os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1,::1"
 
     @property
     def resolved_database_url(self) -> str:
@@ -123,6 +137,17 @@ class Settings(BaseSettings):
     def upstream_base_url_set(self, slug: str) -> bool:
         """Whether the operator set the integration's host (`SKILLGATE_<SLUG>_BASE_URL`)."""
         return self.integration_env(slug, "BASE_URL") is not None
+
+    def mcp_origins(self) -> OriginPolicy:
+        """Who may call /mcp from a browser: the origins of the public URLs (API and
+        dashboard; when unset, the address `skillgate serve` listens on unless it is a
+        wildcard, as kit.public derives links) and SKILLGATE_MCP_ALLOWED_ORIGINS.
+        ConfigError names a bad entry."""
+        listening = self.served_on or DEFAULT_BASE_URL
+        wildcard = any(w in listening for w in ("//0.0.0.0:", "//[::]:"))
+        derived = None if self.base_url or wildcard else listening  # a wildcard: no origin
+        own = (self.base_url, self.app_url, derived)
+        return OriginPolicy.parse(self.mcp_allowed_origins, own=own)
 
     def integration_env(self, slug: str, suffix: str) -> str | None:
         """`SKILLGATE_<SLUG>_<SUFFIX>`, e.g. the GitHub client id."""
@@ -163,6 +188,7 @@ def _load_or_create_secrets(path: Path) -> dict[str, str]:
 
 def finalize(settings: Settings) -> Settings:
     """Fill the embedded defaults, or refuse a production config that lacks them."""
+    settings.mcp_origins()  # a bad allowed origin stops the start-up with its reason
     if settings.is_production:
         missing = [
             f"SKILLGATE_{name.upper()}"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from skillgate_cli.errors import CliError
@@ -48,12 +49,21 @@ def interactive() -> bool:
 
 
 def command_line(
-    integration: str, endpoint: str, options: RunOptions, args: list[str], token: str
+    integration: str,
+    endpoint: str,
+    options: RunOptions,
+    args: list[str],
+    token: str,
+    declared: Collection[str] | None = None,
 ) -> str:
     """`svc run` as typed (svc's options as `--name=value`) with `--confirm <token>`,
-    before a `--` when there is one (what follows it is JSON only)."""
-    own = options.argv(without="confirm")
-    confirm = ["--confirm", token]
+    before a `--` when there is one (what follows it is JSON only). An option whose
+    short spelling is one of the endpoint's parameters (`declared`: Stripe's `confirm`)
+    is written `--svc-NAME`; unknown parameters: `--svc-confirm`."""
+    from skillgate_cli.run_options import flag_for
+
+    own = options.argv(without="confirm", declared=declared)
+    confirm = [flag_for("confirm", declared), token]
     if "--" in args:
         at = args.index("--")
         rest = [*args[:at], *confirm, *args[at:]]

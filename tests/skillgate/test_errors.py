@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import Harness, bearer
 
 
@@ -97,3 +99,50 @@ async def test_streamed_oversized_body_is_413(harness: Harness) -> None:
     )
     assert r.status_code == 413
     assert r.json()["error"] == "payload_too_large"
+
+
+# Every route that reads a body, with what it reads: a chunked body (no length to refuse
+# it by) over the limit is the middleware's 413 wherever the read happens (issue 22,
+# item 7: the device routes answered 500, a TypeError on the refusal's headers).
+_BODY_ROUTES = [
+    ("POST", "/auth/device/code", "application/json", None),
+    ("POST", "/auth/device/token", "application/json", None),
+    ("POST", "/auth/device/token", "application/x-www-form-urlencoded", None),
+    ("POST", "/auth/device/authorize", "application/json", "token"),
+    ("POST", "/auth/login", "application/json", None),
+    ("POST", "/api-keys", "application/json", "token"),
+    ("PUT", "/v1/connections/sample", "application/json", "token"),
+    ("POST", "/signup", "application/x-www-form-urlencoded", None),
+    ("POST", "/login", "application/x-www-form-urlencoded", None),
+    ("POST", "/v1/sample/get_user", "application/json", "key"),
+    ("POST", "/mcp", "application/json", "key"),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "kind", "credential"), _BODY_ROUTES)
+async def test_a_chunked_body_over_the_limit_is_413_on_every_route(
+    harness: Harness, method: str, path: str, kind: str, credential: str | None
+) -> None:
+    await harness.user()
+    headers = {"content-type": kind}
+    if credential == "token":
+        headers.update(bearer(await harness.token()))
+    elif credential == "key":
+        headers.update(bearer((await harness.key())[0]))
+    limit = harness.settings.max_request_bytes
+
+    async def chunks():  # type: ignore[no-untyped-def]
+        for _ in range(3):
+            yield b"x" * (limit // 2)
+
+    r = await harness.client.request(method, path, content=chunks(), headers=headers)
+    assert r.status_code == 413, r.text[:300]
+    assert "Traceback" not in r.text
+    if path in ("/signup", "/login"):  # the dashboard's forms answer with its error page
+        assert r.headers["content-type"].startswith("text/html")
+        assert f"The request body exceeds {limit} bytes." in r.text
+        return
+    assert r.json() == {
+        "error": "payload_too_large",
+        "message": f"The request body exceeds {limit} bytes.",
+    }

@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from skillgate_cli.run_options import OptionError, split
+from skillgate_cli.run_options import PREFIX, OptionError, split
 from tests.skillgate_cli.conftest import Gateway, only_error, svc, svc_process
 from tests.skillgate_cli.fakes import FakeGateway, Reply
 
 PATH = "/v1/google_drive/list_files"
+DOC = "/v1/skills/google_drive/list_files"  # read when a short spelling may be a parameter
 BASE = ("run", "google_drive", "list_files")
 
 
@@ -134,9 +135,18 @@ def test_bad_option_values_are_usage_errors_naming_the_option(
     line = only_error(r, 1)
     assert named in line
     assert json.loads(r.stdout) == {"error": "bad_request", "message": line.removeprefix("svc: ")}
-    assert fake.requests == []
+    # Issue 23: a short spelling may be the endpoint's parameter, so svc reads the
+    # endpoint's documentation first (this fake has none: the option stays svc's);
+    # nothing is executed.
+    assert [(q.method, q.path) for q in fake.requests] == [("GET", DOC)]
     with pytest.raises(OptionError, match=named.split(",")[0][:20]):
         split(list(args))
+    # `--svc-NAME` is svc's whatever the endpoint declares: refused with nothing sent.
+    fake.clear()
+    spelled = [f"--{PREFIX}{a[2:]}" if a.startswith("--") else a for a in args]
+    r = svc(*BASE, "--q", "x", *spelled, cwd=tmp_path, base_url=fake.url, key="sk_test")
+    assert f"--{PREFIX}{named[2:]}" in only_error(r, 1)
+    assert fake.requests == []
 
 
 def test_a_bad_option_exits_1_from_the_real_binary(fake: FakeGateway, tmp_path: Path) -> None:
@@ -144,7 +154,7 @@ def test_a_bad_option_exits_1_from_the_real_binary(fake: FakeGateway, tmp_path: 
     line = only_error(r, 1)
     assert "--max-pages expects a whole number from 1 to 100, got '0'" in line
     assert json.loads(r.stdout)["error"] == "bad_request"
-    assert fake.requests == []
+    assert [(q.method, q.path) for q in fake.requests] == [("GET", DOC)]  # nothing executed
 
 
 def test_max_output_zero_is_accepted() -> None:

@@ -158,5 +158,8 @@ def test_dry_run_needs_no_key(fake: FakeGateway, tmp_path: Path) -> None:
     r = svc(*CREATE, "--retry", "--dry-run", cwd=tmp_path, base_url=fake.url, key="sk_test")
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""
-    [call] = fake.requests
+    # Issue 23: the short spellings send one GET of the endpoint's documentation first.
+    doc = ("GET", "/v1/skills/github/create_issue")
+    assert [(q.method, q.path) for q in fake.requests if q.method == "GET"] == [doc]
+    [call] = fake.calls("POST", "/v1/github/create_issue")
     assert "Idempotency-Key" not in call.headers

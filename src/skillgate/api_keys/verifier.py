@@ -14,7 +14,7 @@ from skillgate.api_keys import keyformat
 from skillgate.api_keys.repository import ApiKeyRepository
 from skillgate.api_keys.usage import UsageRecorder
 from skillgate.db.base import utcnow
-from skillgate.errors import Unauthorized
+from skillgate.errors import CredentialRefused, Unauthorized
 from skillgate.kit.cache import TTLCache
 from skillgate.kit.principal import KeyIdentity, Principal, bearer_token
 
@@ -43,8 +43,10 @@ class KeyVerifier:
         """The caller of an `Authorization: Bearer sk_...` header: how every door
         authenticates an API key. Anything else is 401."""
         token = bearer_token(authorization)
-        if token is None or not token.startswith("sk_"):
+        if token is None:
             raise Unauthorized()
+        if not token.startswith("sk_"):
+            raise CredentialRefused()
         known = self._known(token)  # the usual case, without another coroutine
         return known if known is not None else await self._verify_uncached(token)
 
@@ -61,11 +63,11 @@ class KeyVerifier:
 
     async def _verify_uncached(self, key: str) -> Principal:
         if not keyformat.is_well_formed(key):  # before any lookup
-            raise Unauthorized(_INVALID)
+            raise CredentialRefused(_INVALID)
         digest = self.digest(key)
         principal = await self._cache.get(digest, lambda: self._load(digest))
         if principal is None:
-            raise Unauthorized(_INVALID)
+            raise CredentialRefused(_INVALID)
         return self._admit(principal)
 
     def _admit(self, principal: Principal) -> Principal:
@@ -73,9 +75,11 @@ class KeyVerifier:
         identity = principal.key
         assert identity is not None
         if identity.revoked:
-            raise Unauthorized("This API key was revoked: create a new one and run `svc login`.")
+            raise CredentialRefused(
+                "This API key was revoked: create a new one and run `svc login`."
+            )
         if identity.expires_at is not None and identity.expires_at <= utcnow():
-            raise Unauthorized("This API key expired: create a new one and run `svc login`.")
+            raise CredentialRefused("This API key expired: create a new one and run `svc login`.")
         self._usage.record(identity.key_id)
         return principal
 

@@ -9,9 +9,9 @@
                        a visitor without one to the sign-in page)
 
 A session cookie on a state-changing JSON request must come with the session's
-CSRF token in `X-CSRF-Token`. The credentials are checked by the app's one
-`Authenticator` (the key verifier, the token signer, the session store), which
-routes receive like any other service.
+CSRF token in `X-CSRF-Token`, and not from another site (`Sec-Fetch-Site`). The
+credentials are checked by the app's one `Authenticator` (the key verifier, the
+token signer, the session store), which routes receive like any other service.
 """
 
 from __future__ import annotations
@@ -20,15 +20,18 @@ import hmac
 from collections.abc import Awaitable, Callable
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.auth.sessions import COOKIE_NAME, WebSessions
 from skillgate.auth.tokens import TokenSigner
 from skillgate.db.session import DB
-from skillgate.errors import CsrfFailed, Unauthorized
+from skillgate.errors import CredentialRefused, CsrfFailed, Unauthorized
+from skillgate.http.openapi import BEARER_DESCRIPTION, SESSION_DESCRIPTION
 from skillgate.http.provide import provided, services_of
+from skillgate.kit.origins import check_fetch_site
 from skillgate.kit.principal import Principal, Via, bearer_token
 from skillgate.users.repository import UserRepository
 
@@ -48,11 +51,11 @@ class Authenticator:
         if token is not None:
             if token.startswith("sk_"):
                 if "api_key" not in accept:
-                    raise Unauthorized("An API key cannot be used here; sign in instead.")
+                    raise CredentialRefused("An API key cannot be used here; sign in instead.")
                 return await self.verifier.verify(token)
             if "access_token" in accept and db is not None:
                 return await self._access_token(db, token)
-            raise Unauthorized()
+            raise CredentialRefused()
         cookie = request.cookies.get(COOKIE_NAME)
         if cookie and "session" in accept and db is not None:
             principal = await self._session(request, db, cookie)
@@ -64,7 +67,7 @@ class Authenticator:
         claims = self.signer.verify(token)
         user = await UserRepository(db).get(claims.user_id) if claims else None
         if user is None:
-            raise Unauthorized("The access token is invalid or expired; sign in again.")
+            raise CredentialRefused("The access token is invalid or expired; sign in again.")
         return Principal(user.id, user.email, user.display_name, user.plan, "access_token")
 
     async def _session(self, request: Request, db: AsyncSession, cookie: str) -> Principal | None:
@@ -72,6 +75,7 @@ class Authenticator:
         if info is None:
             return None
         if request.method in _UNSAFE:
+            check_fetch_site(request.headers.get("sec-fetch-site"))
             sent = request.headers.get("x-csrf-token", "")
             if not hmac.compare_digest(sent.encode(), info.csrf_token.encode()):
                 raise CsrfFailed("Send the session's CSRF token in the X-CSRF-Token header.")
@@ -93,22 +97,42 @@ async def authenticate(
     return await auth.authenticate(request, db, accept)
 
 
+# What /openapi.json shows: a route depending on these declares the scheme (the
+# credential itself is read by `Authenticator`; these never refuse anything).
+BEARER = HTTPBearer(scheme_name="bearer", description=BEARER_DESCRIPTION, auto_error=False)
+SESSION = APIKeyCookie(
+    name=COOKIE_NAME, scheme_name="session", description=SESSION_DESCRIPTION, auto_error=False
+)
+Bearer = Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)]
+SessionCookie = Annotated[str | None, Security(SESSION)]
+
+
 def _requires(*accept: Via) -> Callable[..., Awaitable[Principal]]:
     allowed = frozenset(accept)
-    if "access_token" in allowed or "session" in allowed:
+    if "session" in allowed:
 
-        async def with_db(request: Request, db: DB, auth: Auth) -> Principal:
+        async def bearer_or_session(
+            request: Request, db: DB, auth: Auth, _b: Bearer, _s: SessionCookie
+        ) -> Principal:
+            return await auth.authenticate(request, db, allowed)
+
+        return bearer_or_session
+    if "access_token" in allowed:
+
+        async def with_db(request: Request, db: DB, auth: Auth, _b: Bearer) -> Principal:
             return await auth.authenticate(request, db, allowed)
 
         return with_db
 
-    async def key_only(request: Request, auth: Auth) -> Principal:
+    async def key_only(request: Request, auth: Auth, _b: Bearer) -> Principal:
         return await auth.authenticate(request, None, allowed)
 
     return key_only
 
 
-async def _session_or_none(request: Request, db: DB, auth: Auth) -> Principal | None:
+async def _session_or_none(
+    request: Request, db: DB, auth: Auth, _s: SessionCookie
+) -> Principal | None:
     try:
         return await auth.authenticate(request, db, frozenset({"session"}))
     except Unauthorized:

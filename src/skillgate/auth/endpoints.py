@@ -11,6 +11,7 @@ from skillgate.auth.signin import SignIn
 from skillgate.db.session import DB
 from skillgate.http.body import JSONRoute
 from skillgate.http.client import client_ip
+from skillgate.http.openapi import PUBLIC
 from skillgate.http.provide import provided
 
 router = APIRouter(prefix="/auth", tags=["auth"], route_class=JSONRoute)
@@ -18,7 +19,7 @@ router = APIRouter(prefix="/auth", tags=["auth"], route_class=JSONRoute)
 SignIns = Annotated[SignIn, provided(SignIn)]
 
 
-@router.post("/login", response_model=LoginResponse)
+@router.post("/login", response_model=LoginResponse, openapi_extra=PUBLIC)
 async def login(body: LoginRequest, request: Request, db: DB, sign_in: SignIns) -> LoginResponse:
     # 429 past the limits, before any password is checked
     issued = await sign_in.access_token(db, body.email, body.password, client_ip(request))

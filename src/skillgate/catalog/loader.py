@@ -12,6 +12,7 @@ files are checked against the same limits by the tests, not at every start
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,9 @@ class Catalog:
 
     integrations: dict[str, Integration]
     sources: dict[str, Path] = field(default_factory=dict)
+    # SHA-256 of the files it was loaded from, as read (names and contents, compiled
+    # files included): which catalog a server serves (`/healthz`, `catalog reload`).
+    digest: str = ""
 
     def replace_with(self, other: Catalog) -> None:
         """Take `other`'s integrations, in one step (no await in between)."""
@@ -48,6 +52,7 @@ class Catalog:
         self.integrations.update(other.integrations)
         self.sources.clear()
         self.sources.update(other.sources)
+        self.digest = other.digest
 
     def get(self, slug: str) -> Integration | None:
         return self.integrations.get(slug)
@@ -86,6 +91,12 @@ def _entry_label(data: object, loc: tuple[int | str, ...]) -> str:
     return ".".join(str(x) for x in loc) or "integration"
 
 
+def _seen(digest: Any, path: Path, raw: bytes) -> None:
+    """Add a file read to the catalog's digest (when one is being computed)."""
+    if digest is not None:
+        digest.update(b"%d:%s%d:" % (len(path.name), path.name.encode(), len(raw)) + raw)
+
+
 def _read_bounded(path: Path) -> bytes:
     try:
         with path.open("rb") as f:
@@ -97,10 +108,12 @@ def _read_bounded(path: Path) -> bytes:
     return raw
 
 
-def read_compiled(path: Path) -> dict[str, Any]:
+def read_compiled(path: Path, digest: Any = None) -> dict[str, Any]:
     """A compiled integration (JSON written by `skillgate catalog build`)."""
+    raw = _read_bounded(path)
+    _seen(digest, path, raw)
     try:
-        data = orjson.loads(_read_bounded(path))
+        data = orjson.loads(raw)
         # The shipped ones are built from pinned sources and checked before they ship.
         if path.parent.resolve() != COMPILED_DIR.resolve():
             check_depth(data)
@@ -113,12 +126,12 @@ def read_compiled(path: Path) -> dict[str, Any]:
     return data
 
 
-def _with_compiled(path: Path, overlay: dict[str, Any]) -> dict[str, Any]:
+def _with_compiled(path: Path, overlay: dict[str, Any], digest: Any) -> dict[str, Any]:
     """The overlay at `path` applied to the compiled file it names (catalog.overlay)."""
     ref = overlay["compiled"]
     if not isinstance(ref, str) or not ref.endswith(".json"):
         raise CatalogError(f"{path}: `compiled` must name a .json file relative to this file")
-    compiled = read_compiled(path.parent / ref)
+    compiled = read_compiled(path.parent / ref, digest)
     try:
         return apply_overlay(compiled, overlay)
     except OverlayError as exc:
@@ -143,11 +156,14 @@ def _hand_written(data: dict[str, Any]) -> dict[str, Any]:
 _SAFE_LOADER = SAFE_LOADER
 
 
-def parse_file(path: Path) -> Integration:
+def parse_file(path: Path, digest: Any = None) -> Integration:
+    """The integration in `path`; `digest` (a hashlib object) takes the files read."""
     try:
-        text = _read_bounded(path).decode("utf-8")
+        raw = _read_bounded(path)
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise CatalogError(f"{path}: cannot read: not UTF-8 text") from None
+    _seen(digest, path, raw)
     try:
         if path.parent == SHIPPED_DIR:  # within the limits: tests/skillgate/kit/test_documents
             data = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
@@ -162,7 +178,7 @@ def parse_file(path: Path) -> Integration:
         raise CatalogError(f"{path}: invalid YAML{where}: {problem}") from None
     if not isinstance(data, dict):
         raise CatalogError(f"{path}: the file must hold one integration (a mapping)")
-    data = _with_compiled(path, data) if "compiled" in data else _hand_written(data)
+    data = _with_compiled(path, data, digest) if "compiled" in data else _hand_written(data)
     try:
         return Integration.model_validate(data)
     except ValidationError as exc:
@@ -193,8 +209,9 @@ def load_catalog(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> C
 
     integrations: dict[str, Integration] = {}
     sources: dict[str, Path] = {}
+    digest = hashlib.sha256()
     for path in catalog_files(extra, shipped=shipped):
-        integration = parse_file(path)
+        integration = parse_file(path, digest)
         if integration.slug in integrations:
             raise CatalogError(
                 f"{path}: integration {integration.slug!r}: slug already defined "
@@ -206,4 +223,8 @@ def load_catalog(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> C
             raise CatalogError(f"{path}: {problems[0]}")
         integrations[integration.slug] = integration
         sources[integration.slug] = path
-    return Catalog(integrations=dict(sorted(integrations.items())), sources=sources)
+    return Catalog(
+        integrations=dict(sorted(integrations.items())),
+        sources=sources,
+        digest=digest.hexdigest()[:16],
+    )

@@ -12,6 +12,11 @@ from skillgate.catalog.coerce import CoercionError, coerce
 from skillgate.catalog.examples import build_example
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate_cli.params import ParamError, parse_params
+from skillgate_cli.run_options import OPTIONS, PREFIX
+
+# `svc run`'s options spelled `--svc-NAME` are svc's on every endpoint: a parameter so
+# named could only be passed in the JSON object, and its example would not run.
+_SVC_OPTION_NAMES = {f"{PREFIX}{name}".replace("-", "_"): f"--{PREFIX}{name}" for name in OPTIONS}
 
 
 def check_example(slug: str, endpoint: Endpoint) -> str | None:
@@ -70,6 +75,12 @@ def check_integration(integration: Integration, *, examples: bool = True) -> lis
         for p in e.parameters:
             if p.required and p.example is None:
                 problems.append(f"{label}: required parameter {p.name!r} needs an `example`")
+            option = _SVC_OPTION_NAMES.get(p.name.replace("-", "_"))
+            if option:
+                problems.append(
+                    f"{label}: parameter {p.name!r} is named like svc's own option {option}; "
+                    "rename it (`svc run` always reads that flag as its own)"
+                )
         problem = check_example(integration.slug, e) if examples else None
         if problem:
             problems.append(f"{label}: {problem}")

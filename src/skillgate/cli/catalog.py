@@ -1,5 +1,6 @@
 """`skillgate catalog`: validate files, export the JSON schema, print the integrations table,
-import an OpenAPI or Google Discovery document (`catalog_import`)."""
+import an OpenAPI or Google Discovery document (`catalog_import`), reload the running
+server's catalog (`reload`)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import json
 
 import click
 
+from skillgate.catalog.workers import PID_FILE
 from skillgate.cli.catalog_import import import_group
 from skillgate.cli.output import emit
+from skillgate.cli.reload import reload_cmd
 
-PID_FILE = "skillgate.pid"  # written by `skillgate serve`, read by `catalog reload`
+__all__ = ["PID_FILE", "catalog"]
 
 
 @click.group()
@@ -19,6 +22,7 @@ def catalog() -> None:
 
 
 catalog.add_command(import_group)
+catalog.add_command(reload_cmd)
 
 
 @catalog.command("validate")
@@ -96,52 +100,3 @@ def sync_cmd(update: bool) -> None:
     except SourceError as exc:
         raise click.ClickException(str(exc)) from None
     emit([{"compiled": str(p), "bytes": p.stat().st_size} for p in written])
-
-
-@catalog.command("reload")
-def reload_cmd() -> None:
-    """Check the catalog files, then have the running server load them (SIGHUP to the
-    pid in the data directory's skillgate.pid); exit 1 on a problem, nothing sent."""
-    import os
-    import signal
-
-    from skillgate.catalog.loader import CatalogError, load_catalog
-    from skillgate.cli.context import load_settings
-    from skillgate.cli.output import fail
-
-    settings = load_settings()
-    try:
-        loaded = load_catalog(settings.catalog_paths())
-    except CatalogError as exc:
-        fail(f"not reloaded: {exc}")
-        raise  # unreachable
-    pid_file = settings.data_dir / PID_FILE
-    try:
-        pid = int(pid_file.read_text().strip())
-        if not _is_server(pid):  # a stale file must not signal another program
-            raise ProcessLookupError(pid)
-        os.kill(pid, signal.SIGHUP)
-    except (OSError, ValueError):
-        fail(f"no running server found ({pid_file}); start one with `skillgate serve`")
-        raise  # unreachable
-    emit(
-        {
-            "signalled": pid,
-            "integrations": len(loaded.integrations),
-            "endpoints": loaded.endpoint_count,
-        }
-    )
-
-
-def _is_server(pid: int) -> bool:
-    """Whether `pid` runs `skillgate serve` (where /proc says; elsewhere, assume so)."""
-    from pathlib import Path
-
-    cmdline = Path(f"/proc/{pid}/cmdline")
-    if not Path("/proc/self/cmdline").exists():
-        return True
-    try:
-        args = cmdline.read_bytes().split(b"\0")
-    except OSError:
-        return False
-    return b"serve" in args and any(a.endswith(b"skillgate") for a in args)

@@ -36,8 +36,12 @@ Environment (all settings: docs/configuration.md):
   SKILLGATE_DATABASE_URL    postgresql://... or sqlite:///path (default: SQLite
                             in the data directory)
   SKILLGATE_REDIS_URL       shared rate limits and state across instances
-  SKILLGATE_BASE_URL        public address of the API (http://127.0.0.1:8000)
+  SKILLGATE_BASE_URL        public address of the API, for the links it hands
+                            out (default: http://HOST:PORT served on; behind a
+                            proxy, its X-Forwarded-Host/-Proto if trusted)
   SKILLGATE_APP_URL         public address of the dashboard (= base URL)
+  SKILLGATE_TRUSTED_PROXIES proxies whose X-Forwarded-* headers are believed
+                            (default: 127.0.0.1,::1)
   SKILLGATE_SECRET_KEY      signing secret (generated into the data directory)
   SKILLGATE_ENCRYPTION_KEYS key ring for stored credentials (generated likewise)
   SKILLGATE_CATALOG_PATH    extra catalog files or directories, ':'-separated
@@ -53,11 +57,17 @@ Environment (all settings: docs/configuration.md):
 def serve(host: str, port: int, workers: int) -> None:
     """Run the HTTP server (migrates the database first unless SKILLGATE_AUTO_MIGRATE=false)."""
 
+    from skillgate.catalog import workers as workers_mod
     from skillgate.catalog.loader import CatalogError, load_catalog
     from skillgate.db import migrate
     from skillgate.errors import ConfigError
+    from skillgate.kit.public import served_on
     from skillgate.kit.vault import Vault
 
+    # The app (in each worker) builds its settings from the environment: tell it the
+    # address, the links' default when SKILLGATE_BASE_URL is unset (kit/public.py).
+    listening = served_on(host, port)
+    os.environ["SKILLGATE_SERVED_ON"] = listening
     settings = load_settings(may_create=True)
     try:
         load_catalog(settings.catalog_paths())
@@ -73,10 +83,11 @@ def serve(host: str, port: int, workers: int) -> None:
         if settings.is_sqlite
         else "PostgreSQL"
     )
-    click.echo(f"skillgate: serving on http://{host}:{port} ({where})", err=True)
+    click.echo(f"skillgate: serving on {listening} ({where})", err=True)
     _warn_if_shared(settings)
     pid_file = settings.data_dir / PID_FILE
     pid_file.write_text(f"{os.getpid()}\n")
+    workers_mod.begin_serving(settings.data_dir, os.getpid(), workers)
 
     def forget_pid(signum: int, _frame: object) -> None:
         # uvicorn shuts down on SIGTERM/SIGINT, then raises the signal again with the
@@ -107,7 +118,7 @@ def _run_uvicorn(host: str, port: int, workers: int) -> None:
         loop="uvloop",
         http=TimedHttpToolsProtocol,  # httptools with a deadline for the request head
         access_log=False,
-        proxy_headers=True,
+        proxy_headers=False,  # applied in the app, from SKILLGATE_TRUSTED_PROXIES (http/public.py)
         server_header=False,
     )
 

@@ -11,13 +11,13 @@ GET    /connect/{integration}/callback  session   browser: back from the provide
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Request, Response, Security
 from fastapi.responses import RedirectResponse
 
-from skillgate.auth.deps import KeyTokenOrSession, authenticate
+from skillgate.auth.deps import SESSION, KeyTokenOrSession, authenticate
 from skillgate.connections.schemas import (
     ConnectionOut,
     TokenBody,
@@ -33,16 +33,36 @@ from skillgate.kit.text import Text
 router = APIRouter(tags=["connections"], route_class=JSONRoute)
 
 Conns = Annotated[Connections, provided(Connections)]
+# The browser routes answer a redirect (to the provider, the dashboard or the sign-in
+# page), never JSON; /openapi.json says so.
+_LOCATION = {"description": "Where the browser goes next.", "schema": {"type": "string"}}
+BROWSER: dict[str, Any] = {
+    "status_code": 303,
+    "response_class": RedirectResponse,
+    "tags": ["browser"],
+    "responses": {
+        303: {
+            "description": "A browser page: a redirect to the provider, the dashboard, or "
+            "the sign-in page when there is no session.",
+            "headers": {"Location": _LOCATION},
+        }
+    },
+}
 
 
-@router.put("/v1/connections/{integration}")
+@router.put("/v1/connections/{integration}", operation_id="set_connection_token")
 async def put_token(
     integration: Text, body: TokenBody, principal: KeyTokenOrSession, db: DB, connections: Conns
 ) -> ConnectionOut:
     return await connections.put_token(db, principal, integration, body.token)
 
 
-@router.delete("/v1/connections/{integration}", status_code=204, response_class=Response)
+@router.delete(
+    "/v1/connections/{integration}",
+    status_code=204,
+    response_class=Response,
+    operation_id="delete_connection",
+)
 async def disconnect(
     integration: Text, principal: KeyTokenOrSession, db: DB, connections: Conns
 ) -> Response:
@@ -60,11 +80,16 @@ async def _browser_user(request: Request, db: DB) -> str | None:
 
 def _to_login(connections: Connections, request: Request) -> RedirectResponse:
     target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    login = f"{connections.app_url}/login?" + urlencode({"next": target})
+    login = f"{connections.public.app}/login?" + urlencode({"next": target})
     return RedirectResponse(login, status_code=303)
 
 
-@router.get("/connect/{integration}")
+@router.get(
+    "/connect/{integration}",
+    operation_id="connect_in_browser",
+    dependencies=[Security(SESSION)],
+    **BROWSER,
+)
 async def browser_connect(
     integration: str, request: Request, db: DB, connections: Conns
 ) -> Response:
@@ -79,7 +104,12 @@ async def browser_connect(
     return RedirectResponse(provider, status_code=303)
 
 
-@router.get("/connect/{integration}/callback")
+@router.get(
+    "/connect/{integration}/callback",
+    operation_id="connect_callback",
+    dependencies=[Security(SESSION)],
+    **BROWSER,
+)
 async def browser_callback(
     integration: str, request: Request, db: DB, connections: Conns
 ) -> Response:

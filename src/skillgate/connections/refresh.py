@@ -27,6 +27,7 @@ from skillgate.db.base import utcnow
 from skillgate.errors import TokenExpired, UpstreamUnavailable
 from skillgate.kit.locks import KeyedLock, file_lock, redis_lock
 from skillgate.kit.outbound import Outbound
+from skillgate.kit.public import PublicUrls
 from skillgate.kit.vault import Vault
 from skillgate.settings import Settings
 
@@ -42,8 +43,10 @@ class Refresher:
         outbound: Outbound,
         redis: Any,  # a Redis client, or None
         on_change: Callable[[str, str], None],
+        public: PublicUrls,
     ) -> None:
         self.settings = settings
+        self.public = public  # reconnect links, for the request being served
         self.sessionmaker = sessionmaker
         self.vault = vault
         self.outbound = outbound
@@ -64,7 +67,7 @@ class Refresher:
             yield  # PostgreSQL: the row lock below
 
     def reconnect_url(self, slug: str) -> str:
-        return f"{self.settings.resolved_app_url}/integrations/{slug}"
+        return f"{self.public.app}/integrations/{slug}"
 
     async def refresh(
         self, integration: Integration, active: ActiveConnection, failed_token: str | None

@@ -44,6 +44,7 @@ from skillgate.db.session import on_commit
 from skillgate.errors import BadRequest, NotFound
 from skillgate.kit.outbound import Outbound
 from skillgate.kit.principal import Principal
+from skillgate.kit.public import PublicUrls
 from skillgate.kit.vault import Vault
 from skillgate.settings import Settings
 
@@ -71,14 +72,15 @@ class Connections:
         outbound: Outbound,
         statuses: StatusCache,
         credentials: CredentialCache,
+        public: PublicUrls,
     ) -> None:
-        self.settings = settings  # OAuth apps, token verification, the public URLs
+        self.settings = settings  # OAuth apps, token verification
         self.catalog = catalog
         self.vault = vault
         self.outbound = outbound  # token checks and the OAuth code exchange
         self.statuses = statuses
         self.credentials = credentials
-        self.app_url = settings.resolved_app_url
+        self.public = public  # the links' address, for the request being served
 
     # -- the JSON API (a Principal, its key's scopes checked; answers are the API's schemas)
 
@@ -134,13 +136,13 @@ class Connections:
         return oauth.oauth_app(self.settings, integration) is not None
 
     def callback_url(self, slug: str) -> str:
-        return f"{self.settings.base_url}/connect/{slug}/callback"
+        return f"{self.public.base}/connect/{slug}/callback"
 
     def dashboard_url(self, slug: str) -> str:
-        return f"{self.app_url}/integrations/{slug}"
+        return f"{self.public.app}/integrations/{slug}"
 
     def connect_url(self, req: ConnectRequest) -> str:
-        return f"{self.app_url}/connect/{req.integration}?request={req.id}"
+        return f"{self.public.app}/connect/{req.integration}?request={req.id}"
 
     def check_connectable(self, integration: Integration) -> None:
         """Say now, not mid-flow, when this server cannot connect the integration."""

@@ -8,6 +8,11 @@ Before sign-in (the sign-up and sign-in forms): a signed double submit. A random
 nonce lives in the `sg_csrf` cookie (HttpOnly, SameSite=Lax); the form carries
 HMAC(secret, nonce). Another site can neither read the cookie nor compute the
 HMAC, so it cannot make a browser sign in or sign up as someone else.
+
+Beside the token, both checks refuse a request the browser marks as sent from
+another site or a sibling subdomain (`Sec-Fetch-Site: cross-site` or `same-site`,
+`kit.origins.check_fetch_site`); a browser that sends no such header still needs
+the token.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from starlette.responses import Response
 from skillgate.dashboard import web
 from skillgate.dashboard.shell import DashboardShell
 from skillgate.errors import CsrfFailed
+from skillgate.kit.origins import check_fetch_site
 
 PRE_SESSION_COOKIE = "sg_csrf"
 FIELD = "csrf_token"
@@ -62,11 +68,13 @@ def _same(sent: str, expected: str) -> bool:
 
 
 def check_pre_session(shell: DashboardShell, request: Request, form: FormData) -> None:
+    check_fetch_site(request.headers.get("sec-fetch-site"))
     nonce = _nonce(request)
     if nonce is None or not _same(web.field(form, FIELD), _sign(shell.csrf_secret, nonce)):
         raise CsrfFailed()
 
 
-def check_session(form: FormData, session_csrf: str) -> None:
+def check_session(request: Request, form: FormData, session_csrf: str) -> None:
+    check_fetch_site(request.headers.get("sec-fetch-site"))
     if not _same(web.field(form, FIELD), session_csrf):
         raise CsrfFailed()

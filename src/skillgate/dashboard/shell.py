@@ -15,12 +15,13 @@ from starlette.responses import Response
 
 from skillgate.auth.sessions import WebSessions
 from skillgate.http.provide import provided
+from skillgate.kit.public import PublicUrls
 from skillgate.users.plans import PlanLimits
 
 
 @dataclass(frozen=True)
 class DashboardShell:
-    app_url: str  # the dashboard's public address: https there means Secure cookies
+    public: PublicUrls  # the dashboard's public address: https there means Secure cookies
     csrf_secret: str  # signs the pre-session CSRF tokens (the app's secret key)
     sessions: WebSessions
     sessionmaker: async_sessionmaker[AsyncSession]  # the error page's own read
@@ -28,7 +29,7 @@ class DashboardShell:
 
     def secure_cookies(self, request: Request) -> bool:
         """`Secure` when this request came over https, or the dashboard's address is https."""
-        return request.url.scheme == "https" or self.app_url.startswith("https://")
+        return request.url.scheme == "https" or self.public.app.startswith("https://")
 
     def set_cookie(
         self, request: Request, response: Response, name: str, value: str, max_age: int | None

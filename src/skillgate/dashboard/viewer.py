@@ -68,7 +68,7 @@ SignedIn = Annotated[Viewer, Depends(_signed_in)]
 
 async def _checked_form(request: Request, viewer: SignedIn) -> FormData:
     form = await request.form()
-    csrf.check_session(form, viewer.csrf_token)
+    csrf.check_session(request, form, viewer.csrf_token)
     return form
 
 

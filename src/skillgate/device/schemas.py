@@ -37,6 +37,8 @@ class DevicePoll(Answer):
     user: DeviceUser | None = None  # complete: who approved
     api_keys_url: str | None = None
     api_key: str | None = None  # complete, when the approval created a key: once
+    access_token: str | None = None  # the same key, as RFC 6749 names it
+    token_type: Literal["Bearer"] | None = None  # with access_token
 
 
 class DeviceAuthorized(Answer):

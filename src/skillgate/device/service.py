@@ -30,6 +30,7 @@ from skillgate.errors import (
     ServiceUnavailable,
     SkillGateError,
 )
+from skillgate.kit.public import PublicUrls
 from skillgate.kit.ratecount import Counter, Window, release, spend
 from skillgate.kit.vault import Binding, Vault
 from skillgate.users.repository import UserRepository
@@ -75,19 +76,17 @@ class DeviceFlow:
     def __init__(
         self,
         *,
-        app_url: str,
+        public: PublicUrls,
         counter: Counter,
         redis: Any,
         vault: Vault,
         keys: ApiKeys,
     ) -> None:
-        self.app_url = app_url
+        self.public = public  # the links' address, for the request being served
         self.counter = counter
         self.redis = redis
         self.vault = vault
         self.keys = keys
-
-    # --- the client side (no authentication) -----------------------------------
 
     # --- the client side (no authentication) -----------------------------------
 
@@ -115,8 +114,8 @@ class DeviceFlow:
             return DeviceStart(
                 device_code=device_code,
                 user_code=shown,
-                verification_uri=f"{self.app_url}/device",
-                verification_uri_complete=f"{self.app_url}/device?user_code={shown}",
+                verification_uri=f"{self.public.app}/device",
+                verification_uri_complete=f"{self.public.app}/device?user_code={shown}",
                 expires_in=codes.LIFETIME_SECONDS,
                 interval=codes.INTERVAL_SECONDS,
             )
@@ -199,11 +198,14 @@ class DeviceFlow:
         user = await UserRepository(db).get(row.user_id or "")
         if user is None:
             raise NotFound("The approving account no longer exists; start again.")
+        key = self.vault.open(sealed, _binding(row))["key"] if sealed else None
         return DevicePoll(
             status="complete",
             user=DeviceUser(email=user.email, display_name=user.display_name),
-            api_keys_url=f"{self.app_url}/keys",
-            api_key=self.vault.open(sealed, _binding(row))["key"] if sealed else None,
+            api_keys_url=f"{self.public.app}/keys",
+            api_key=key,
+            access_token=key,
+            token_type="Bearer" if key else None,
         )
 
     # --- the browser side (a signed-in user) ------------------------------------

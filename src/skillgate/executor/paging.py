@@ -261,18 +261,43 @@ class Collector:
         """Take a page; the values of the next request, or None to stop."""
         self.pages += 1
         items = page.items if self.fields is None else project_tree(page.items, self.fields)
-        taken = items[: self.max_items - len(self.items)]
+        taken = self._fitting(items[: self.max_items - len(self.items)])
         self._shares.append(_Share(values, len(self.items)))
         self.items.extend(taken)
-        if self.max_bytes is not None:
-            self._bytes += sum(size(item) + 1 for item in taken)
-        if len(taken) < len(items):  # max_items reached inside this page
+        if len(taken) < len(items):  # max_items or max_bytes reached inside this page
             self._resume = (values, len(taken))
             return None
         self._resume = (page.next, 0) if page.next is not None else None
         if page.next is None or self._capped():
             return None
         return page.next
+
+    def _fitting(self, items: list[Any]) -> list[Any]:
+        """The first of `items` while the answer is within max_bytes, the one that
+        passes it included (so the cut at the end knows it was passed); the rest is
+        never kept."""
+        if self.max_bytes is None:
+            return items
+        kept = 0
+        for item in items:
+            if self._bytes > self.max_bytes:
+                break
+            self._bytes += size(item) + 1
+            kept += 1
+        return items if kept == len(items) else items[:kept]
+
+    @property
+    def size(self) -> int:
+        """At least the bytes of `items` as JSON (exact when max_bytes is set)."""
+        return self._bytes if self.max_bytes is not None else size(self.items)
+
+    def summary_room(self) -> int:
+        """Bytes the `pagination` object may take, whichever page `next` ends up at."""
+        candidates = [s.values for s in self._shares]
+        if self._resume is not None and self._resume[0] is not None:
+            candidates.append(self._resume[0])
+        longest = max((size(v) for v in candidates), default=0)
+        return size(self.summary()) + longest + len(',"pagination":')
 
     def _capped(self) -> bool:
         return (

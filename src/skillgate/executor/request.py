@@ -1,9 +1,11 @@
 """Build the one upstream request: URL from the path template, query, headers, body.
 
 The host is fixed by the catalog (or its `SKILLGATE_<SLUG>_BASE_URL` override).
-Path parameters become percent-encoded single segments; values that could
-change the path's shape (`/`, `\\`, `.`, `..`, control characters) are refused,
-and the final URL is checked to stay under the integration's base URL.
+Path parameters become percent-encoded single segments, or, for one the catalog
+marks `multi_segment` (a git ref, branch, tag or file path), segments split at
+`/` (or a given `%2F`), each encoded once; values that could change the path's
+shape (`..`, `.`, empty segments, `/` elsewhere, `\\`, control characters) are
+refused, and the final URL is checked to stay under the integration's base URL.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from skillgate.kit.outbound import USER_AGENT, UpstreamRequest
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _UNRESERVED = re.compile(r"[A-Za-z0-9._~-]+")  # what `quote` leaves as it is
+_ENCODED_SLASH = re.compile("%2f", re.IGNORECASE)
 
 
 def _text(value: Any) -> str:
@@ -47,18 +50,29 @@ def _json(value: Any) -> bytes:
 
 
 def _segment(param: Parameter, value: Any) -> str:
+    """The path text for one path parameter, every segment percent-encoded once.
+
+    `%2F` (either case) is an encoded slash the caller already wrote: in a
+    `multi_segment` parameter it separates segments like `/` (`feature%2Fx` is
+    `feature/x`); in any other it stays one encoded slash inside the segment
+    (GitHub's environment names). Every other character is the value's own and
+    is encoded (a literal `%` becomes `%25`). Empty, `.` and `..` segments are
+    refused either way."""
     text = _text(value)
     if _UNRESERVED.fullmatch(text) and text != "." and text != "..":
         return text  # the common case: nothing to refuse, nothing to encode
     if _CONTROL.search(text) or "\\" in text:
         raise BadRequest(f"{param.name}: control characters and backslashes are not allowed.")
-    parts = text.split("/") if param.multi_segment else [text]
-    if not param.multi_segment and "/" in text:
+    if param.multi_segment:
+        parts, joint = _ENCODED_SLASH.sub("/", text).split("/"), "/"
+    elif "/" in text:
         raise BadRequest(f"{param.name}: must be a single path segment (no '/').")
+    else:
+        parts, joint = _ENCODED_SLASH.split(text), "%2F"
     for part in parts:
         if part in ("", ".", ".."):
             raise BadRequest(f"{param.name}: {text!r} is not a valid path segment.")
-    return "/".join(quote(part, safe="") for part in parts)
+    return joint.join(quote(part, safe="") for part in parts)
 
 
 def _place(target: dict[str, Any], dotted: str, value: Any) -> None:

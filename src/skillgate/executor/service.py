@@ -21,16 +21,18 @@ from skillgate.connections.stored import ActiveConnection
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.errors import IntegrationNotConnected, SkillGateError
 from skillgate.executions.writer import ExecutionWriter
+from skillgate.executor import capped
 from skillgate.executor import params as params_mod
 from skillgate.executor import request as request_mod
 from skillgate.executor.confirmations import Confirmations, needs_confirmation
-from skillgate.executor.envelope import envelope
+from skillgate.executor.envelope import parts
 from skillgate.executor.idempotency import Idempotency
 from skillgate.executor.optioned import OptionRunner
 from skillgate.executor.options import PLAIN, RunOptions
 from skillgate.executor.outcome import Outcome
 from skillgate.kit.outbound import Outbound, UpstreamRequest, UpstreamResponse
 from skillgate.kit.principal import Principal
+from skillgate.kit.public import PublicUrls
 from skillgate.metrics import Metrics
 from skillgate.users.limiter import PlanLimiter
 from skillgate.users.plans import Plans
@@ -48,10 +50,11 @@ def _credential(integration: Integration, conn: ActiveConnection, token: str) ->
 class UpstreamPolicy:
     """How the executor reaches upstreams: the settings it reads, once."""
 
-    app_url: str  # for action_url in "not connected" errors
+    public: PublicUrls  # for action_url in "not connected" errors
     connect_timeout: float
     total_timeout: float
-    max_bytes: int
+    max_bytes: int  # one upstream body, as read (kit.outbound)
+    answer_bytes: int  # one answer, all its pages together (executor.capped)
     base_url: Callable[[str, str], str]  # (slug, catalog base URL) -> the host to call
     # slug -> whether the operator set its host in the environment (its own choice of
     # host: like the catalog's allow_private_network, it may be a private address).
@@ -162,8 +165,9 @@ class Executor:
     ) -> Outcome:
         """One upstream call and its envelope."""
         response = await self.call(principal, integration, endpoint, values)
-        data, failed = envelope(response, integration.body_errors)
-        return Outcome.answered(data, response.status, limit_headers, failed)
+        env, failed = parts(response, integration.body_errors)
+        body = capped.dumps(env, self.policy.answer_bytes)
+        return Outcome.answered(body, response.status, limit_headers, failed)
 
     def _account(
         self,
@@ -206,7 +210,7 @@ class Executor:
             raise IntegrationNotConnected(
                 f"{integration.name} is not connected for this account; {verb} it at the "
                 "action_url, then retry.",
-                action_url=f"{self.policy.app_url}/integrations/{integration.slug}",
+                action_url=f"{self.policy.public.app}/integrations/{integration.slug}",
             )
         return conn
 

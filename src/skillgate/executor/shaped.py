@@ -7,8 +7,10 @@ list; text is left as it is), then `max_bytes` bounds it (`truncated`, `bytes`,
 With `paginate`: one real upstream call per page, each spending the rate limit
 and writing its own execution-log row (the executor writes the last page's),
 following the endpoint's pagination (executor.paging) until it ends or a cap
-stops it; `fields` applies to each page's items, `max_bytes` to all of them at
-the end, and the answer carries `pagination` (pages, items, complete, next, skip).
+stops it; `fields` applies to each page's items, `max_bytes` and the answer cap
+(SKILLGATE_MAX_ANSWER_BYTES, executor.capped) to all of them: pages stop being
+fetched once the items pass the smaller of the two, the items are cut to fit, and
+the answer carries `pagination` (pages, items, complete, next, skip).
 
 A page that fails (an upstream error, or the gateway's own on a later page: rate
 limit, timeout, unreachable) ends the run with the items so far and `next` set to
@@ -22,15 +24,13 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.errors import RateLimited, SkillGateError
-from skillgate.executor import paging
+from skillgate.executor import capped, paging
 from skillgate.executor.envelope import parts
 from skillgate.executor.options import Paginate, RunOptions
 from skillgate.executor.outcome import Outcome
-from skillgate.executor.shape import bound, project
+from skillgate.executor.shape import bound, project, size
 from skillgate.kit.principal import Principal
 
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ class _Last:
     log_error: str | None = None
     page: paging.Page | None = None  # its items and the next page's values
 
-    def outcome(self) -> Outcome:
-        body = orjson.dumps(self.env)
+    def outcome(self, cap: int) -> Outcome:
+        body = capped.dumps(self.env, cap)
         return Outcome.answered(body, self.status, self.headers, self.failed, self.log_error)
 
 
@@ -76,7 +76,7 @@ async def send(
             cut = bound(data, options.max_bytes)
             env["data"] = cut.data
             env.update(cut.fields())
-    return _Last(env, failed, response.status, headers).outcome()
+    return _Last(env, failed, response.status, headers).outcome(executor.policy.answer_bytes)
 
 
 async def _page(
@@ -110,11 +110,11 @@ async def _paged(
     original: dict[str, Any],
     options: RunOptions,
 ) -> Outcome:
-    cap = options.paginate or Paginate()
-    pages = paging.Collector(
-        original, cap.max_items, cap.max_pages, options.max_bytes, options.fields
-    )
-    values = paging.first(endpoint, original, cap.max_items)
+    caps = options.paginate or Paginate()
+    answer_bytes = executor.policy.answer_bytes
+    budget = min(options.max_bytes or answer_bytes, answer_bytes)
+    pages = paging.Collector(original, caps.max_items, caps.max_pages, budget, options.fields)
+    values = paging.first(endpoint, original, caps.max_items)
     started = time.perf_counter()
     last = await _page(executor, principal, integration, endpoint, values)  # may raise
     while last.page is not None:
@@ -129,8 +129,8 @@ async def _paged(
             last = _stopped(exc)
     if last.failed:
         pages.failed(values)
-    _with_items(last.env, pages, options.max_bytes)
-    return last.outcome()
+    _with_items(last.env, pages, budget, answer_bytes)
+    return last.outcome(answer_bytes)
 
 
 def _log_page(
@@ -153,15 +153,18 @@ def _log_page(
     )
 
 
-def _with_items(env: dict[str, Any], pages: paging.Collector, max_bytes: int | None) -> None:
-    """The collected items as `data` (bounded), then `pagination`."""
+def _with_items(env: dict[str, Any], pages: paging.Collector, budget: int, cap: int) -> None:
+    """The collected items as `data`, cut to `budget` and to the room the rest of the
+    envelope leaves under `cap` (a failed page's `error` first cut to half of it),
+    then `pagination`."""
     env.pop("data", None)
-    data: Any = pages.items
-    if max_bytes is not None:
-        cut = bound(data, max_bytes)
-        pages.cut(cut.kept or 0)
-        data = cut.data
-        env.update(data=data, **cut.fields())
+    if "error" in env and size(env["error"]) > cap // 2:
+        env["error"] = bound(env["error"], cap // 2).data
+    limit = min(budget, capped.room(env, cap, pages.summary_room()))
+    if pages.size <= limit:
+        env["data"] = pages.items
     else:
-        env["data"] = data
+        cut = bound(pages.items, max(limit, 0))
+        pages.cut(cut.kept or 0)
+        env.update(data=cut.data, **cut.fields())
     env["pagination"] = pages.summary()

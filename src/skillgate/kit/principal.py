@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from skillgate.errors import Unauthorized
+from skillgate.errors import CredentialRefused, Unauthorized
 
 Via = Literal["api_key", "access_token", "session"]
 
@@ -74,5 +74,5 @@ def bearer_token(header: str | None) -> str | None:
         raise Unauthorized("Use `Authorization: Bearer <API key>`.")
     token = token.strip()
     if not token or " " in token:
-        raise Unauthorized("The Bearer credential is empty or malformed.")
+        raise CredentialRefused("The Bearer credential is empty or malformed.")
     return token

@@ -14,7 +14,11 @@ body, or `{"error", "message"}` made here (bad flags, no key, network).
 
 svc's own options (`run_options`) add the execute body's fields; the call itself
 goes through `retry` (one try unless --retry), a 409 confirmation_required through
-`confirm`, and what is printed through `bounded`.
+`confirm`, and what is printed through `bounded`. An option's short spelling
+(`--fields`) is the endpoint's parameter when the endpoint declares one of that name:
+the names come from `svc pull`'s cache, else (only when a short spelling is used) from
+one GET /v1/skills/:integration/:endpoint (discovery spends no rate limit); when that
+cannot be read, the short spelling stays svc's and the execute reports the problem.
 """
 
 from __future__ import annotations
@@ -28,10 +32,10 @@ import click
 from skillgate_cli import run_options
 from skillgate_cli.config import Config
 from skillgate_cli.errors import CliError, ExitCode, one_line
-from skillgate_cli.run_options import RunOptions
+from skillgate_cli.run_options import Given, RunOptions
 
 if TYPE_CHECKING:
-    from skillgate_cli.client import Response
+    from skillgate_cli.client import Client, Response
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]+$")
 
@@ -110,10 +114,54 @@ def _check_names(integration: str, endpoint: str) -> None:
         )
 
 
+def _parameter_names(client: Client, integration: str, endpoint: str) -> set[str] | None:
+    """The endpoint's parameter names from its documentation; None when it cannot be read
+    (no such endpoint, no network: the execute that follows says so)."""
+    from skillgate_cli.client import segment
+
+    try:
+        resp = client.request("GET", f"/v1/skills/{segment(integration)}/{segment(endpoint)}")
+    except CliError:
+        return None
+    doc = resp.json() if resp.status == 200 else None
+    params = doc.get("parameters") if isinstance(doc, dict) else None
+    if not isinstance(params, list):
+        return None
+    return {p["name"] for p in params if isinstance(p, dict) and isinstance(p.get("name"), str)}
+
+
+class _Names:
+    """The endpoint's parameter names, asked for once and only when needed."""
+
+    def __init__(self, client: Client, integration: str, endpoint: str, known: Any) -> None:
+        self.client, self.integration, self.endpoint = client, integration, endpoint
+        self.known: set[str] | None = None if known is None else set(known)
+        self.asked = known is not None
+
+    def get(self) -> set[str] | None:
+        if not self.asked:
+            self.asked = True
+            self.known = _parameter_names(self.client, self.integration, self.endpoint)
+        return self.known
+
+
+def _options(
+    ctx: click.Context, before: list[Given], args: list[str], names: _Names
+) -> tuple[RunOptions, list[str]]:
+    """svc's options (`before` the names, then among `args`) and the parameters'
+    arguments; a usage error for a bad option."""
+    declared = names.get() if run_options.short_spellings(args) else names.known
+    given, rest = run_options.scan(args, declared)
+    try:
+        return run_options.build([*before, *given]), rest
+    except run_options.OptionError as exc:
+        raise click.UsageError(str(exc), ctx) from None
+
+
 def _call(
-    integration: str, endpoint: str, args: list[str], options: RunOptions
-) -> tuple[Any, CliError | None]:
-    """(what to print, the failure to end with, if any)."""
+    ctx: click.Context, integration: str, endpoint: str, before: list[Given], args: list[str]
+) -> tuple[Any, CliError | None, RunOptions]:
+    """(what to print, the failure to end with if any, svc's options)."""
     from skillgate_cli import confirm, retry
     from skillgate_cli.client import from_config, segment
     from skillgate_cli.params import ParamError, parse_args
@@ -123,8 +171,11 @@ def _call(
     hint = f"check the parameters with `svc skills {integration} {endpoint}`"
     config = Config.load()
     client = from_config(config)
+    types = _declared_types(config, integration, endpoint)
+    names = _Names(client, integration, endpoint, types)
+    options, args = _options(ctx, before, args, names)
     try:
-        params, as_typed = parse_args(args, _declared_types(config, integration, endpoint))
+        params, as_typed = parse_args(args, types)
     except ParamError as exc:
         raise CliError(f"{exc}: {hint}", error="bad_params") from None
     path = f"/v1/{segment(integration)}/{segment(endpoint)}"
@@ -139,12 +190,14 @@ def _call(
     asked = confirm.challenge(resp)
     if asked is not None:
         if not confirm.interactive():
-            command = confirm.command_line(integration, endpoint, options, args, asked["confirm"])
-            return confirm.piped(label, asked, command)
+            command = confirm.command_line(
+                integration, endpoint, options, args, asked["confirm"], names.get()
+            )
+            return (*confirm.piped(label, asked, command), options)
         if not confirm.ask(label, asked):
-            return confirm.declined(label)
+            return (*confirm.declined(label), options)
         resp = retry.send(client, path, {**body, "confirm": asked["confirm"]}, headers, tries)
-    return _answer(resp, integration, label, hint)
+    return (*_answer(resp, integration, label, hint), options)
 
 
 def _answer(resp: Response, integration: str, label: str, hint: str) -> tuple[Any, CliError | None]:
@@ -193,23 +246,24 @@ def _own_options(command: Callable[..., Any]) -> Callable[..., Any]:
     the names (`svc run --dry-run github ...`); after them `run_options.split` finds them."""
     for name in reversed(run_options.OPTIONS):
         metavar, text = run_options.HELP[name]
+        spellings = (f"--{run_options.PREFIX}{name}", f"--{name}", name.replace("-", "_"))
         if run_options.OPTIONS[name]:
-            option = click.option(f"--{name}", metavar=metavar, help=text, multiple=True)
+            option = click.option(*spellings, metavar=metavar, help=text, multiple=True)
         else:
-            option = click.option(f"--{name}", is_flag=True, help=text)
+            option = click.option(*spellings, is_flag=True, help=text)
         command = option(command)
     return command
 
 
-def _before_names(given: dict[str, Any]) -> list[str]:
-    """The options click took before the names, as `svc run` arguments again."""
-    out: list[str] = []
+def _before_names(given: dict[str, Any]) -> list[Given]:
+    """The options click took before the names (svc's, whatever the endpoint declares)."""
+    out: list[Given] = []
     for name, takes_value in run_options.OPTIONS.items():
         value = given.get(name.replace("-", "_"))
         if takes_value:
-            out += [f"--{name}={v}" for v in value or ()]
+            out += [(name, str(v), f"--{name}") for v in value or ()]
         elif value:
-            out.append(f"--{name}")
+            out.append((name, None, f"--{name}"))
     return out
 
 
@@ -248,20 +302,19 @@ def command(
     parameters. Exit 0 on an upstream 2xx, 1 for upstream 3xx/4xx, bad flags, a
     missing connection or key, 2 for upstream 5xx, network errors and timeouts.
 
-    The options below are svc's own, recognised anywhere among the flags. An
-    endpoint parameter of the same name goes in the JSON object:
-    svc run google_drive list_files '{"fields": "files(id,name)"}'.
+    The options below are svc's own, recognised anywhere among the flags.
+    --svc-NAME is always svc's; --NAME too, unless the endpoint has a
+    parameter of that name: then --NAME is that parameter, as the endpoint's
+    example prints it (svc run google_drive about --fields user: Drive's
+    fields), and svc's option is --svc-NAME. The JSON object reaches such a
+    parameter too: svc run google_drive list_files '{"fields": "files(id,name)"}'.
     """
     from skillgate_cli.output import print_json
 
-    try:
-        options, rest = run_options.split([*_before_names(given), *args])
-    except run_options.OptionError as exc:
-        raise click.UsageError(str(exc), ctx) from None
-    if rest in (["--help"], ["-h"]):
+    if run_options.scan(args)[1] in (["--help"], ["-h"]):
         return _endpoint_help(ctx, integration, endpoint)
     try:
-        data, failure = _call(integration, endpoint, rest, options)
+        data, failure, options = _call(ctx, integration, endpoint, _before_names(given), list(args))
     except CliError as exc:
         print_json({"error": exc.error, "message": exc.message})
         raise

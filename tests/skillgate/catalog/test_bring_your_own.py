@@ -64,7 +64,7 @@ def test_import_then_reload_serves_it_without_a_restart(tmp_path: Path) -> None:
 
         reload = run_cli("skillgate", "catalog", "reload", cwd=tmp_path)
         assert reload.returncode == 0, reload.stderr
-        assert json.loads(reload.stdout)["signalled"] == pid
+        assert json.loads(reload.stdout)["server"] == pid
         _wait_for(lambda: "pets" in _slugs(server.url, key), "the reload to take effect")
         doc = httpx.get(server.url + "/v1/skills/pets", headers={"Authorization": f"Bearer {key}"})
         assert doc.status_code == 200

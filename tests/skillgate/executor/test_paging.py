@@ -242,7 +242,16 @@ def test_collector_stops_fetching_past_max_bytes() -> None:
     c = Collector({"q": "x"}, 1000, 10, max_bytes=400)
     _drive(c, _pages(10, 4))  # ~60 bytes an item: the second page passes 400
     assert c.pages == 2
-    assert c.summary()["next"] == {"page": 3}
+    # The item that passes 400 is the last one kept (the cut at the end removes it):
+    # the rest of the page is never held, and the answer resumes inside it.
+    assert len(c.items) == 7
+    assert c.summary() == {
+        "pages": 2,
+        "items": 7,
+        "complete": False,
+        "next": {"page": 2},
+        "skip": 3,
+    }
 
 
 def test_every_shipped_paginated_endpoint_declares_its_paging_parameters(

@@ -105,3 +105,16 @@ def test_a_query_credential_goes_last_and_replaces_a_parameter_of_its_name() -> 
     assert req.url == "https://api.x.test/things?q=a%20b&key=k%2F1"
     assert "Authorization" not in req.headers
     assert "k/1" not in repr(req)
+
+
+def test_an_encoded_slash_in_a_single_segment_is_encoded_once(
+    endpoints: dict[str, Endpoint],
+) -> None:
+    """Issue 23.2: `%2F` the caller wrote (GitHub asks environment names so) stays one
+    encoded slash inside the segment, not `%252F`; a bare `/` is still refused, and an
+    encoded slash cannot smuggle in a `..` segment."""
+    req = build(endpoints["get_user"], BASE, {"username": "prod%2Feu"}, {}, None)
+    assert req.url == BASE + "/users/prod%2Feu"
+    for bad in ("prod/eu", "..%2Fadmin", "%2F"):
+        with pytest.raises(BadRequest, match="username"):
+            build(endpoints["get_user"], BASE, {"username": bad}, {}, None)

@@ -98,3 +98,24 @@ def test_a_declared_10_gib_body_is_413_at_once(server: Server) -> None:
     assert b"connection: close" in head.lower()
     assert b'"error":"payload_too_large"' in head + rest
     assert closed_after < 5, closed_after
+
+
+@pytest.mark.parametrize("path", [b"/auth/device/code", b"/auth/device/token"])
+def test_a_chunked_body_over_1_mib_is_413_on_the_device_routes(server: Server, path: bytes) -> None:
+    """Issue 22, item 7, as it was found: a chunked body (no length to refuse at once)
+    over the 1 MiB limit to a device route was a 500 and a 6 kB traceback in the log."""
+    chunk = b"x" * 65536
+    body = (b"%x\r\n" % len(chunk) + chunk + b"\r\n") * 17 + b"0\r\n\r\n"  # 1 MiB + 64 KiB
+    with _connect(server) as sock:
+        sock.sendall(
+            b"POST " + path + b" HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n" + body
+        )
+        answer = b""
+        while b"}" not in answer and (part := sock.recv(65536)):
+            answer += part
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:300]
+    assert (
+        b'{"error":"payload_too_large","message":"The request body exceeds 1048576 bytes."}'
+        in answer
+    )

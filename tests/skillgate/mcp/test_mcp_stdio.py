@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 from mcp import Client, MCPError, StdioServerParameters
+from mcp_types import PROTOCOL_VERSION_META_KEY as PROTOCOL_KEY
+from mcp_types import DiscoverResult
 
+from skillgate_cli.commands.mcp import header_value, message_headers
 from tests.process import BIN, clean_env, run_cli
 from tests.skillgate.mcp.conftest import Gateway
 
@@ -44,6 +47,57 @@ async def test_svc_mcp_relays_search_get_run(gateway: Gateway, tmp_path: Path) -
     assert refused.is_error
     assert refused.structured_content["error"] == "scope_not_allowed"
     assert "Unknown tool" in caught.value.message
+
+
+async def test_svc_mcp_carries_revision_2026_07_28(gateway: Gateway, tmp_path: Path) -> None:
+    """A client pinned to 2026-07-28 (no initialize: `server/discover`, then every request
+    with its version in `params._meta`) through the relay: the gateway's door checks that
+    `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` match each body."""
+    async with _svc_mcp(gateway, tmp_path, gateway.keys["scoped"], "auto") as probing:
+        assert probing.protocol_version == "2026-07-28"  # the probe answered: no fallback
+        assert probing.server_info is not None
+        assert probing.server_info.name == "skillgate"
+    async with _svc_mcp(gateway, tmp_path, gateway.keys["scoped"], "2026-07-28") as client:
+        assert client.protocol_version == "2026-07-28"
+        discovered = DiscoverResult.model_validate(await client.session.send_discover("2026-07-28"))
+        tools = [t.name for t in (await client.list_tools()).tools]
+        run = await client.call_tool(
+            "run_skill",
+            {"integration": "sample", "endpoint": "get_user", "params": {"username": "v2026"}},
+        )
+        found = await client.call_tool("search_skills", {"query": "user profile"})
+        with pytest.raises(MCPError) as caught:  # Mcp-Name base64-encoded, matched, unknown
+            await client.call_tool("outil-été ", {})
+    assert "2026-07-28" in discovered.supported_versions
+    assert "search_skills" in (discovered.instructions or "")
+    assert tools == ["list_integrations", "search_skills", "get_skill", "run_skill"]
+    assert run.structured_content == {"status": 200, "data": {"ok": True, "path": "/users/v2026"}}
+    assert found.structured_content["results"][0]["name"] == "get_user"  # type: ignore[index]
+    assert "Unknown tool" in caught.value.message
+
+
+def test_the_relay_headers_follow_the_message() -> None:
+    modern = {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "run_skill", "_meta": {PROTOCOL_KEY: "2026-07-28"}},
+    }
+    assert message_headers(modern, "2025-11-25") == {
+        "MCP-Protocol-Version": "2026-07-28",  # the message's own version wins
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": "run_skill",
+    }
+    legacy = {"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": "é"}}
+    assert message_headers(legacy, "2025-11-25") == {
+        "MCP-Protocol-Version": "2025-11-25",
+        "Mcp-Method": "resources/read",
+        "Mcp-Name": "=?base64?w6k=?=",
+    }
+    assert message_headers({"jsonrpc": "2.0", "id": 1, "result": {}}, None) == {}
+    assert message_headers(None, None) == {}
+    assert header_value(" x") == "=?base64?IHg=?="
+    assert header_value("=?base64?abc?=") == "=?base64?PT9iYXNlNjQ/YWJjPz0=?="
 
 
 async def test_svc_mcp_without_a_valid_key_says_to_log_in(gateway: Gateway, tmp_path: Path) -> None:

@@ -6,6 +6,8 @@ Rules (both importers; the field-level ones are in the modules that apply them):
 - method and path are exactly the source's (placeholders as written); every
   placeholder must be a declared path parameter and every path parameter must
   appear in the path, else the operation is skipped;
+- a path parameter holding a ref, branch, tag or file path is `multi_segment`
+  (`segments`);
 - `changes_data`: false for GET; true for every other method unless the source
   marks the operation as a read (`SourceOperation.reads`: an OpenAPI
   `x-readOnly`-style flag). A name is never taken for a marker (Stripe's
@@ -33,7 +35,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from skillgate.catalog.importers import errors as errors_mod
-from skillgate.catalog.importers import pagination
+from skillgate.catalog.importers import pagination, segments
 from skillgate.catalog.importers import params as params_mod
 from skillgate.catalog.importers import schema as sch
 from skillgate.catalog.importers.naming import unique
@@ -78,6 +80,7 @@ def _parameters(op: SourceOperation, notes: list[str]) -> list[Param]:
             raise SkipOperation(f"path placeholder {{{ph}}} has no declared path parameter")
     for wire in declared - set(placeholders):
         raise SkipOperation(f"path parameter {wire!r} does not appear in the path")
+    segments.mark(op.path, result)  # a ref, branch, tag or file path may hold '/'
     params_mod.name_all(result)
     return result
 

@@ -42,15 +42,17 @@ def routes(
         Route(
             "POST", "/v1/connect", start, "Start a connect request (svc connect)", "connections",
             status=201, request_body=schema_of(ConnectBody, "validation"),
+            operation_id="start_connect",
             response=schema_of(ConnectStarted),
         ),
         # /v1/{integration}/{endpoint} (POST) shares the shape: other methods are 405 here.
         Route(
             "GET", "/v1/connect/{request_id}", status, "A connect request's status",
             "connections", response=schema_of(ConnectRequestOut),
+            operation_id="get_connect_request",
         ),
         Route(
             "GET", "/v1/connections", listing, "The caller's connections (no credentials)",
-            "connections", response=schema_of(ConnectionList),
+            "connections", response=schema_of(ConnectionList), operation_id="list_connections",
         ),
     )  # fmt: skip

@@ -113,24 +113,26 @@ def routes(discovery: Discovery) -> tuple[Route, ...]:
     return (
         Route(
             "GET", "/v1/skills", list_integrations, "List integrations", "discovery",
-            response=LISTING,
+            response=LISTING, operation_id="list_integrations",
         ),
         # Before /v1/skills/{integration}, which would take `search` for a slug.
         Route(
             "GET", "/v1/skills/search", _search(discovery), "Search endpoints by what they do",
-            "discovery", query=SEARCH_QUERY, response=SEARCH,
+            "discovery", query=SEARCH_QUERY, response=SEARCH, operation_id="search_endpoints",
         ),
         Route(
             "GET", "/v1/skills/{integration}", get_integration, "An integration's endpoints",
             "discovery", response=DETAIL, query=(described("category", STRING),),
+            operation_id="get_integration",
         ),
         Route(
             "GET", "/v1/skills/{integration}/{endpoint}", get_endpoint,
             "An endpoint's documentation", "discovery", response=ENDPOINT,
+            operation_id="get_endpoint",
         ),
         # /v1/connections/{integration} has the same shape: a wrong method falls through.
         Route(
             "GET", "/v1/{integration}/download", download, "The integration's skill bundle",
-            "discovery", owns=False, response=BUNDLE,
+            "discovery", owns=False, response=BUNDLE, operation_id="download_integration",
         ),
     )  # fmt: skip

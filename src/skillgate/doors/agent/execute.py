@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from skillgate.doors.agent.router import Call, Reply, Route
 from skillgate.errors import BadRequest
 from skillgate.executor import options
@@ -13,7 +15,11 @@ _FIELDS = frozenset({"params", "as_typed", *options.NAMES})
 REQUEST_BODY = {
     "type": "object",
     "properties": {
-        "params": {"type": "object"},
+        "params": {
+            "type": "object",
+            "additionalProperties": True,  # the endpoint's own parameters (GET /v1/skills/...)
+            "description": "The endpoint's parameters by name (its documentation lists them).",
+        },
         # the text typed for string parameters (docs/execution.md)
         "as_typed": {"type": "object", "additionalProperties": {"type": "string"}},
         "dry_run": {"type": "boolean"},
@@ -35,6 +41,41 @@ REQUEST_BODY = {
         "max_bytes": {"type": "integer", "minimum": options.MIN_BYTES},
     },
     "additionalProperties": False,
+}
+
+
+_OBJECT: dict[str, Any] = {"type": "object", "additionalProperties": True}
+# The answer's shapes (docs/execution.md): {status, data} or {status, error}, with
+# `pagination`, `truncated`/`bytes`/`omitted`, `retry_after` as options add them; a dry
+# run's {dry_run, request, destructive, confirmation_required}.
+ANSWER: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": True,
+    "properties": {
+        "status": {"type": "integer", "description": "The upstream HTTP status."},
+        "data": {
+            "description": "The upstream body: JSON as JSON (an object, an array, ...), "
+            "anything else as a string.",
+            "additionalProperties": True,
+        },
+        "error": {**_OBJECT, "description": "The upstream error body (at least `message`)."},
+        "retry_after": {"type": "integer"},
+        "pagination": _OBJECT,
+        "truncated": {"type": "boolean"},
+        "bytes": {"type": "integer"},
+        "omitted": {"type": "integer"},
+        "dry_run": {"type": "boolean"},
+        "request": {**_OBJECT, "description": "A dry run: the request it would send."},
+        "destructive": {"type": "boolean"},
+        "confirmation_required": {"type": "boolean"},
+    },
+}
+IDEMPOTENCY_KEY: dict[str, Any] = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "A repeat with the same key is answered from storage (docs/execution.md).",
+    "schema": {"type": "string", "minLength": 1, "maxLength": options.MAX_KEY_LENGTH},
 }
 
 
@@ -67,5 +108,8 @@ def routes(executor: Executor) -> tuple[Route, ...]:
             # /v1/connections/{integration} and /v1/connect/{request_id} share the shape.
             owns=False,
             request_body=REQUEST_BODY,
+            response=ANSWER,
+            query=(IDEMPOTENCY_KEY,),
+            operation_id="execute_endpoint",
         ),
     )

@@ -42,5 +42,6 @@ def routes(log: ExecutionLog, sessions: async_sessionmaker[AsyncSession]) -> tup
         Route(
             "GET", "/v1/executions", list_executions, "The caller's execution log",
             "executions", query=QUERY, response=schema_of(ExecutionPage),
+            operation_id="list_executions",
         ),
     )  # fmt: skip

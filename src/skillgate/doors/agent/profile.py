@@ -32,6 +32,12 @@ def routes(plans: Plans) -> tuple[Route, ...]:
 
     return (
         Route(
-            "GET", "/v1/me", me, "The caller's profile, plan and key", "profile", response=RESPONSE
+            "GET",
+            "/v1/me",
+            me,
+            "The caller's profile, plan and key",
+            "profile",
+            response=RESPONSE,
+            operation_id="get_me",
         ),
     )

@@ -55,7 +55,8 @@ class Route:
     request_body: dict[str, Any] | None = None
     response: dict[str, Any] = field(default_factory=lambda: {"type": "object"})  # 2xx schema
     status: int = 200  # the success status /openapi.json names
-    query: tuple[dict[str, Any], ...] = ()  # OpenAPI query parameters
+    query: tuple[dict[str, Any], ...] = ()  # OpenAPI query (and header) parameters
+    operation_id: str = ""  # /openapi.json's operationId; the handler's name when empty
     segments: tuple[str | None, ...] = field(init=False)  # None: a parameter
     names: tuple[str, ...] = field(init=False)
     # Precomputed for matching: (index, text) of each literal segment, (index, name)
@@ -90,6 +91,7 @@ class Route:
     def describe(self) -> dict[str, Any]:
         """This route as OpenAPI shows it."""
         operation: dict[str, Any] = {
+            "operationId": self.operation_id or self.handler.__name__,
             "summary": self.summary,
             "tags": [self.tag],
             "security": [{"bearer": []}],

@@ -1,14 +1,16 @@
 """The MCP door's ASGI app: `/mcp`, MCP over Streamable HTTP (stateless, JSON answers).
 
-Before the SDK sees a request the door refuses what is not MCP's to answer:
-a method other than POST (405, `Allow: POST`: no SSE stream to open on a
+Before the SDK sees a request the door refuses what is not MCP's to answer: an
+`Origin` not on the allow-list (403 with a JSON-RPC error, as the MCP
+specification asks against DNS rebinding; no `Origin` passes, `kit.origins`), a
+method other than POST (405, `Allow: POST`: no SSE stream to open on a
 stateless server), a missing or invalid API key (401 with `WWW-Authenticate`,
-the agent door's error object), a body that is not JSON (415), a body over
-the limit (the request middleware's 413) and a JSON-RPC batch (which MCP removed in 2025-06-18: a
-JSON-RPC error). The body read here is handed to the SDK's
-`StreamableHTTPSessionManager` (stateless: every request stands alone, so any
-instance answers any request) with the caller's `Principal` in the scope,
-where the tool handlers find it (`ctx.request.scope`).
+the agent door's error object), a body not sent as `application/json` (415), a
+body over the limit (the request middleware's 413) and a JSON-RPC batch (which
+MCP removed in 2025-06-18: a JSON-RPC error). The body read here is handed to
+the SDK's `StreamableHTTPSessionManager` (stateless: every request stands
+alone, so any instance answers any request) with the caller's `Principal` in
+the scope, where the tool handlers find it (`ctx.request.scope`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from skillgate.errors import MethodNotAllowed, SkillGateError, UnsupportedMediaT
 from skillgate.http.body import loads, read_body
 from skillgate.http.errors import as_error, json_head, send_error
 from skillgate.http.middleware import header
+from skillgate.kit.origins import OriginPolicy
 from skillgate.kit.principal import Principal
 
 PATH = "/mcp"
@@ -54,6 +57,26 @@ _BATCH = orjson.dumps(
         },
     }
 )
+
+
+_FOREIGN_ORIGIN = orjson.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {
+            "code": INVALID_REQUEST,
+            "message": "This Origin may not call /mcp (a browser page of another site); "
+            "the operator lists the browser origins allowed in SKILLGATE_MCP_ALLOWED_ORIGINS.",
+        },
+    }
+)
+_JSON = b"application/json"
+
+
+def _is_json(content_type: bytes | None) -> bool:
+    """`application/json`, with parameters or not (`; charset=utf-8`); not
+    `application/json-seq` or any other type that merely starts the same."""
+    return (content_type or b"").split(b";", 1)[0].strip().lower() == _JSON
 
 
 _FAST_VERSIONS = frozenset({b"2025-06-18", b"2025-11-25"})
@@ -115,9 +138,18 @@ def _per_endpoint(scope: Scope) -> bool:
 
 
 class McpDoor:
-    def __init__(self, verifier: KeyVerifier, tools: Tools, *, version: str, max_body: int) -> None:
+    def __init__(
+        self,
+        verifier: KeyVerifier,
+        tools: Tools,
+        *,
+        version: str,
+        max_body: int,
+        origins: OriginPolicy,
+    ) -> None:
         self.verifier = verifier
         self.tools = tools
+        self.origins = origins
         self.server: Server[Any] = Server(
             "skillgate",
             version=version,
@@ -158,6 +190,11 @@ class McpDoor:
             await task
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self.origins.allows(header(scope, b"origin")):
+            head = json_head(_FOREIGN_ORIGIN, None)
+            await send({"type": "http.response.start", "status": 403, "headers": head})
+            await send({"type": "http.response.body", "body": _FOREIGN_ORIGIN})
+            return
         try:
             if scope["method"] != "POST":
                 raise MethodNotAllowed(
@@ -169,8 +206,7 @@ class McpDoor:
             principal = await self.verifier.principal_from_key(
                 raw.decode("latin-1") if raw is not None else None
             )
-            kind = header(scope, b"content-type") or b""
-            if not kind.lower().startswith(b"application/json"):
+            if not _is_json(header(scope, b"content-type")):
                 raise UnsupportedMediaType(
                     "Send one JSON-RPC message with `Content-Type: application/json` "
                     "(and `Accept: application/json, text/event-stream`)."

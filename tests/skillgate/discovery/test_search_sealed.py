@@ -1,0 +1,68 @@
+"""The sealed search evaluation set (search_sealed.yaml) and the development set's
+request kinds: sound, and the sealed file unchanged.
+
+The sealed set was written before any ranking change of issue 26 and is never used to
+choose one. Its SHA-256 is held here, so any edit to it shows in review beside this
+constant; a correction (an expected endpoint that does not do the task) says why in its
+commit. This module does not rank anything: the figures are printed by the evaluation
+run that reports both sets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from skillgate.catalog.loader import Catalog, load_catalog
+
+HERE = Path(__file__).parent
+SEALED = HERE / "search_sealed.yaml"
+SEALED_SHA256 = "1bdfb7367ee5f283929c48428b20b422fd75d6e3e0a8ff6215ce0e09c1a53ba1"
+KINDS = {"plain", "misspelled", "chatty", "reference", "none"}
+
+
+@pytest.fixture(scope="module")
+def known() -> set[str]:
+    shipped: Catalog = load_catalog()
+    return {f"{s}/{e.name}" for s, i in shipped.integrations.items() for e in i.endpoints}
+
+
+def _sound(tasks: list[dict[str, Any]], known: set[str]) -> Counter[str]:
+    for t in tasks:
+        assert set(t) <= {"kind", "task", "expect", "also"}, t
+        assert t["kind"] in KINDS, t
+        if t["kind"] == "none":
+            assert t["expect"] is None, t
+            assert not t.get("also"), t
+            continue
+        for answer in [t["expect"], *t.get("also", [])]:
+            assert answer in known, (t["task"], answer)
+    texts = [t["task"] for t in tasks]
+    assert len(set(texts)) == len(texts)  # no task twice
+    return Counter(t["kind"] for t in tasks)
+
+
+def test_sealed_file_is_unchanged() -> None:
+    digest = hashlib.sha256(SEALED.read_bytes()).hexdigest()
+    assert digest == SEALED_SHA256, "search_sealed.yaml changed: see this module's docstring"
+
+
+def test_sealed_set_is_sound(known: set[str]) -> None:
+    tasks = yaml.safe_load(SEALED.read_text(encoding="utf-8"))["sealed"]
+    kinds = _sound(tasks, known)
+    assert len(tasks) >= 150
+    assert all(kinds[k] >= 15 for k in KINDS), kinds
+
+
+def test_development_kinds_are_sound(known: set[str]) -> None:
+    dev = yaml.safe_load((HERE / "search_eval.yaml").read_text(encoding="utf-8"))
+    kinds = _sound(dev["dev_kinds"], known)
+    assert all(kinds[k] >= 10 for k in KINDS - {"plain"}), kinds
+    sealed = {t["task"] for t in yaml.safe_load(SEALED.read_text(encoding="utf-8"))["sealed"]}
+    tuned = {t["task"] for t in dev["tasks"] + dev["held_out"] + dev["dev_kinds"]}
+    assert not sealed & tuned  # no sealed request is also a development one
