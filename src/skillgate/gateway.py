@@ -168,6 +168,7 @@ def _executor(base: _Base, catalog: Catalog, **collaborators: Any) -> Executor:
             max_bytes=settings.upstream_max_bytes,
             answer_bytes=settings.max_answer_bytes,
             base_url=settings.upstream_base_url,
+            operator_host=settings.upstream_base_url_set,
         ),
         **collaborators,
     )

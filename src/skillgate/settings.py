@@ -134,6 +134,10 @@ class Settings(BaseSettings):
         """The integration's host: `SKILLGATE_<SLUG>_BASE_URL`, else the catalog's."""
         return (self.integration_env(slug, "BASE_URL") or catalog_base_url).rstrip("/")
 
+    def upstream_base_url_set(self, slug: str) -> bool:
+        """Whether the operator set the integration's host (`SKILLGATE_<SLUG>_BASE_URL`)."""
+        return self.integration_env(slug, "BASE_URL") is not None
+
     def mcp_origins(self) -> OriginPolicy:
         """Who may call /mcp from a browser: the origins of the public URLs (API and
         dashboard; when unset, the address `skillgate serve` listens on unless it is a

@@ -2,6 +2,12 @@
 
 Loading is all or nothing: a single bad file raises CatalogError naming the
 file, the entry and the problem, and the server refuses to start.
+
+A catalog file is read within bounds (kit.documents): at most 16 MiB, nesting at
+most 64 levels, YAML aliases adding at most 100,000 nodes once expanded. A
+compiled file outside the shipped catalog is held to the same depth. The shipped
+files are checked against the same limits by the tests, not at every start
+(the alias count is ~45 ms over their 363 kB).
 """
 
 from __future__ import annotations
@@ -18,8 +24,11 @@ from pydantic import ValidationError
 
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.catalog.overlay import OverlayError, apply_overlay
+from skillgate.kit.documents import SAFE_LOADER, DocumentLimitError, check_depth, load_yaml
 
 SHIPPED_DIR = Path(__file__).parent / "integrations"
+COMPILED_DIR = Path(__file__).parent / "compiled"
+MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
 class CatalogError(Exception):
@@ -88,16 +97,30 @@ def _seen(digest: Any, path: Path, raw: bytes) -> None:
         digest.update(b"%d:%s%d:" % (len(path.name), path.name.encode(), len(raw)) + raw)
 
 
-def read_compiled(path: Path, digest: Any = None) -> dict[str, Any]:
-    """A compiled integration (JSON written by `skillgate catalog build`)."""
+def _read_bounded(path: Path) -> bytes:
     try:
-        raw = path.read_bytes()
-        _seen(digest, path, raw)
-        data = orjson.loads(raw)
+        with path.open("rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise CatalogError(f"{path}: cannot read: {exc.strerror}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise CatalogError(f"{path}: refused: larger than {MAX_FILE_BYTES // 2**20} MiB")
+    return raw
+
+
+def read_compiled(path: Path, digest: Any = None) -> dict[str, Any]:
+    """A compiled integration (JSON written by `skillgate catalog build`)."""
+    raw = _read_bounded(path)
+    _seen(digest, path, raw)
+    try:
+        data = orjson.loads(raw)
+        # The shipped ones are built from pinned sources and checked before they ship.
+        if path.parent.resolve() != COMPILED_DIR.resolve():
+            check_depth(data)
     except orjson.JSONDecodeError as exc:
         raise CatalogError(f"{path}: invalid JSON: {exc}") from None
+    except DocumentLimitError as exc:
+        raise CatalogError(f"{path}: refused: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("endpoints"), list):
         raise CatalogError(f"{path}: a compiled integration needs an `endpoints` list")
     return data
@@ -130,18 +153,24 @@ def _hand_written(data: dict[str, Any]) -> dict[str, Any]:
 
 # libyaml's safe loader when PyYAML was built with it (its wheels are): the catalog's
 # YAML is ~2 MB, which the pure-Python parser took ~0.6 s of start-up to read.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SAFE_LOADER = SAFE_LOADER
 
 
 def parse_file(path: Path, digest: Any = None) -> Integration:
     """The integration in `path`; `digest` (a hashlib object) takes the files read."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CatalogError(f"{path}: cannot read: {exc.strerror}") from None
-    _seen(digest, path, text.encode())
+        raw = _read_bounded(path)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CatalogError(f"{path}: cannot read: not UTF-8 text") from None
+    _seen(digest, path, raw)
     try:
-        data = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
+        if path.parent == SHIPPED_DIR:  # within the limits: tests/skillgate/kit/test_documents
+            data = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 (a safe loader)
+        else:
+            data = load_yaml(text, _SAFE_LOADER)
+    except DocumentLimitError as exc:
+        raise CatalogError(f"{path}: refused: {exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

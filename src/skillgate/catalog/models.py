@@ -328,6 +328,14 @@ class Integration(_Frozen):
     # How the API reports failure inside a 2xx body: `slack` (`"ok": false`) or
     # `graphql` (an `errors` array). The envelope then carries `error`, not `data`.
     body_errors: Literal["slack", "graphql"] | None = None
+    # The operator's explicit leave (`skillgate catalog import --allow-private-network`)
+    # for this integration's calls to reach loopback, private or link-local addresses
+    # (169.254.169.254 included); without it the executor refuses them (kit.outbound).
+    allow_private_network: bool = Field(
+        default=False,
+        description="Let calls reach loopback, private or link-local addresses "
+        "(set by an operator: `skillgate catalog import --allow-private-network`).",
+    )
     endpoints: tuple[Endpoint, ...] = Field(min_length=1)
 
     @field_validator("slug")
@@ -346,6 +354,12 @@ class Integration(_Frozen):
     @field_validator("base_url")
     @classmethod
     def _strip_slash(cls, v: str) -> str:
+        if "@" in v.split("://", 1)[-1].split("/", 1)[0]:
+            # Shown in every user's dry run and skill document: never a credential.
+            raise ValueError(
+                "base_url must not carry credentials (user:password@); give the API's "
+                "token through `auth`"
+            )
         return v.rstrip("/")
 
     @model_validator(mode="after")

@@ -24,6 +24,12 @@ entries:
   `curated: true` (search ranks it first among equals), unless it says otherwise;
 - `exclude` lists `{operation, reason}`: a pattern (`apps/*`) matches operation
   ids shell-style; the reason is required and shown by `skillgate catalog table`.
+- `reads` lists `{operation, reason}`: a compiled non-GET operation that only
+  reads (a POST search), by its exact id, with the reason from the provider's
+  own words. It is the one way a compiled non-GET becomes `changes_data: false`
+  (an importer takes a non-GET for a write unless the source marks it a read);
+  a curated entry that sets `changes_data: false` on a non-GET is refused. The
+  shipped list is reviewed in docs/catalog.md ("POST endpoints that only read").
 
 Curated endpoints come first, in the overlay's order, then the rest in the
 source's order. Every problem raises `OverlayError` naming the operation.
@@ -117,6 +123,28 @@ def _excluded(exclude: Any) -> list[tuple[str, str]]:
     return rules
 
 
+def _reads(reads: Any, by_op: dict[str, dict[str, Any]], excluded: set[str]) -> dict[str, str]:
+    """operation -> reason of each compiled non-GET the overlay marks as a read."""
+    if reads is None:
+        return {}
+    if not isinstance(reads, list):
+        raise OverlayError("`reads` must be a list of {operation, reason}")
+    found: dict[str, str] = {}
+    for rule in reads:
+        if not isinstance(rule, dict) or not isinstance(rule.get("operation"), str):
+            raise OverlayError("each `reads` entry needs an `operation`")
+        op, reason = rule["operation"], rule.get("reason")
+        if not isinstance(reason, str) or len(reason.strip()) < 10:
+            raise OverlayError(f"reads {op!r}: give the `reason` (the provider's words)")
+        endpoint = by_op.get(op)
+        if endpoint is None or op in excluded:
+            raise OverlayError(f"reads {op!r}: no compiled operation has that id")
+        if endpoint.get("method") == "GET":
+            raise OverlayError(f"reads {op!r}: a GET is a read already")
+        found[op] = reason
+    return found
+
+
 def _matching(ops: Iterable[str], rules: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """(operation, reason) of each of `ops` that a rule's pattern matches (the first)."""
     found: list[tuple[str, str]] = []
@@ -150,6 +178,8 @@ def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str
         if not any(fnmatch.fnmatchcase(op, pattern) for op in by_op):
             raise OverlayError(f"exclude {pattern!r}: no compiled operation matches it")
     excluded = {op for op, _ in _matching(by_op, rules)}
+    for read in _reads(overlay.get("reads"), by_op, excluded):
+        by_op[read] = {**by_op[read], "changes_data": False}
 
     curated: list[dict[str, Any]] = []
     taken: set[str] = set()
@@ -168,13 +198,16 @@ def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str
             raise OverlayError(f"operation {op!r} is not in the compiled integration")
         if op in excluded:
             raise OverlayError(f"operation {op!r} is both curated and excluded")
+        if entry.get("changes_data") is False and by_op[op].get("changes_data") is not False:
+            raise OverlayError(
+                f"operation {op!r}: a non-GET is a read only when `reads` lists it with the reason"
+            )
         taken.add(op)  # curated more than once: several views of one call (names differ)
         curated.append(_curate(by_op[op], entry))
 
     rest = [e for op, e in by_op.items() if op not in taken and op not in excluded]
     merged = {k: v for k, v in compiled.items() if k not in ("endpoints", "source", "skipped")}
-    merged.update(
-        {k: v for k, v in overlay.items() if k not in ("compiled", "exclude", "categories")}
-    )
+    own = ("compiled", "exclude", "categories", "reads")  # the overlay's, not integration fields
+    merged.update({k: v for k, v in overlay.items() if k not in own})
     merged["endpoints"] = [*curated, *rest]
     return merged

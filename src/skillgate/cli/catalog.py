@@ -56,11 +56,14 @@ def schema() -> None:
 
 
 @catalog.command("table")
-def table() -> None:
-    """Print the Markdown table of integrations and endpoint counts (for the README)."""
+@click.argument("paths", nargs=-1, type=click.Path())
+def table(paths: tuple[str, ...]) -> None:
+    """Print the Markdown table of integrations and endpoint counts (for the README): the
+    shipped catalog plus PATHS. An integration whose calls may reach private addresses
+    (`allow_private_network: true`) says so beside its name."""
     from skillgate.catalog.loader import load_catalog
 
-    loaded = load_catalog()
+    loaded = load_catalog(list(paths))
     click.echo("| Integration | Slug | Endpoints | Categories |")
     click.echo("|---|---|---|---|")
     total = 0
@@ -68,7 +71,8 @@ def table() -> None:
         cats = sorted({e.category for e in i.endpoints})
         total += len(i.endpoints)
         shown = ", ".join(cats) if len(cats) <= 8 else ", ".join(cats[:6]) + f", … ({len(cats)})"
-        click.echo(f"| {i.name} | `{i.slug}` | {len(i.endpoints)} | {shown} |")
+        name = i.name + (" (private network allowed)" if i.allow_private_network else "")
+        click.echo(f"| {name} | `{i.slug}` | {len(i.endpoints)} | {shown} |")
     click.echo(f"| **Total** | | **{total}** | |")
 
 

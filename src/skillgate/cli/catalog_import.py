@@ -1,9 +1,13 @@
 """`skillgate catalog import openapi|google FILE --slug S`: a catalog file from a description.
 
-The catalog YAML goes to `--out` (or stdout); a one-line summary and every
-skipped operation with its reason go to stderr. The file is validated the way
-the server loads it (models, then `check_integration`) before it is written;
-any problem names the file, the operation and the problem, and exits 1.
+The catalog YAML goes to `--out` (or stdout), written 0600 (owner only); a
+one-line summary and every skipped operation with its reason go to stderr. The
+file is validated the way the server loads it (models, then
+`check_integration`) before it is written; any problem names the file, the
+operation and the problem, and exits 1. A base URL on a loopback, private or
+link-local address (or `localhost`) needs `--allow-private-network`, recorded in
+the file as `allow_private_network: true`: without it the executor refuses such
+addresses, names that resolve to them included.
 """
 
 from __future__ import annotations
@@ -16,6 +20,10 @@ import click
 
 AUTH_HELP = (
     "How a pasted token is sent: bearer, header:NAME or query:NAME (default: the document's)."
+)
+PRIVATE_HELP = (
+    "Let this integration's calls reach loopback, private or link-local addresses "
+    "(recorded in the file as allow_private_network: true)."
 )
 
 
@@ -38,6 +46,7 @@ def _common(fn: Any) -> Any:
             default=None,
             help="Default: <slug>.yaml in the catalog directory; - for stdout.",
         ),
+        click.option("--allow-private-network", is_flag=True, help=PRIVATE_HELP),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -54,25 +63,30 @@ def import_openapi_cmd(
     name: str | None,
     verify_path: str | None,
     out: str | None,
+    allow_private_network: bool,
     base_url: str | None,
     auth: str | None,
 ) -> None:
     """An OpenAPI 3.0 or 3.1 document (JSON or YAML)."""
-    _run(
-        "openapi", file, slug, out, name=name, verify_path=verify_path, base_url=base_url, auth=auth
-    )
+    options = {"name": name, "verify_path": verify_path, "base_url": base_url, "auth": auth}
+    _run("openapi", file, slug, out, allow_private_network, **options)
 
 
 @import_group.command("google")
 @_common
 def import_google_cmd(
-    file: str, slug: str, name: str | None, verify_path: str | None, out: str | None
+    file: str,
+    slug: str,
+    name: str | None,
+    verify_path: str | None,
+    out: str | None,
+    allow_private_network: bool,
 ) -> None:
     """A Google API Discovery document (e.g. gmail.v1.json from google-api-python-client)."""
-    _run("google", file, slug, out, name=name, verify_path=verify_path)
+    _run("google", file, slug, out, allow_private_network, name=name, verify_path=verify_path)
 
 
-def _run(kind: str, file: str, slug: str, out: str | None, **options: Any) -> None:
+def _run(kind: str, file: str, slug: str, out: str | None, private: bool, **options: Any) -> None:
     from skillgate.catalog.importers import (
         DocumentError,
         import_discovery,
@@ -90,6 +104,13 @@ def _run(kind: str, file: str, slug: str, out: str | None, **options: Any) -> No
     except DocumentError as exc:
         message = str(exc)
         _fail(message if message.startswith(file) else f"{file}: {message}")
+    data = _network(data, private)
+    if not private and private_host(str(data.get("base_url") or "")):
+        _fail(
+            f"{file}: base_url {data['base_url']} is a loopback, private or link-local "
+            "address; the gateway calls such addresses only for an integration that allows "
+            "it: pass --allow-private-network if this is intended"
+        )
     problems = _problems(data)
     if problems:
         _fail("\n".join(f"{file}: {p}" for p in problems))
@@ -107,7 +128,7 @@ def _run(kind: str, file: str, slug: str, out: str | None, **options: Any) -> No
         problem = fits_the_catalog(target, text, paths)
         if problem:
             _fail(f"{file}: {problem}")
-        target.write_text(text, encoding="utf-8")
+        write_private(target, text)
     where = str(target) if target else "stdout"
     click.echo(
         f"skillgate: {file}: {len(imported.endpoints)} endpoints for {slug!r} written to "
@@ -121,7 +142,37 @@ def _run(kind: str, file: str, slug: str, out: str | None, **options: Any) -> No
         click.echo(f"  note {note}", err=True)
 
 
-MAX_DOCUMENT = 64 * 1024 * 1024
+def _network(data: dict[str, Any], private: bool) -> dict[str, Any]:
+    """`data` with `allow_private_network: true` after its base URL when `private`."""
+    if not private:
+        return data
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        out[key] = value
+        if key == "base_url":
+            out["allow_private_network"] = True
+    return out
+
+
+def private_host(url: str) -> bool:
+    """Whether `url`'s host is `localhost` or an address that is not global."""
+    from urllib.parse import urlsplit
+
+    from skillgate.kit.outbound import is_global, is_ip_literal
+
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    return is_ip_literal(host) and not is_global(host)
+
+
+def write_private(target: Path, text: str) -> None:
+    """`text` into `target`, readable by its owner only (0600), whatever the umask or
+    the mode of a file it replaces."""
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        os.fchmod(f.fileno(), 0o600)
+        f.write(text)
 
 
 def is_url(file: str) -> bool:
@@ -134,6 +185,7 @@ def fetch_url(url: str) -> str:
     import urllib.request
 
     from skillgate.catalog.importers import DocumentError
+    from skillgate.catalog.importers.document import MAX_DOCUMENT
 
     request = urllib.request.Request(url, headers={"Accept": "application/json, */*"})  # noqa: S310
     try:

@@ -46,6 +46,9 @@ class OAuthApp:
     client_secret: str = field(repr=False)
     authorize_url: str
     token_url: str
+    # The token endpoint may be a private address: the catalog allows it, or the
+    # operator set SKILLGATE_<SLUG>_TOKEN_URL (kit.outbound).
+    private_network: bool = False
 
 
 def oauth_app(settings: Settings, integration: Integration) -> OAuthApp | None:
@@ -65,6 +68,8 @@ def oauth_app(settings: Settings, integration: Integration) -> OAuthApp | None:
         authorize_url=settings.integration_env(integration.slug, "AUTHORIZE_URL")
         or auth.authorize_url,
         token_url=settings.integration_env(integration.slug, "TOKEN_URL") or auth.token_url,
+        private_network=integration.allow_private_network
+        or settings.integration_env(integration.slug, "TOKEN_URL") is not None,
     )
 
 
@@ -118,6 +123,7 @@ async def _token_request(outbound: Outbound, app: OAuthApp, form: dict[str, str]
             total_timeout=TOKEN_TOTAL_TIMEOUT,
             max_bytes=TOKEN_MAX_BYTES,
             service=f"{app.slug}: the token endpoint",
+            private_network=app.private_network,
         )
     except UpstreamError:  # unreachable, too slow, or an answer past the size cap
         raise OAuthError(

@@ -56,6 +56,8 @@ async def verify_token(
         total_timeout=15,
         max_bytes=1024 * 1024,
         service=integration.name,
+        private_network=integration.allow_private_network
+        or settings.upstream_base_url_set(integration.slug),
     )
     if response.status >= 400 or body_failed(integration.body_errors, response.body):
         raise BadRequest(

@@ -56,6 +56,9 @@ class UpstreamPolicy:
     max_bytes: int  # one upstream body, as read (kit.outbound)
     answer_bytes: int  # one answer, all its pages together (executor.capped)
     base_url: Callable[[str, str], str]  # (slug, catalog base URL) -> the host to call
+    # slug -> whether the operator set its host in the environment (its own choice of
+    # host: like the catalog's allow_private_network, it may be a private address).
+    operator_host: Callable[[str], bool] = lambda slug: False
 
 
 class Executor:
@@ -89,10 +92,23 @@ class Executor:
         self.policy = policy
         self.options = OptionRunner(self, confirmations, idempotency)
         self._base_urls: dict[str, str] = {}  # read from the environment once per slug
+        self._operator_hosts: dict[str, bool] = {}
 
     def reload_base_urls(self) -> None:
         """Read SKILLGATE_<SLUG>_BASE_URL again at the next call of each integration."""
         self._base_urls.clear()
+        self._operator_hosts.clear()
+
+    def private_network(self, integration: Integration) -> bool:
+        """Whether calls to `integration` may reach a private address (kit.outbound)."""
+        if integration.allow_private_network:
+            return True
+        chosen = self._operator_hosts.get(integration.slug)
+        if chosen is None:
+            chosen = self._operator_hosts[integration.slug] = self.policy.operator_host(
+                integration.slug
+            )
+        return chosen
 
     async def run(
         self,
@@ -256,4 +272,5 @@ class Executor:
             total_timeout=own.total if own else policy.total_timeout,
             max_bytes=policy.max_bytes,
             service=integration.name,
+            private_network=self.private_network(integration),
         )

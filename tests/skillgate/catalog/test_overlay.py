@@ -151,6 +151,17 @@ def test_excludes_need_a_reason_and_match_patterns_or_method_and_path() -> None:
     ]
 
 
+def test_reads_mark_a_compiled_post_a_read_with_its_reason() -> None:
+    assert _apply({})["endpoints"][0].get("changes_data") is not False
+    overlay = {"reads": [{"operation": "issues/create", "reason": "It only reads, says the doc."}]}
+    merged = _apply(overlay)
+    assert merged["endpoints"][0]["changes_data"] is False
+    assert "reads" not in merged  # the overlay's own bookkeeping, not an integration field
+    curated = {**overlay, "endpoints": [{"name": "x", "operation": "issues/create",
+                                          "changes_data": False}]}  # fmt: skip
+    assert _apply(curated)["endpoints"][0]["changes_data"] is False
+
+
 @pytest.mark.parametrize(
     ("overlay", "problem"),
     [
@@ -173,6 +184,13 @@ def test_excludes_need_a_reason_and_match_patterns_or_method_and_path() -> None:
             "both curated and excluded",
         ),
         ({"categories": ["a"]}, "`categories` must map"),
+        ({"reads": [{"operation": "issues/create"}]}, "give the `reason`"),
+        ({"reads": [{"operation": "nope", "reason": "It only reads."}]}, "no compiled operation"),
+        ({"reads": [{"operation": "apps/get", "reason": "It only reads."}]}, "a GET is a read"),
+        (
+            {"endpoints": [{"name": "x", "operation": "issues/create", "changes_data": False}]},
+            "a read only when `reads` lists it",
+        ),
     ],
 )
 def test_an_overlay_that_does_not_fit_is_refused(overlay: dict[str, Any], problem: str) -> None:

@@ -13,7 +13,8 @@ from urllib.parse import parse_qsl
 import pytest
 
 from skillgate.catalog.loader import SHIPPED_DIR, Catalog, load_catalog
-from tests.conftest import Harness, open_harness
+from skillgate.doors.mcp.schemas import endpoint_tool
+from tests.conftest import Harness, bearer, open_harness
 from tests.upstream import Provider
 
 SLUGS = ("stripe", "asana", "box", "sendgrid")
@@ -166,3 +167,51 @@ async def test_sendgrid_mail_send_json_body(
     assert sent.headers["authorization"] == "Bearer good-token"
     assert sent.headers["content-type"] == "application/json"
     assert sent.json() == message
+
+
+async def test_a_read_only_key_cannot_update_a_stripe_value_list_on_any_door(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    """Stripe's POST /v1/radar/value_lists/{value_list} ("Updates a value list") was
+    compiled as a read (its id ends in "List"): a `stripe:read` key could call it."""
+    harness, full = gateway
+    await _connect(harness, provider, full, "stripe", "/v1/balance")
+    read_only, _ = await harness.key(scopes=["stripe:read"])
+    name = "post_radar_value_lists_value_list"
+    params = {"value_list": "rsl_1", "name": "blocked emails"}
+
+    r = await harness.run(read_only, "stripe", name, **params)
+    assert r.status_code == 403
+    assert r.json()["error"] == "scope_not_allowed"
+    assert "read-only" in r.json()["message"]
+
+    mcp = await harness.client.post(
+        "/mcp",
+        json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "run_skill",
+            "arguments": {"integration": "stripe", "endpoint": name, "params": params},
+        }},
+        headers={"Authorization": f"Bearer {read_only}", "Content-Type": "application/json",
+                 "Accept": "application/json, text/event-stream",
+                 "MCP-Protocol-Version": "2025-11-25"},
+    )  # fmt: skip
+    assert mcp.status_code == 200, mcp.text
+    result = mcp.json()["result"]
+    assert result["isError"] is True
+    assert result["structuredContent"]["error"] == "scope_not_allowed"
+    assert provider.api_requests() == []  # nothing reached Stripe on either door
+
+    # The full key sees it documented as a write (what the MCP tool's readOnlyHint follows).
+    doc = await harness.client.get(f"/v1/skills/stripe/{name}", headers=bearer(full))
+    assert doc.json()["changes_data"] is True
+    stripe = harness.catalog.get("stripe")
+    endpoint = harness.catalog.endpoint("stripe", name)
+    assert stripe is not None
+    assert endpoint is not None
+    hints = endpoint_tool(stripe, endpoint).annotations
+    assert hints is not None
+    assert hints.read_only_hint is False
+    r = await harness.run(full, "stripe", name, **params)
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert (sent.method, sent.path) == ("POST", "/v1/radar/value_lists/rsl_1")

@@ -8,11 +8,11 @@ Rules (both importers; the field-level ones are in the modules that apply them):
   appear in the path, else the operation is skipped;
 - a path parameter holding a ref, branch, tag or file path is `multi_segment`
   (`segments`);
-- `changes_data`: false for GET; true for the other methods unless the provider
-  hints the operation only reads (`SourceOperation.reads`: an OpenAPI
-  `x-readOnly`-style flag, a POST whose operation id ends in search, query,
-  list, get, lookup or preview, a Google POST method named get..., list,
-  search, query, batchGet..., export);
+- `changes_data`: false for GET; true for every other method unless the source
+  marks the operation as a read (`SourceOperation.reads`: an OpenAPI
+  `x-readOnly`-style flag). A name is never taken for a marker (Stripe's
+  `PostRadarValueListsValueList` updates a list): a POST that only reads is
+  listed, with the reason, under the overlay's `reads` (catalog.overlay);
 - `scopes`: the OAuth scopes any one of which allows the call, when the source
   says (Google methods' `scopes`; an OpenAPI operation whose security
   requirements each name one OAuth 2.0 scope);
@@ -52,7 +52,6 @@ from skillgate.catalog.models import Endpoint
 from skillgate.catalog.validate import check_example
 
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
-READ_WORDS = frozenset({"search", "query", "list", "get", "lookup", "preview", "export"})
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _CALLER_WORDS = frozenset({"user", "me", "profile", "account", "whoami", "self", "userinfo"})
 

@@ -1,14 +1,22 @@
-"""Read a JSON or YAML description document from a file or from text."""
+"""Read a JSON or YAML description document from a file or from text.
+
+Within bounds (kit.documents): at most `MAX_DOCUMENT` bytes (64 MiB; GitHub's
+OpenAPI document, the largest source, is 13 MB), nesting at most 64 levels, YAML
+aliases adding at most 100,000 nodes once expanded.
+"""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+import orjson
 import yaml
 
 from skillgate.catalog.importers.source import DocumentError
+from skillgate.kit.documents import DocumentLimitError, load_json, load_yaml
+
+MAX_DOCUMENT = 64 * 1024 * 1024
 
 
 def load_document(path_or_text: str | Path) -> dict[str, Any]:
@@ -25,14 +33,23 @@ def load_document(path_or_text: str | Path) -> dict[str, Any]:
         path = Path(path_or_text)
         where = str(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            with path.open("rb") as f:
+                raw = f.read(MAX_DOCUMENT + 1)
+            if len(raw) > MAX_DOCUMENT:
+                raise DocumentError(f"{where}: the document is over 64 MiB")
+            text = raw.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise DocumentError(f"{where}: cannot read: {exc}") from None
     elif "\n" not in path_or_text and path_or_text.lower().endswith((".json", ".yaml", ".yml")):
         raise DocumentError(f"{path_or_text}: cannot read: no such file")
     else:
         text = str(path_or_text)
-    data = _parse(text, where)
+        if len(text) > MAX_DOCUMENT:
+            raise DocumentError(f"{where}: the document is over 64 MiB")
+    try:
+        data = _parse(text, where)
+    except DocumentLimitError as exc:
+        raise DocumentError(f"{where}: refused: {exc}") from None
     if not isinstance(data, dict):
         raise DocumentError(f"{where}: the document must be a JSON or YAML object")
     return data
@@ -41,11 +58,11 @@ def load_document(path_or_text: str | Path) -> dict[str, Any]:
 def _parse(text: str, where: str) -> Any:
     if text.lstrip().startswith("{"):
         try:
-            return json.loads(text)
-        except ValueError as exc:
+            return load_json(text)
+        except orjson.JSONDecodeError as exc:
             raise DocumentError(f"{where}: invalid JSON: {exc}") from None
     try:
-        return yaml.safe_load(text)
+        return load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 1}" if mark is not None else ""

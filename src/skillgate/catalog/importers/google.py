@@ -29,8 +29,9 @@ see `compile`, `params`, `schema`, `naming`, `text`, `errors`, `pagination`):
   method that needs the upload is skipped; `supportsMediaDownload` is noted
   (the `alt=media` variant returns bytes, the metadata call is kept);
 - errors: Discovery documents none, so each endpoint gets the status table's
-  fallback; `changes_data` false for a POST named get..., list, search, query,
-  batchGet..., export or lookup;
+  fallback; a Discovery document marks no method as a read, so every non-GET
+  method changes data (a POST `search`/`query` that only reads is listed with
+  its reason under the overlay's `reads`; a method's name is no marker);
 - OAuth: the document's scopes, Google's authorize/token URLs, and the scopes
   each method accepts (any one of them allows the call): kept on the endpoint
   as `scopes` and used to choose the integration's scopes.
@@ -43,7 +44,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from skillgate.catalog.importers.compile import compile_all
-from skillgate.catalog.importers.naming import category, endpoint_name, snake
+from skillgate.catalog.importers.naming import category, endpoint_name
 from skillgate.catalog.importers.refs import resolve
 from skillgate.catalog.importers.source import (
     UNMAPPABLE,
@@ -68,7 +69,6 @@ TOKEN_HELP = (
     "the OAuth 2.0 Playground (https://developers.google.com/oauthplayground). Such tokens "
     "expire within an hour and cannot be refreshed: connect with Google for lasting access."
 )
-READ_FIRST_WORDS = frozenset({"get", "list", "search", "query", "export", "lookup"})
 _PLUS = re.compile(r"\{\+([^{}]+)\}")
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 
@@ -220,13 +220,6 @@ def _media(method: dict[str, Any], path: str, notes: list[str]) -> Skipped | Non
     )
 
 
-def _reads(method_name: str, http_method: str) -> bool | None:
-    words = snake(method_name).split("_")
-    if http_method == "POST" and (words[0] in READ_FIRST_WORDS or words[:2] == ["batch", "get"]):
-        return True
-    return None
-
-
 def _operation(trail: list[str], method: dict[str, Any], ctx: dict[str, Any]) -> SourceOperation:
     method_id = str(method.get("id") or "")
     http = str(method.get("httpMethod") or "GET").upper()
@@ -244,7 +237,6 @@ def _operation(trail: list[str], method: dict[str, Any], ctx: dict[str, Any]) ->
         params=params,
         body=_body(method, method_id),
         result_schema=method.get("response"),
-        reads=_reads(method_id.rsplit(".", 1)[-1], http),
         deprecated=bool(method.get("deprecated")),
         scopes=tuple(str(s) for s in method.get("scopes") or []),
     )

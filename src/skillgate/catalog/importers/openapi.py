@@ -15,7 +15,8 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
 - description: summary + first paragraph of the description; `docs_url`: the
   operation's `externalDocs.url`, else the document's;
 - base URL: the first server, its `{variables}` replaced by their defaults
-  (only an absolute http(s) URL counts); an operation whose own `servers` name
+  (only an absolute http(s) URL counts); a server URL with credentials in it
+  (`user:password@`) refuses the document; an operation whose own `servers` name
   another host (GitHub's release-asset upload) is skipped;
 - a parameter given as `content` (JSON-encoded) is an `object`/`array` whose
   value is sent as JSON text; a query array in `style: deepObject` (Stripe's
@@ -29,8 +30,9 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
   alone is skipped ("multipart upload not supported by the executor", ...);
 - errors from the documented 4xx/5xx responses; pagination from the query
   parameters, the 2xx JSON schema and its `Link` header;
-- a POST that only reads: an `x-readOnly`/`x-read-only`/`x-readonly` flag, or
-  an operation id whose last word is search, query, list, get, lookup or preview;
+- a non-GET that only reads: only an `x-readOnly`/`x-read-only`/`x-readonly`
+  flag says so (an operation id ending in list or search is no marker: Stripe's
+  `PostRadarValueListsValueList` updates a value list);
 - scopes: from the operation's `security` (else the document's) when each of its
   alternatives is one OAuth 2.0 scheme with one scope (any one of them allows the
   call); a requirement of several scopes at once, or another scheme, gives none.
@@ -42,7 +44,7 @@ import re
 from typing import Any
 
 from skillgate.catalog.importers import schema as sch
-from skillgate.catalog.importers.compile import READ_WORDS, compile_all
+from skillgate.catalog.importers.compile import compile_all
 from skillgate.catalog.importers.document import load_document
 from skillgate.catalog.importers.naming import category, endpoint_name, snake
 from skillgate.catalog.importers.refs import resolve
@@ -94,6 +96,11 @@ def server_url(servers: Any) -> str | None:
         return str(var.get("default", match.group(0)))
 
     url = _VAR.sub(value, url).rstrip("/")
+    if "@" in url.split("://", 1)[-1].split("/", 1)[0]:
+        raise DocumentError(
+            "servers: a server URL carries credentials (user:password@), which every "
+            "user's dry run would show; remove them and import again"
+        )
     return url if re.match(r"^https?://[^/?#{}]+", url) else None
 
 
@@ -182,12 +189,9 @@ def _responses(op: dict[str, Any]) -> tuple[dict[int, str], Schema | None, bool]
     return codes, result, link
 
 
-def _reads(op: dict[str, Any], name: str, method: str) -> bool | None:
-    if any(op.get(flag) is True for flag in _READ_FLAGS):
-        return True
-    if method == "POST" and name.rsplit("_", 1)[-1] in READ_WORDS - {"export"}:
-        return True
-    return None
+def _reads(op: dict[str, Any]) -> bool | None:
+    """True when the document marks the operation a read; None: no marker."""
+    return True if any(op.get(flag) is True for flag in _READ_FLAGS) else None
 
 
 def _operation(
@@ -220,7 +224,7 @@ def _operation(
         responses=codes,
         result_schema=result,
         link_header=link,
-        reads=_reads(op, name, method_up),
+        reads=_reads(op),
         deprecated=bool(op.get("deprecated")),
         scopes=_oauth_scopes(op.get("security", ctx["security"]), ctx["oauth"]),
     )

@@ -44,7 +44,7 @@ def test_openapi_options_override_the_document(tmp_path: Path) -> None:
     args = [
         "import", "openapi", str(NOTES), "--slug", "notes", "--base-url", "http://127.0.0.1:9/api",
         "--auth", "header:X-Api-Key", "--verify-path", "/notes", "--name", "Our notes",
-        "--out", "-",
+        "--out", "-", "--allow-private-network",
     ]  # fmt: skip
     result = CliRunner().invoke(catalog, args)
     assert result.exit_code == 0, result.output
@@ -53,6 +53,7 @@ def test_openapi_options_override_the_document(tmp_path: Path) -> None:
     assert data["base_url"] == "http://127.0.0.1:9/api"
     assert data["auth"]["token"]["header"] == "X-Api-Key"
     assert data["verify"]["path"] == "/notes"
+    assert data["allow_private_network"] is True  # 127.0.0.1: the operator said so
     assert "skillgate: " in result.stderr
     assert "written to stdout" in result.stderr
 

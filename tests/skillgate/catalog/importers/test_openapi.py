@@ -132,9 +132,11 @@ def test_form_body(petstore: Imported) -> None:
     assert any("'scopes': a nested array cannot be form-encoded" in n for n in petstore.notes)
 
 
-def test_search_post_reads_and_bad_example_falls_back(petstore: Imported) -> None:
+def test_a_post_named_search_is_a_write_and_bad_example_falls_back(petstore: Imported) -> None:
     search = by_name(petstore)["pets_search"]
-    assert search["changes_data"] is False
+    # A name is no marker (Stripe's PostRadarValueListsValueList updates a list): without
+    # the source's read flag, a POST changes data; the overlay's `reads` says otherwise.
+    assert search["changes_data"] is True
     # The source example "true" would parse back as a boolean: the placeholder replaces it.
     assert params(search)["q"]["example"] == "q"
     assert check_example("petstore", Endpoint.model_validate(search)) is None
@@ -392,3 +394,12 @@ def test_scopes_when_each_security_alternative_is_one_oauth_scope() -> None:
     # All of several scopes at once, another way in, or no auth: no single-scope list.
     for name in ("both", "or_key", "open"):
         assert "scopes" not in eps[name], name
+
+
+@pytest.mark.parametrize("flag", ["x-readOnly", "x-read-only", "x-readonly"])
+def test_only_the_documents_read_flag_makes_a_post_a_read(flag: str) -> None:
+    document = load_document(PETSTORE)
+    document["paths"]["/pets/search"]["post"][flag] = True
+    marked = by_name(import_openapi(document, slug="petstore"))
+    assert marked["pets_search"]["changes_data"] is False
+    assert marked["pets_create"]["changes_data"] is True
