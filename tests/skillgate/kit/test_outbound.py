@@ -21,6 +21,12 @@ async def test_one_session_from_start_to_close() -> None:
     assert outbound.session is session
     with pytest.raises(UpstreamUnavailable, match="could not be reached"):
         await outbound.send(request, connect_timeout=1, total_timeout=1, service="Nothing")
+    # Allowed a private address, the same request really connects, and is refused there.
+    with pytest.raises(UpstreamUnavailable, match="could not be reached") as refused:
+        await outbound.send(
+            request, connect_timeout=1, total_timeout=1, service="Nothing", private_network=True
+        )
+    assert "allow_private_network" not in str(refused.value)
     await outbound.close()
     assert session.closed
     await outbound.close()  # closing twice is harmless
