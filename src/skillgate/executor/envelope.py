@@ -64,7 +64,12 @@ def parts(response: UpstreamResponse, body_errors: str | None) -> tuple[dict[str
     return data, failed
 
 
-def envelope(response: UpstreamResponse, body_errors: str | None) -> tuple[bytes, bool]:
-    """The envelope bytes and whether it reports an error."""
+def envelope(
+    response: UpstreamResponse, body_errors: str | None, reconnect_url: str | None = None
+) -> tuple[bytes, bool]:
+    """The envelope bytes and whether it reports an error. An upstream 401 refused the
+    stored credentials: the envelope then carries `action_url`, where to reconnect."""
     data, failed = parts(response, body_errors)
+    if response.status == 401 and reconnect_url:
+        data["action_url"] = reconnect_url
     return orjson.dumps(data), failed

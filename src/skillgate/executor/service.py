@@ -146,7 +146,7 @@ class Executor:
     ) -> Outcome:
         """One upstream call and its envelope."""
         response = await self.call(principal, integration, endpoint, values)
-        data, failed = envelope(response, integration.body_errors)
+        data, failed = envelope(response, integration.body_errors, self._at(integration))
         return Outcome.answered(data, response.status, limit_headers, failed)
 
     def _account(
@@ -190,9 +190,13 @@ class Executor:
             raise IntegrationNotConnected(
                 f"{integration.name} is not connected for this account; {verb} it at the "
                 "action_url, then retry.",
-                action_url=f"{self.policy.app_url}/integrations/{integration.slug}",
+                action_url=self._at(integration),
             )
         return conn
+
+    def _at(self, integration: Integration) -> str:
+        """The dashboard page where the user connects (or reconnects) `integration`."""
+        return f"{self.policy.app_url}/integrations/{integration.slug}"
 
     def request(
         self,
