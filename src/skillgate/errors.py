@@ -30,6 +30,11 @@
 `render()` builds the contract body `{"error","message","action_url"?}`; the
 exception handlers in `skillgate.http.handlers` are the only other place error
 JSON is made.
+
+What to do next depends on the door the caller used: an error may carry `steps`, one
+sentence per door (`DOORS`), and the body's message ends with the one for the door
+(`svc` names `svc` commands and `SVC_API_KEY`, `mcp` the MCP tools and the client's
+configuration, `http` the HTTP routes), `http`'s when the door has none.
 """
 
 from __future__ import annotations
@@ -45,6 +50,11 @@ class ConfigError(Exception):
     Not a SkillGateError: it stops the server (or a command) before any request."""
 
 
+# The doors a caller reaches the gateway through, as error `steps` name them: the agent
+# HTTP API called by `svc`, the MCP door, and plain HTTP (curl, a generated client).
+DOORS = ("svc", "mcp", "http")
+
+
 class SkillGateError(Exception):
     status = 500
     code = "internal_error"
@@ -57,11 +67,13 @@ class SkillGateError(Exception):
         action_url: str | None = None,
         headers: dict[str, str] | None = None,
         extra: dict[str, Any] | None = None,
+        steps: dict[str, str] | None = None,
     ) -> None:
         self.message = message or self.default_message
         self.action_url = action_url
         self.headers = headers or {}
         self.extra = extra or {}
+        self.steps = steps or {}
         super().__init__(self.message)
 
     @property
@@ -76,15 +88,19 @@ class SkillGateError(Exception):
     def headers(self, value: dict[str, str] | None) -> None:
         self._headers = dict(value or {})
 
-    def body(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"error": self.code, "message": self.message}
+    def body(self, door: str = "http") -> dict[str, Any]:
+        message = self.message
+        step = self.steps.get(door) or self.steps.get("http")
+        if step:
+            message = f"{message} {step}"
+        data: dict[str, Any] = {"error": self.code, "message": message}
         if self.action_url:
             data["action_url"] = self.action_url
         data.update(self.extra)
         return data
 
-    def render(self) -> bytes:
-        return orjson.dumps(self.body())
+    def render(self, door: str = "http") -> bytes:
+        return orjson.dumps(self.body(door))
 
 
 class BadRequest(SkillGateError):

@@ -98,10 +98,11 @@ def poll(client: Client, code: dict[str, Any]) -> dict[str, Any]:
 def read_pasted_key(api_keys_url: str | None) -> str:
     where = api_keys_url or "the gateway's API keys page"
     say(f"Create or copy an API key at {where} and paste it here.")
-    # A free plan allows one active key: the approval could not create another one.
+    # The approval made no key: none was asked for, or the plan's active keys are all in
+    # use (svc does not know the plan yet, so it names none).
     say(
-        "The free plan allows one active key: paste it if you have it, or revoke it at "
-        f"{where} and create a new one. The approval page can also replace it: run "
+        "If your plan allows no more active keys: paste one you have, or revoke one at "
+        f"{where} and create a new one. The approval page can also replace a key: run "
         '`svc login` again and choose "replace my existing key".'
     )
     if sys.stdin.isatty():

@@ -4,6 +4,9 @@ HTTP: the client talks to `{base_url}/mcp` with `Authorization: Bearer <key>`; t
 key is read from the environment (SVC_API_KEY) where the client can interpolate
 one, or asked for (VS Code's inputs), so no snippet holds the key itself.
 stdio: the client launches `svc mcp`, which reads the project's .env.
+
+`svc login` writes the key to .env only, which no MCP client reads: `ENV_NOTE` says
+so beside every HTTP snippet that takes the key from the environment.
 """
 
 from __future__ import annotations
@@ -40,6 +43,19 @@ def _http(client: str, url: str) -> tuple[str, dict[str, Any]]:
     }  # fmt: skip
 
 
+ENV_NOTE = (
+    "The HTTP form reads the key from SVC_API_KEY in the environment the client starts "
+    "in, and `svc login` writes it to .env only: export it first "
+    "(`set -a; . ./.env; set +a`, then start the client from that shell), or use the "
+    "stdio form, which reads .env."
+)
+
+
+def env_note(client: str, form: str) -> str | None:
+    """The note for a snippet that needs SVC_API_KEY exported (VS Code asks instead)."""
+    return ENV_NOTE if form in ("both", "http") and client != "vscode" else None
+
+
 def _stdio(client: str) -> tuple[str, dict[str, Any]]:
     if client == "claude":
         return (".mcp.json in the project (Claude Code), or claude_desktop_config.json "
@@ -69,7 +85,11 @@ def render(client: str, base_url: str, form: str = "both") -> str:
     blocks = []
     for name, (where, snippet) in forms.items():
         how = "the client talks to the gateway" if name == "http" else "the client runs `svc mcp`"
-        block = [f"# {name.upper()} ({how}): {where}", json.dumps(snippet, indent=2)]
+        block = [f"# {name.upper()} ({how}): {where}"]
+        note = env_note(client, name)
+        if note:
+            block.append(f"# {note}")
+        block.append(json.dumps(snippet, indent=2))
         line = _command_line(client, url, name)
         if line:
             block.append(f"# or: {line}")

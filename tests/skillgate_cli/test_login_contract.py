@@ -148,14 +148,16 @@ def test_login_contract_pasted_key_from_stdin(fake: FakeGateway, tmp_path: Path)
 def test_login_contract_no_key_handed_over_says_how_to_go_on(
     fake: FakeGateway, tmp_path: Path
 ) -> None:
-    """A free plan's one key exists, so the approval made none: before asking to paste,
-    svc says to paste it, or revoke it at api_keys_url and create one, or replace it."""
+    """The approval made no key (the plan's keys may all be in use): before asking to
+    paste, svc says to paste one, or revoke one at api_keys_url and create one, or replace
+    it; without naming a plan it does not know (issue 23.9: every plan was told "free")."""
     setup(fake, [complete()])
     r = login(fake, tmp_path, input=GOOD_KEY + "\n")
     assert r.returncode == 0, r.stderr
     said = " ".join(r.stderr.split())
-    assert "The free plan allows one active key: paste it if you have it" in said
-    assert "or revoke it at http://app/api-keys and create a new one" in said
+    assert "If your plan allows no more active keys: paste one you have" in said
+    assert "or revoke one at http://app/api-keys and create a new one" in said
+    assert "free plan" not in said
     assert "replace my existing key" in said
     assert said.index("replace my existing key") < said.index("Signed in")
 

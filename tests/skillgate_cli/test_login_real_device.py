@@ -116,8 +116,8 @@ def test_svc_login_free_plan_with_its_one_key_is_told_how_to_go_on(tmp_path: Pat
             if login.poll() is None:
                 login.kill()
     said = " ".join(err.split())
-    assert "The free plan allows one active key: paste it if you have it" in said
-    assert re.search(r"or revoke it at http://\S+/keys and create a new one", said), said
+    assert "If your plan allows no more active keys: paste one you have" in said
+    assert re.search(r"or revoke one at http://\S+/keys and create a new one", said), said
     assert "replace my existing key" in said
     assert login.returncode == 1  # nothing pasted (stdin is empty)
     assert "no API key was pasted" in said

@@ -79,6 +79,17 @@ def test_run_contract_upstream_status_sets_the_exit_code(
             assert body["error"]["message"] in line
 
 
+def test_run_contract_upstream_401_says_reconnect(fake: FakeGateway, tmp_path: Path) -> None:
+    """The provider refused the stored credentials: the parameters are not the problem,
+    so the hint is to reconnect (the envelope's action_url, `svc connect`), issue 23.9."""
+    fake.on("POST", PATH, envelope(401, error={"message": "Bad credentials"},
+                                   action_url="http://app/integrations/github"))  # fmt: skip
+    line = only_error(run(fake, tmp_path), 1)
+    assert "Bad credentials" in line
+    assert "reconnect at http://app/integrations/github or run `svc connect github`" in line
+    assert "check the parameters" not in line
+
+
 def test_run_contract_200_envelope_with_error_is_exit_1(fake: FakeGateway, tmp_path: Path) -> None:
     """Slack answers HTTP 200 {"ok": false}; the gateway passes it on as `error`."""
     fake.on(

@@ -18,7 +18,21 @@ from skillgate.errors import CredentialRefused, Unauthorized
 from skillgate.kit.cache import TTLCache
 from skillgate.kit.principal import KeyIdentity, Principal, bearer_token
 
-_INVALID = "Invalid API key: check SVC_API_KEY, or create a new key and run `svc login`."
+# What to do about a refused key depends on where the caller keeps it (errors.DOORS).
+_NEW_KEY = {
+    "svc": "Create a new key on the dashboard's API keys page and run `svc login`.",
+    "mcp": "Create a new key on the dashboard's API keys page and put it in your MCP "
+    "client's configuration (its `Authorization: Bearer` header).",
+    "http": "Create a new key on the dashboard's API keys page (or `POST /api-keys`) and "
+    "send it as `Authorization: Bearer <key>`.",
+}
+_CHECK_KEY = {
+    "svc": "Check SVC_API_KEY (or the project's .env), or create a new key and run `svc login`.",
+    "mcp": "Check the key in your MCP client's configuration (its `Authorization: Bearer` "
+    "header), or create a new one on the dashboard's API keys page.",
+    "http": "Check the key you send as `Authorization: Bearer <key>`, or create a new one "
+    "on the dashboard's API keys page.",
+}
 
 
 class KeyVerifier:
@@ -63,11 +77,11 @@ class KeyVerifier:
 
     async def _verify_uncached(self, key: str) -> Principal:
         if not keyformat.is_well_formed(key):  # before any lookup
-            raise CredentialRefused(_INVALID)
+            raise CredentialRefused("Invalid API key.", steps=_CHECK_KEY)
         digest = self.digest(key)
         principal = await self._cache.get(digest, lambda: self._load(digest))
         if principal is None:
-            raise CredentialRefused(_INVALID)
+            raise CredentialRefused("Invalid API key.", steps=_CHECK_KEY)
         return self._admit(principal)
 
     def _admit(self, principal: Principal) -> Principal:
@@ -75,11 +89,9 @@ class KeyVerifier:
         identity = principal.key
         assert identity is not None
         if identity.revoked:
-            raise CredentialRefused(
-                "This API key was revoked: create a new one and run `svc login`."
-            )
+            raise CredentialRefused("This API key was revoked.", steps=_NEW_KEY)
         if identity.expires_at is not None and identity.expires_at <= utcnow():
-            raise CredentialRefused("This API key expired: create a new one and run `svc login`.")
+            raise CredentialRefused("This API key expired.", steps=_NEW_KEY)
         self._usage.record(identity.key_id)
         return principal
 

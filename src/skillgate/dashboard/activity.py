@@ -51,8 +51,20 @@ class ActivityRow:
         return self.execution.error is None and status is not None and 200 <= status < 400
 
     @property
+    def dry_run(self) -> bool:
+        """A dry run sent nothing: neither a success nor a failure."""
+        return self.execution.error == "dry_run"
+
+    @property
+    def badge(self) -> str:
+        """The result badge's class: good, neutral (a dry run) or bad."""
+        return "good" if self.ok else ("neutral" if self.dry_run else "bad")
+
+    @property
     def result(self) -> str:
         e = self.execution
+        if self.dry_run:
+            return "Dry run"
         if e.error:
             return e.error + (f" (HTTP {e.upstream_status})" if e.upstream_status else "")
         return f"HTTP {e.upstream_status}" if e.upstream_status is not None else "—"

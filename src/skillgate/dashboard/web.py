@@ -9,6 +9,7 @@ set by the shell (`dashboard.shell`), which knows whether they must be Secure.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
@@ -16,6 +17,8 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markdown_it import MarkdownIt
+from markupsafe import Markup
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse
@@ -54,6 +57,33 @@ def _when(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d %H:%M UTC")
 
 
+# Catalog help texts are Markdown (`code`, [links](...), *emphasis*); raw HTML in them is
+# shown as text, never rendered.
+_MARKDOWN = MarkdownIt("commonmark", {"html": False})
+
+
+def _markdown(text: str | None) -> Markup:
+    """One paragraph of Markdown as inline HTML; a bare https:// address becomes a link."""
+    html = _MARKDOWN.renderInline(text or "")
+    # Safe: markdown-it escapes all text (html off), and an address never holds <>"'.
+    return Markup(_BARE_URL.sub(r'\1<a href="\2" rel="noopener noreferrer">\2</a>', html))  # noqa: S704
+
+
+# An address not already inside a tag or a link's text (after a space, a parenthesis or
+# the start), up to the first space, quote or angle bracket; a closing period is left out.
+_BARE_URL = re.compile(r'(^|[\s(])(https://[^\s<>"\']+?)(?=[.,;:)]?(?:\s|$|<))')
+
+
+def _when_tokens(value: datetime | None) -> Markup:
+    """`_when` for a table cell: the date and the time are each kept on one line (a
+    narrow column breaks between them, never inside one)."""
+    if value is None:
+        return Markup('<span class="token">—</span>')
+    return Markup(
+        '<span class="when"><span class="token">{}</span> <span class="token">{}</span></span>'
+    ).format(value.strftime("%Y-%m-%d"), value.strftime("%H:%M UTC"))
+
+
 def _build_env() -> Environment:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR),
@@ -63,6 +93,8 @@ def _build_env() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["when"] = _when
+    env.filters["markdown"] = _markdown
+    env.filters["when_tokens"] = _when_tokens
     return env
 
 

@@ -94,7 +94,7 @@ class RenderedIntegration:
                     "category",
                     category,
                     self.category_names,
-                    f"Run `svc skills {self.integration.slug}` to list its categories.",
+                    _listing(self.integration.slug, "categories"),
                     where=f" for {self.integration.slug!r}",
                 )
             chosen = [e for e in self.visible[access] if e.category == category]
@@ -122,14 +122,32 @@ def closest(name: str, candidates: list[str]) -> str | None:
     return match[0] if match else None
 
 
-def _unknown(what: str, name: str, candidates: list[str], advice: str, where: str = "") -> NotFound:
-    """404 naming what was asked for (shortened) and the closest existing name."""
+def _unknown(
+    what: str, name: str, candidates: list[str], steps: dict[str, str], where: str = ""
+) -> NotFound:
+    """404 naming what was asked for (shortened) and the closest existing name; how to
+    list the names depends on the caller's door (`steps`)."""
     hint = closest(name, candidates)
     return NotFound(
-        f"Unknown {what} {_echo(name)!r}{where}"
-        + (f"; did you mean {hint!r}?" if hint else ".")
-        + f" {advice}"
+        f"Unknown {what} {_echo(name)!r}{where}" + (f"; did you mean {hint!r}?" if hint else "."),
+        steps=steps,
     )
+
+
+def _listing(slug: str, what: str) -> dict[str, str]:
+    """Per door, how to list an integration's `what` (endpoints or categories)."""
+    return {
+        "svc": f"Run `svc skills {slug}` to list its {what}.",
+        "mcp": f"Call search_skills with integration {slug!r} to find its endpoints.",
+        "http": f"GET /v1/skills/{slug} lists its {what}.",
+    }
+
+
+_INTEGRATIONS = {
+    "svc": "Run `svc skills` to list integrations.",
+    "mcp": "Call list_integrations to list them.",
+    "http": "GET /v1/skills lists them.",
+}
 
 
 @dataclass
@@ -177,9 +195,7 @@ class RenderedCatalog:
         """The integration and the key's access to it; 404 unknown, 403 out of scope."""
         rendered = self.by_slug.get(slug)
         if rendered is None:
-            raise _unknown(
-                "integration", slug, list(self.by_slug), "Run `svc skills` to list integrations."
-            )
+            raise _unknown("integration", slug, list(self.by_slug), _INTEGRATIONS)
         access = access_for(scopes, slug)
         if access is None:
             raise ScopeNotAllowed(
@@ -199,7 +215,7 @@ class RenderedCatalog:
                 "endpoint",
                 name,
                 list(rendered.endpoints),
-                f"Run `svc skills {slug}` to list its endpoints.",
+                _listing(slug, "endpoints"),
                 where=f" for {slug!r}",
             )
         if access == "read" and endpoint.mutates:

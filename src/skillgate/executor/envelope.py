@@ -9,8 +9,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import orjson
-
 from skillgate.kit.outbound import UpstreamResponse
 
 
@@ -50,21 +48,21 @@ def _error_body(response: UpstreamResponse) -> Any:
     return response.body
 
 
-def parts(response: UpstreamResponse, body_errors: str | None) -> tuple[dict[str, Any], bool]:
-    """The envelope as a dict (to shape before it is written) and whether it is an error."""
+def parts(
+    response: UpstreamResponse, body_errors: str | None, reconnect_url: str | None = None
+) -> tuple[dict[str, Any], bool]:
+    """The envelope as a dict (to shape before it is written) and whether it is an error.
+    An upstream 401 refused the stored credentials: the envelope then carries
+    `action_url`, where to reconnect."""
     failed = response.status >= 400 or body_failed(body_errors, response.body)
     data: dict[str, Any] = {"status": response.status}
     if failed:
         data["error"] = _error_body(response)
+        if response.status == 401 and reconnect_url:
+            data["action_url"] = reconnect_url
         wait = retry_after(response)
         if wait is not None:
             data["retry_after"] = wait
     else:
         data["data"] = response.body
     return data, failed
-
-
-def envelope(response: UpstreamResponse, body_errors: str | None) -> tuple[bytes, bool]:
-    """The envelope bytes and whether it reports an error."""
-    data, failed = parts(response, body_errors)
-    return orjson.dumps(data), failed

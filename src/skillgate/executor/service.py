@@ -165,7 +165,7 @@ class Executor:
     ) -> Outcome:
         """One upstream call and its envelope."""
         response = await self.call(principal, integration, endpoint, values)
-        env, failed = parts(response, integration.body_errors)
+        env, failed = parts(response, integration.body_errors, self.reconnect_url(integration))
         body = capped.dumps(env, self.policy.answer_bytes)
         return Outcome.answered(body, response.status, limit_headers, failed)
 
@@ -210,9 +210,13 @@ class Executor:
             raise IntegrationNotConnected(
                 f"{integration.name} is not connected for this account; {verb} it at the "
                 "action_url, then retry.",
-                action_url=f"{self.policy.public.app}/integrations/{integration.slug}",
+                action_url=self.reconnect_url(integration),
             )
         return conn
+
+    def reconnect_url(self, integration: Integration) -> str:
+        """The dashboard page where the user connects (or reconnects) `integration`."""
+        return f"{self.policy.public.app}/integrations/{integration.slug}"
 
     def request(
         self,

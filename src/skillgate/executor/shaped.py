@@ -66,7 +66,7 @@ async def send(
         return await _paged(executor, principal, integration, endpoint, values, options)
     headers = await executor.enforce_limit(principal)
     response = await executor.call(principal, integration, endpoint, values)
-    env, failed = parts(response, integration.body_errors)
+    env, failed = parts(response, integration.body_errors, executor.reconnect_url(integration))
     if not failed:
         data = env["data"]
         if options.fields and isinstance(data, dict | list):
@@ -89,7 +89,7 @@ async def _page(
     """One page: the rate limit spent, the upstream called."""
     headers = await executor.enforce_limit(principal)
     response = await executor.call(principal, integration, endpoint, values)
-    env, failed = parts(response, integration.body_errors)
+    env, failed = parts(response, integration.body_errors, executor.reconnect_url(integration))
     page = None if failed else paging.step(endpoint, values, response)
     return _Last(env, failed, response.status, headers, page=page)
 

@@ -7,7 +7,8 @@ Redis error); anything else as 500 quoting the request id, logged
 with its traceback. `render_error(error)` is the JSON answer every door sends
 (`{"error","message"[,"action_url"]}`, its status and headers);
 `send_error` writes it on raw ASGI; the dashboard's HTML page is built on
-`as_error` too (dashboard.route).
+`as_error` too (dashboard.route). `door_of(scope)` says which door a request came
+through, so the message ends with that door's next step (errors.SkillGateError.steps).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import structlog
-from starlette.types import Send
+from starlette.types import Scope, Send
 
 from skillgate.errors import InternalError, ServiceUnavailable, SkillGateError
 from skillgate.kit import outage
@@ -38,6 +39,16 @@ def as_error(exc: BaseException, request_id: str) -> SkillGateError:
     )
 
 
+def door_of(scope: Scope) -> str:
+    """`svc` when the caller is the svc client (its User-Agent, also through `svc mcp`),
+    `mcp` for the MCP door's path, else `http`."""
+    for name, value in scope.get("headers", ()):
+        if name == b"user-agent" and value.startswith(b"svc/"):
+            return "svc"
+    path: str = scope.get("path", "")
+    return "mcp" if path == "/mcp" or path.startswith("/mcp/") else "http"
+
+
 def json_head(body: bytes, headers: Mapping[str, str] | None) -> RawHeaders:
     """Raw ASGI headers of a JSON answer: content type, length, then `headers`."""
     raw = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
@@ -46,13 +57,13 @@ def json_head(body: bytes, headers: Mapping[str, str] | None) -> RawHeaders:
     return raw
 
 
-def render_error(error: SkillGateError) -> tuple[int, RawHeaders, bytes]:
-    """(status, raw headers with content type and length, JSON body)."""
-    body = error.render()
+def render_error(error: SkillGateError, door: str = "http") -> tuple[int, RawHeaders, bytes]:
+    """(status, raw headers with content type and length, JSON body for `door`)."""
+    body = error.render(door)
     return error.status, json_head(body, error.headers), body
 
 
-async def send_error(send: Send, error: SkillGateError) -> None:
-    status, headers, body = render_error(error)
+async def send_error(send: Send, error: SkillGateError, door: str = "http") -> None:
+    status, headers, body = render_error(error, door)
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -18,14 +18,15 @@ from skillgate.errors import (
     SkillGateError,
     UnsupportedMediaType,
 )
-from skillgate.http.errors import as_error, render_error
+from skillgate.http.errors import as_error, door_of, render_error
 
 log = structlog.get_logger("skillgate.http")
 
 
-def error_response(error: SkillGateError) -> Response:
-    """`http.errors.render_error` as a Starlette response."""
-    status, headers, body = render_error(error)
+def error_response(error: SkillGateError, request: Request | None = None) -> Response:
+    """`http.errors.render_error` as a Starlette response (for the request's door)."""
+    door = "http" if request is None else door_of(request.scope)
+    status, headers, body = render_error(error, door)
     response = Response(content=body, status_code=status)
     response.raw_headers = headers
     return response
@@ -67,9 +68,9 @@ def allowed_methods(request: Request) -> str:
     return ", ".join(found)
 
 
-async def _skillgate(_: Request, exc: Exception) -> Response:
+async def _skillgate(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, SkillGateError)
-    return error_response(exc)
+    return error_response(exc, request)
 
 
 async def _validation(_: Request, exc: Exception) -> Response:
@@ -101,11 +102,12 @@ async def _http(request: Request, exc: Exception) -> Response:
         error = SkillGateError(str(exc.detail))
         error.status = exc.status_code
         error.code = "error"
-    return error_response(error)
+    return error_response(error, request)
 
 
 async def _unexpected(request: Request, exc: Exception) -> Response:
-    return error_response(as_error(exc, request.scope.get("state", {}).get("request_id", "-")))
+    error = as_error(exc, request.scope.get("state", {}).get("request_id", "-"))
+    return error_response(error, request)
 
 
 def install(app: FastAPI) -> None:

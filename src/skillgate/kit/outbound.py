@@ -254,6 +254,13 @@ async def _send(
             f"{service} could not be reached ({type(exc).__name__}); retry later."
         ) from None
     except (aiohttp.ClientError, OSError, asyncio.IncompleteReadError) as exc:
-        raise UpstreamUnavailable(
-            f"{service} could not be reached ({type(exc).__name__}); retry later."
-        ) from None
+        raise UpstreamUnavailable(f"{service} could not be reached: {_why(exc)}.") from None
+
+
+def _why(exc: BaseException) -> str:
+    """What went wrong, in words a user can act on (never a library's class name)."""
+    if isinstance(exc, aiohttp.ClientConnectorDNSError):
+        return "its address could not be looked up (no network, or DNS is down); check the network"
+    if isinstance(exc, aiohttp.ClientConnectorError):
+        return "the connection was refused or failed; retry later"
+    return "the connection broke before it answered; retry later"

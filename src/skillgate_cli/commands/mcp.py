@@ -153,8 +153,11 @@ def command(ctx: click.Context) -> int:
 def config_command(client_name: str, form: str) -> int:
     """Print the configuration snippet for an MCP client: the HTTP form (the client
     talks to the gateway's /mcp) and the stdio form (the client launches `svc mcp`)."""
-    from skillgate_cli.mcp_config import render
-    from skillgate_cli.output import write_stdout
+    from skillgate_cli.mcp_config import env_note, render
+    from skillgate_cli.output import say, write_stdout
 
     write_stdout(render(client_name, Config.load().base_url, form))
+    note = env_note(client_name, form)
+    if form == "http" and note:  # the JSON alone on stdout; the note beside it
+        say(f"note: {note}")
     return 0

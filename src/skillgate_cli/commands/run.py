@@ -53,6 +53,16 @@ def _upstream_message(error: Any) -> str:
     return json.dumps(error, ensure_ascii=False)[:200]
 
 
+def _reconnect(envelope: dict[str, Any], label: str) -> str:
+    integration = label.split(" ", 1)[0]
+    where = envelope.get("action_url")
+    at = f" at {where}" if isinstance(where, str) and where else ""
+    return (
+        f"the service refused the stored credentials: reconnect{at} "
+        f"or run `svc connect {integration}`, then retry"
+    )
+
+
 def outcome(envelope: dict[str, Any], label: str, hint: str) -> CliError | None:
     """None for success; otherwise the CliError that `run` ends with."""
     status = envelope.get("status")
@@ -65,6 +75,8 @@ def outcome(envelope: dict[str, Any], label: str, hint: str) -> CliError | None:
         wait = envelope.get("retry_after")
         if isinstance(wait, int | float) and not isinstance(wait, bool):
             hint = f"rate limited by the service: retry in {wait:g} s"
+        if status == 401:  # the provider refused the stored credentials, not the parameters
+            hint = _reconnect(envelope, label)
         if status >= 500:
             return CliError(
                 f"{label}: the service failed ({status}): {message}: retry later",

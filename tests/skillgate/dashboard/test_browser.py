@@ -317,3 +317,97 @@ async def test_device_flow_end_to_end_with_svc_login(
         if cli.returncode is None:
             cli.kill()
             await cli.wait()
+
+
+# What a layout check measures in the page (issue 23.10): whether each table stays inside
+# its card and whether a token (a key prefix, an endpoint name, a date) is on one line.
+_LAYOUT = """() => {
+  const out = {overflow: [], wrapped: [], pageWidth: document.documentElement.scrollWidth,
+               viewport: window.innerWidth};
+  for (const table of document.querySelectorAll('table.table')) {
+    const card = table.closest('.card').getBoundingClientRect();
+    const box = table.getBoundingClientRect();
+    if (box.left < card.left - 0.5 || box.right > card.right + 0.5) {
+      out.overflow.push([table.className, box.right, card.right]);
+    }
+    for (const cell of table.querySelectorAll('td')) {
+      const r = cell.getBoundingClientRect();
+      if (r.right > card.right + 0.5) out.overflow.push([cell.dataset.label, r.right, card.right]);
+    }
+  }
+  for (const token of document.querySelectorAll('table .token, table code')) {
+    const range = document.createRange();
+    range.selectNodeContents(token);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size > 1) out.wrapped.push(token.textContent);
+  }
+  return out;
+}"""
+
+
+async def _layout(page: Page) -> dict[str, object]:
+    measured: dict[str, object] = await page.evaluate(_LAYOUT)
+    return measured
+
+
+async def test_keys_and_activity_fit_their_cards_at_1280_and_390_px(
+    server: Server, browser: Browser, upstream: Provider
+) -> None:
+    """Screenshots at 1280 px and 390 px (test-artifacts/screenshots/23-*): the tables stay
+    inside their cards, tokens never wrap, a dry run has a neutral badge, the
+    per-integration selects hide while "Every integration" is chosen, token help is
+    rendered Markdown."""
+    page = await new_page(browser)
+    await sign_up(page, server, "layout@example.com")
+    picker = page.locator(".scope-picker")
+    await page.check("input[name=access][value=all]")
+    await expect(picker).to_be_hidden()
+    await shot(page, "23-keys-create-every-integration")
+    await page.check("input[name=access][value=some]")
+    await expect(picker).to_be_visible()
+    choices = await picker.locator("label.scope").count()
+    assert choices > 1
+    await expect(picker.locator("select")).to_have_count(choices)  # one per integration
+
+    async with httpx.AsyncClient(base_url=server.url) as api:
+        login = await api.post("/auth/login", json={"email": "layout@example.com",
+                                                    "password": PASSWORD})  # fmt: skip
+        token = {"Authorization": f"Bearer {login.json()['access_token']}"}
+        first = await api.post("/api-keys", json={"name": "an old laptop"}, headers=token)
+        await api.delete(f"/api-keys/{first.json()['api_key']['id']}", headers=token)
+        made = await api.post(
+            "/api-keys", headers=token,
+            json={"name": "continuous integration runner for the monorepo",
+                  "scopes": ["sample:read", "oauthy"], "expires_at": "2027-06-30T00:00:00Z"},
+        )  # fmt: skip
+        key = {"Authorization": f"Bearer {made.json()['full_key']}"}
+        connected = await api.put("/v1/connections/sample", json={"token": "good-token"},
+                                  headers=token)  # fmt: skip
+        assert connected.status_code == 200, connected.text
+        for dry in (True, False):
+            body = {"params": {"username": "octocat"}, "dry_run": dry}
+            ran = await api.post("/v1/sample/get_user", headers=key, json=body)
+            assert ran.status_code == 200, ran.text
+    await asyncio.sleep(0.6)  # the execution log writes in batches (every 0.25 s)
+    for viewport, name in ((DESKTOP, "1280"), (PHONE, "390")):
+        await page.set_viewport_size(viewport)
+        for path in ("/keys", "/activity"):
+            await page.goto(server.url + path)
+            await shot(page, f"23-{path.strip('/')}-{name}")
+            measured = await _layout(page)
+            assert measured["overflow"] == [], (path, name, measured)
+            assert measured["wrapped"] == [], (path, name, measured)
+            assert measured["pageWidth"] == measured["viewport"], (path, name, measured)
+    rows = page.locator("table.activity tbody tr")
+    await expect(rows).to_have_count(2)
+    await expect(page.locator("tr.dry-run .badge.neutral")).to_have_text("Dry run")
+    await expect(page.locator("tr.dry-run .badge.bad")).to_have_count(0)
+
+    await page.goto(server.url + "/integrations/sample")
+    help_text = page.locator("form[action$='/token'] .hint")
+    await expect(help_text.locator("code")).to_have_text("read")
+    await expect(help_text.locator("a[href='https://sample.test/docs']")).to_have_text("the guide")
+    assert "`" not in await help_text.inner_text()
+    assert "<b>" in await help_text.inner_text()  # raw HTML in a help text is shown, not run
+    await shot(page, "23-integration-token-help")
+    await page.context.close()

@@ -35,7 +35,12 @@ async def test_connect_by_token_then_disconnect(
     key = full_key_of((await signed_in.create_key("agent")).text)
     page = await signed_in.get("/integrations/sample")
     assert "API key" in page.text  # the catalog's token label
-    assert "Create one at https://sample.test/keys" in page.text
+    # The catalog's token help, rendered from Markdown (issue 23.10): links and code,
+    # raw HTML escaped.
+    assert 'Create one at <a href="https://sample.test/keys"' in page.text
+    assert "with the <code>read</code> scope" in page.text
+    assert '<a href="https://sample.test/docs">the guide</a>' in page.text
+    assert "&lt;b&gt;now&lt;/b&gt;" in page.text
 
     wrong = await signed_in.post("/integrations/sample/token", {"token": "wrong"})
     assert wrong.status_code == 400

@@ -124,6 +124,24 @@ async def test_upstream_errors_and_non_json_pass_through(
     assert r.json() == {"status": 503, "error": {"message": "<html>down</html>"}}
 
 
+async def test_an_upstream_401_says_where_to_reconnect(
+    harness: Harness, provider: Provider
+) -> None:
+    """The provider refused the stored token: the envelope carries the dashboard page
+    where the user reconnects (issue 23.9); other errors do not."""
+    full = await _ready(harness)
+    provider.reply("GET", "/users/me", Reply(401, {"message": "Bad credentials"}))
+    r = await harness.run(full, "sample", "get_user", username="me")
+    assert r.json() == {
+        "status": 401,
+        "error": {"message": "Bad credentials"},
+        "action_url": f"{harness.settings.resolved_app_url}/integrations/sample",
+    }
+    provider.reply("GET", "/users/me", Reply(403, {"message": "Forbidden"}))
+    r = await harness.run(full, "sample", "get_user", username="me")
+    assert "action_url" not in r.json()
+
+
 async def test_param_validation(harness: Harness, provider: Provider) -> None:
     full = await _ready(harness)
     provider.clear()

@@ -34,6 +34,25 @@ async def test_one_session_from_start_to_close() -> None:
         outbound.session
 
 
+async def test_an_unreachable_service_is_said_plainly() -> None:
+    """Offline (a name that does not resolve) or refused: the message says so in words,
+    never a library's exception class (issue 23.9: `ClientConnectorDNSError`)."""
+    outbound = Outbound()
+    await outbound.start()
+    try:
+        for url, why in [
+            ("http://nonexistent.invalid/", "its address could not be looked up (no network"),
+            ("http://127.0.0.1:1/", "the connection was refused or failed; retry later"),
+        ]:
+            request = UpstreamRequest("GET", url, {})
+            with pytest.raises(UpstreamUnavailable) as caught:
+                await outbound.send(request, connect_timeout=5, total_timeout=5, service="GitHub")
+            assert caught.value.message.startswith(f"GitHub could not be reached: {why}")
+            assert "Error" not in caught.value.message
+    finally:
+        await outbound.close()
+
+
 def test_bodies_decode_as_json_when_they_are_else_as_text() -> None:
     assert _decode(b"", "application/json") is None
     assert _decode(b'{"a": 1}', "text/plain") == {"a": 1}  # looks like JSON: parsed

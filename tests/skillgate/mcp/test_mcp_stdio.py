@@ -129,3 +129,22 @@ def test_svc_mcp_config_prints_both_forms(tmp_path: Path, client: str) -> None:
     assert server["headers"]["Authorization"].startswith("Bearer ${")  # never the key itself
     local = (stdio.get("mcpServers") or stdio["servers"])["skillgate"]
     assert (local["command"], local["args"]) == ("svc", ["mcp"])
+
+
+@pytest.mark.parametrize("client", ["claude", "cursor", "windsurf"])
+def test_svc_mcp_config_says_the_http_form_needs_the_key_exported(
+    tmp_path: Path, client: str
+) -> None:
+    """`svc login` writes SVC_API_KEY to .env only; the HTTP snippet interpolates it from
+    the client's environment: the output says so (issue 23.9)."""
+    env = clean_env(SVC_BASE_URL="https://gw.example.com")
+    both = run_cli("svc", "mcp", "config", "--client", client, cwd=tmp_path, env=env)
+    http_block = both.stdout.split("# STDIO")[0]
+    assert "`svc login` writes it to .env only: export it first" in http_block
+    assert "stdio form, which reads .env" in http_block
+    alone = run_cli("svc", "mcp", "config", "--client", client, "--form", "http",
+                    cwd=tmp_path, env=env)  # fmt: skip
+    json.loads(alone.stdout)  # still the JSON alone
+    assert "`svc login` writes it to .env only" in alone.stderr
+    vscode = run_cli("svc", "mcp", "config", "--client", "vscode", cwd=tmp_path, env=env)
+    assert ".env only" not in vscode.stdout  # VS Code asks for the key instead

@@ -15,7 +15,7 @@ from starlette.types import Receive, Scope, Send
 from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.doors.agent.router import Call, Match, Router
 from skillgate.errors import MethodNotAllowed
-from skillgate.http.errors import as_error, json_head, send_error
+from skillgate.http.errors import as_error, door_of, json_head, send_error
 from skillgate.http.middleware import header
 from skillgate.kit import text
 
@@ -50,6 +50,7 @@ class AgentDoor:
             call = Call(principal, match.params, scope.get("query_string", b""), receive, scope)
             status, body, headers = await match.route.handler(call)
         except Exception as exc:
-            await send_error(send, as_error(exc, scope.get("state", {}).get("request_id", "-")))
+            error = as_error(exc, scope.get("state", {}).get("request_id", "-"))
+            await send_error(send, error, door_of(scope))
             return
         await _respond(send, status, body, headers)

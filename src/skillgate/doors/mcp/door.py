@@ -33,7 +33,7 @@ from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.doors.mcp.tools import Tools
 from skillgate.errors import MethodNotAllowed, SkillGateError, UnsupportedMediaType
 from skillgate.http.body import loads, read_body
-from skillgate.http.errors import as_error, json_head, send_error
+from skillgate.http.errors import as_error, door_of, json_head, send_error
 from skillgate.http.middleware import header
 from skillgate.kit.origins import OriginPolicy
 from skillgate.kit.principal import Principal
@@ -213,7 +213,7 @@ class McpDoor:
                 )
             body = await read_body(receive)
         except Exception as exc:
-            await send_error(send, as_error(exc, _request_id(scope)))
+            await send_error(send, as_error(exc, _request_id(scope)), door_of(scope))
             return
         if body.lstrip()[:1] == b"[":
             head = json_head(_BATCH, None)

@@ -72,7 +72,7 @@ def refusal(exc: BaseException, request_id: str) -> Answer:
     """The HTTP API's error object as a tool error. MCP has no headers: a rate limit's
     Retry-After goes in the object as `retry_after`."""
     error = as_error(exc, request_id)
-    body = error.body()
+    body = error.body("mcp")
     if isinstance(error, RateLimited):
         body["retry_after"] = error.retry_after
     return Answer(orjson.dumps(body), is_error=True)
