@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import orjson
+
 from skillgate.kit.outbound import UpstreamResponse
 
 
@@ -66,3 +68,11 @@ def parts(
     else:
         data["data"] = response.body
     return data, failed
+
+
+def envelope(
+    response: UpstreamResponse, body_errors: str | None, reconnect_url: str | None = None
+) -> tuple[bytes, bool]:
+    """The envelope bytes and whether it reports an error."""
+    data, failed = parts(response, body_errors, reconnect_url)
+    return orjson.dumps(data), failed

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from skillgate.catalog.loader import Catalog
+from skillgate.kit.public import DEFAULT_BASE_URL
 from tests.conftest import Harness, bearer, open_harness
 from tests.upstream import Provider, Reply
 
@@ -135,7 +136,7 @@ async def test_an_upstream_401_says_where_to_reconnect(
     assert r.json() == {
         "status": 401,
         "error": {"message": "Bad credentials"},
-        "action_url": f"{harness.settings.resolved_app_url}/integrations/sample",
+        "action_url": f"{DEFAULT_BASE_URL}/integrations/sample",  # in-process: the default
     }
     provider.reply("GET", "/users/me", Reply(403, {"message": "Forbidden"}))
     r = await harness.run(full, "sample", "get_user", username="me")
