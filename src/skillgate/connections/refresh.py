@@ -121,4 +121,3 @@ class Refresher:
                     action_url=self.reconnect_url(integration.slug),
                 )
             return fresh
-
