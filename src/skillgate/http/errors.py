@@ -3,11 +3,12 @@
 `as_error(exc, request_id)` turns anything raised into the error a client sees:
 a `SkillGateError` as it is; a backing-service outage as 503 (logged once per
 kind per interval, `kit.outage`, also when a service raised the 503 itself on a
-Redis error); anything else as 500 quoting the request id, logged
-with its traceback. `render_error(error)` is the JSON answer every door sends
-(`{"error","message"[,"action_url"]}`, its status and headers);
-`send_error` writes it on raw ASGI; the dashboard's HTML page is built on
-`as_error` too (dashboard.route).
+Redis error); anything else as 500 quoting the request id, logged with its
+traceback. `render_json_error(error)` is the JSON answer the HTTP doors send
+(`{"error","message"[,"action_url"]}`, its status and headers; the MCP door
+puts the same object in a tool result);
+`send_error` writes it on raw ASGI; the dashboard's HTML page
+(`dashboard.route.error_page`) is built on `as_error` too.
 """
 
 from __future__ import annotations
@@ -46,13 +47,13 @@ def json_head(body: bytes, headers: Mapping[str, str] | None) -> RawHeaders:
     return raw
 
 
-def render_error(error: SkillGateError) -> tuple[int, RawHeaders, bytes]:
+def render_json_error(error: SkillGateError) -> tuple[int, RawHeaders, bytes]:
     """(status, raw headers with content type and length, JSON body)."""
     body = error.render()
     return error.status, json_head(body, error.headers), body
 
 
 async def send_error(send: Send, error: SkillGateError) -> None:
-    status, headers, body = render_error(error)
+    status, headers, body = render_json_error(error)
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -18,14 +18,14 @@ from skillgate.errors import (
     SkillGateError,
     UnsupportedMediaType,
 )
-from skillgate.http.errors import as_error, render_error
+from skillgate.http.errors import as_error, render_json_error
 
 log = structlog.get_logger("skillgate.http")
 
 
 def error_response(error: SkillGateError) -> Response:
-    """`http.errors.render_error` as a Starlette response."""
-    status, headers, body = render_error(error)
+    """`http.errors.render_json_error` as a Starlette response."""
+    status, headers, body = render_json_error(error)
     response = Response(content=body, status_code=status)
     response.raw_headers = headers
     return response
