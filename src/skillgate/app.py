@@ -257,7 +257,7 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         discovery_service=gateway.discovery,
         plans=gateway.plans,
         executor=gateway.executor,
-        connections_service=gateway.connections,
+        connections_service=gateway.scoped_connections,
         log=gateway.log,
         sessions=gateway.sessionmaker,
     )

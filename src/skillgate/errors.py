@@ -27,9 +27,11 @@
         ├── UpstreamResponseTooLarge   502 upstream_response_too_large
         └── UpstreamTimeout            504 upstream_timeout
 
-`render()` builds the contract body `{"error","message","action_url"?}`; the
-exception handlers in `skillgate.http.handlers` are the only other place error
-JSON is made.
+`body()` is the contract object `{"error","message","action_url"?}` (and any
+extra fields, such as a confirmation's `preview`), `render()` its JSON. Every
+door renders an error through `skillgate.http.errors` (`as_error` for anything
+raised, `render_json_error` for the HTTP answer); the MCP door puts `body()` in
+a tool result and the executor in an envelope.
 
 What to do next depends on the door the caller used: an error may carry `steps`, one
 sentence per door (`DOORS`), and the body's message ends with the one for the door

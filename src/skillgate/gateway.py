@@ -32,6 +32,7 @@ from skillgate.auth.tokens import TokenSigner
 from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.connections.cache import CredentialCache
 from skillgate.connections.refresh import Refresher
+from skillgate.connections.scoped import ScopedConnections
 from skillgate.connections.service import Connections
 from skillgate.connections.status import StatusCache
 from skillgate.dashboard.shell import DashboardShell
@@ -79,6 +80,7 @@ class Gateway:
     rendered: RenderedCatalog
     executions: ExecutionWriter
     connections: Connections
+    scoped_connections: ScopedConnections  # the API's: a Principal, its key's scopes
     refresher: Refresher
     discovery: Discovery
     executor: Executor
@@ -217,6 +219,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         rendered=rendered,
         executions=executions,
         connections=connections,
+        scoped_connections=ScopedConnections(connections),
         refresher=refresher,
         discovery=Discovery(rendered, connections.statuses, SearchIndex(catalog)),
         executor=executor,
@@ -228,7 +231,9 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         slugs=catalog.integrations.keys(),  # a live view: a reload changes it
         verifier=verifier,
     )
-    gateway.provide(maker, catalog, plans, connections, keys, gateway.log)
+    gateway.provide(
+        maker, catalog, plans, connections, gateway.scoped_connections, keys, gateway.log
+    )
     _provide_accounts(gateway, counter=limiter.counter, keys=keys)
     return gateway
 

@@ -1,5 +1,16 @@
 """Arrows point down (docs/architecture.md): kit and http import no feature, nothing
-below the composition root imports it, and no service imports a door."""
+below the composition root imports it, and no service imports a door.
+
+A feature reaches another feature only through its public modules: `service`,
+`repository`, `schemas` and `models` (the layers docs/architecture.md names), the
+package itself, and the modules `PUBLIC` lists for it, each a service the
+composition root builds or a value the features share. Every other module of a
+feature is its internals (how the executor builds an upstream request or reads
+its envelope, how connections verify a token): when a second feature needs one,
+it moves to kit/. `catalog/` is a layer below the services; all of it is public.
+The rule is between features (the composition root, the doors, the CLI and
+db's model registry sit above them and import what they wire).
+"""
 
 from __future__ import annotations
 
@@ -15,11 +26,29 @@ FEATURES = (
 )  # fmt: skip
 
 
+# A feature's public modules besides service, repository, schemas and models.
+PUBLIC = {
+    "api_keys": {"scopes", "verifier"},  # who may see and run what; KeyVerifier
+    "auth": {"deps", "sessions", "signin"},  # the routes' credentials; WebSessions; SignIn
+    "connections": {"cache", "credentials", "refresh", "status", "stored"},
+    "discovery": {"rendered"},  # RenderedCatalog
+    "executions": {"writer"},  # ExecutionWriter
+    "users": {"limiter", "passwords", "plans"},
+}
+_LAYERS = {"service", "repository", "schemas", "models"}
+
+
 def _imports(path: Path) -> set[str]:
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
+            package = SRC.parent.joinpath(*node.module.split("."))
+            found.update(  # `from skillgate.executor import options` names a module
+                f"{node.module}.{alias.name}"
+                for alias in node.names
+                if (package / f"{alias.name}.py").is_file()
+            )
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
     return {name for name in found if name.startswith("skillgate")}
@@ -39,6 +68,21 @@ def test_kit_imports_only_kit_and_errors(path: Path) -> None:
 def test_http_plumbing_imports_no_feature(path: Path) -> None:
     for name in _imports(path):
         assert name.split(".")[1] not in (*FEATURES, "doors", "gateway", "app"), name
+
+
+@pytest.mark.parametrize(
+    "path", [p for f in FEATURES for p in _modules(f)], ids=lambda p: str(p.relative_to(SRC))
+)
+def test_a_feature_imports_another_only_through_its_public_modules(path: Path) -> None:
+    own = path.relative_to(SRC).parts[0]
+    for name in _imports(path):
+        parts = name.split(".")
+        if len(parts) < 3 or parts[1] in (own, "catalog") or parts[1] not in FEATURES:
+            continue  # its own package, the catalog layer, the package itself, not a feature
+        module = parts[2]
+        assert module in _LAYERS | PUBLIC.get(parts[1], set()), (
+            f"{name} is {parts[1]}'s internals: move what both need to kit/"
+        )
 
 
 def test_only_the_app_imports_the_composition_root_and_the_doors() -> None:

@@ -1,8 +1,5 @@
 """The authentication dependency of the account door. Each route states what it accepts.
 
-    ApiKeyAuth         Bearer API key only (the /v1 routes FastAPI serves; the agent
-                       door calls `KeyVerifier.principal_from_key` itself)
-
     KeyTokenOrSession  Bearer API key, Bearer access token or dashboard session (/api-keys)
     TokenOrSession     Bearer access token or dashboard session (/auth/device/authorize)
     SessionOrNone      the dashboard session's user, or None (browser routes that send
@@ -30,7 +27,7 @@ from skillgate.auth.tokens import TokenSigner
 from skillgate.db.session import DB
 from skillgate.errors import CredentialRefused, CsrfFailed, Unauthorized
 from skillgate.http.openapi import BEARER_DESCRIPTION, SESSION_DESCRIPTION
-from skillgate.http.provide import provided, services_of
+from skillgate.http.provide import provided
 from skillgate.kit.origins import check_fetch_site
 from skillgate.kit.principal import Principal, Via, bearer_token
 from skillgate.users.repository import UserRepository
@@ -45,7 +42,7 @@ class Authenticator:
         self.sessions = sessions
 
     async def authenticate(
-        self, request: Request, db: AsyncSession | None, accept: frozenset[Via]
+        self, request: Request, db: AsyncSession, accept: frozenset[Via]
     ) -> Principal:
         token = bearer_token(request.headers.get("authorization"))
         if token is not None:
@@ -53,11 +50,11 @@ class Authenticator:
                 if "api_key" not in accept:
                     raise CredentialRefused("An API key cannot be used here; sign in instead.")
                 return await self.verifier.verify(token)
-            if "access_token" in accept and db is not None:
+            if "access_token" in accept:
                 return await self._access_token(db, token)
             raise CredentialRefused()
         cookie = request.cookies.get(COOKIE_NAME)
-        if cookie and "session" in accept and db is not None:
+        if cookie and "session" in accept:
             principal = await self._session(request, db, cookie)
             if principal is not None:
                 return principal
@@ -88,15 +85,6 @@ class Authenticator:
 Auth = Annotated[Authenticator, provided(Authenticator)]
 
 
-async def authenticate(
-    request: Request, db: AsyncSession | None, accept: frozenset[Via]
-) -> Principal:
-    """Transitional, for routes not yet declaring what they accept (connections' browser
-    routes: `SessionOrNone`); reads the app's Authenticator from the service registry."""
-    auth: Authenticator = services_of(request)[Authenticator]
-    return await auth.authenticate(request, db, accept)
-
-
 # What /openapi.json shows: a route depending on these declares the scheme (the
 # credential itself is read by `Authenticator`; these never refuse anything).
 BEARER = HTTPBearer(scheme_name="bearer", description=BEARER_DESCRIPTION, auto_error=False)
@@ -108,26 +96,16 @@ SessionCookie = Annotated[str | None, Security(SESSION)]
 
 
 def _requires(*accept: Via) -> Callable[..., Awaitable[Principal]]:
+    """The dependency of a route accepting `accept` (each route here takes a session,
+    so a session cookie and a database session are always declared)."""
     allowed = frozenset(accept)
-    if "session" in allowed:
 
-        async def bearer_or_session(
-            request: Request, db: DB, auth: Auth, _b: Bearer, _s: SessionCookie
-        ) -> Principal:
-            return await auth.authenticate(request, db, allowed)
+    async def bearer_or_session(
+        request: Request, db: DB, auth: Auth, _b: Bearer, _s: SessionCookie
+    ) -> Principal:
+        return await auth.authenticate(request, db, allowed)
 
-        return bearer_or_session
-    if "access_token" in allowed:
-
-        async def with_db(request: Request, db: DB, auth: Auth, _b: Bearer) -> Principal:
-            return await auth.authenticate(request, db, allowed)
-
-        return with_db
-
-    async def key_only(request: Request, auth: Auth, _b: Bearer) -> Principal:
-        return await auth.authenticate(request, None, allowed)
-
-    return key_only
+    return bearer_or_session
 
 
 async def _session_or_none(
@@ -139,7 +117,6 @@ async def _session_or_none(
         return None
 
 
-ApiKeyAuth = Annotated[Principal, Depends(_requires("api_key"))]
 KeyTokenOrSession = Annotated[Principal, Depends(_requires("api_key", "access_token", "session"))]
 TokenOrSession = Annotated[Principal, Depends(_requires("access_token", "session"))]
 SessionOrNone = Annotated[Principal | None, Depends(_session_or_none)]

@@ -10,7 +10,7 @@ from skillgate.auth.schemas import LoginRequest, LoginResponse
 from skillgate.auth.signin import SignIn
 from skillgate.db.session import DB
 from skillgate.http.body import JSONRoute
-from skillgate.http.client import client_ip
+from skillgate.http.client_ip import client_ip
 from skillgate.http.openapi import PUBLIC
 from skillgate.http.provide import provided
 

@@ -36,6 +36,3 @@ class WebSessionRepository:
 
     async def delete(self, session_id: str) -> None:
         await self.session.execute(delete(WebSession).where(WebSession.id == session_id))
-
-    async def delete_for_user(self, user_id: str) -> None:
-        await self.session.execute(delete(WebSession).where(WebSession.user_id == user_id))

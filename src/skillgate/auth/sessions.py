@@ -80,6 +80,3 @@ class WebSessions:
 
     async def end(self, db: AsyncSession, token: str) -> None:
         await WebSessionRepository(db).delete(_hash(token))
-
-    async def end_all(self, db: AsyncSession, user_id: str) -> None:
-        await WebSessionRepository(db).delete_for_user(user_id)

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from skillgate.catalog import destructive
+from skillgate.kit.upstream import Credential as Credential  # the executor's import
 
 ParamType = Literal["string", "number", "boolean", "array", "object"]
 Location = Literal["path", "query", "body", "header"]
@@ -276,11 +277,6 @@ class TokenAuth(_Frozen):
         if "{token}" not in v:
             raise ValueError("format must contain {token}")
         return v
-
-
-# Where a credential goes on an upstream request: ("header", name, value) or
-# ("query", name, value).
-Credential = tuple[Literal["header", "query"], str, str]
 
 
 def credential(auth: OAuth2Auth | TokenAuth, token: str) -> Credential:

@@ -17,14 +17,15 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Request, Response, Security
 from fastapi.responses import RedirectResponse
 
-from skillgate.auth.deps import SESSION, KeyTokenOrSession, authenticate
+from skillgate.auth.deps import SESSION, KeyTokenOrSession, SessionOrNone
 from skillgate.connections.schemas import (
     ConnectionOut,
     TokenBody,
 )
+from skillgate.connections.scoped import ScopedConnections
 from skillgate.connections.service import Connections
 from skillgate.db.session import DB
-from skillgate.errors import BadRequest, Unauthorized
+from skillgate.errors import BadRequest
 from skillgate.http.body import JSONRoute
 from skillgate.http.provide import provided
 from skillgate.kit import text
@@ -33,6 +34,7 @@ from skillgate.kit.text import Text
 router = APIRouter(tags=["connections"], route_class=JSONRoute)
 
 Conns = Annotated[Connections, provided(Connections)]
+Scoped = Annotated[ScopedConnections, provided(ScopedConnections)]
 # The browser routes answer a redirect (to the provider, the dashboard or the sign-in
 # page), never JSON; /openapi.json says so.
 _LOCATION = {"description": "Where the browser goes next.", "schema": {"type": "string"}}
@@ -52,9 +54,9 @@ BROWSER: dict[str, Any] = {
 
 @router.put("/v1/connections/{integration}", operation_id="set_connection_token")
 async def put_token(
-    integration: Text, body: TokenBody, principal: KeyTokenOrSession, db: DB, connections: Conns
+    integration: Text, body: TokenBody, principal: KeyTokenOrSession, db: DB, connections: Scoped
 ) -> ConnectionOut:
-    return await connections.put_token(db, principal, integration, body.token)
+    return await connections.connect_token(db, principal, integration, body.token)
 
 
 @router.delete(
@@ -64,18 +66,10 @@ async def put_token(
     operation_id="delete_connection",
 )
 async def disconnect(
-    integration: Text, principal: KeyTokenOrSession, db: DB, connections: Conns
+    integration: Text, principal: KeyTokenOrSession, db: DB, connections: Scoped
 ) -> Response:
-    await connections.remove(db, principal, integration)
+    await connections.disconnect(db, principal, integration)
     return Response(status_code=204)
-
-
-async def _browser_user(request: Request, db: DB) -> str | None:
-    try:
-        principal = await authenticate(request, db, frozenset({"session"}))
-    except Unauthorized:
-        return None
-    return principal.user_id
 
 
 def _to_login(connections: Connections, request: Request) -> RedirectResponse:
@@ -91,11 +85,11 @@ def _to_login(connections: Connections, request: Request) -> RedirectResponse:
     **BROWSER,
 )
 async def browser_connect(
-    integration: str, request: Request, db: DB, connections: Conns
+    integration: str, request: Request, viewer: SessionOrNone, db: DB, connections: Conns
 ) -> Response:
-    user_id = await _browser_user(request, db)
-    if user_id is None:
+    if viewer is None:
         return _to_login(connections, request)
+    user_id = viewer.user_id
     request_id = text.check("request", request.query_params.get("request") or "") or None
     provider = await connections.begin_oauth(db, user_id, integration, request_id)
     if provider is None:  # a token integration: the dashboard's form
@@ -111,11 +105,11 @@ async def browser_connect(
     **BROWSER,
 )
 async def browser_callback(
-    integration: str, request: Request, db: DB, connections: Conns
+    integration: str, request: Request, viewer: SessionOrNone, db: DB, connections: Conns
 ) -> Response:
-    user_id = await _browser_user(request, db)
-    if user_id is None:
+    if viewer is None:
         return _to_login(connections, request)
+    user_id = viewer.user_id
     params = {k: text.check(k[:40], v) for k, v in request.query_params.items()}
     back = connections.dashboard_url(integration)
     try:

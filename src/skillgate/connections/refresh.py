@@ -4,7 +4,9 @@ Single-flight per connection across coroutines, workers and instances: a
 process lock, then Redis (when configured), a PostgreSQL row lock, or a file
 lock on SQLite. Under the lock the credentials are re-read: if another
 process already refreshed, its token is used. A rotated refresh token is
-stored in the same transaction. `invalid_grant` marks the connection for
+stored in the same transaction, a short one of the refresher's own
+(`unit_of_work`: not the request's), and this instance's cached credentials are
+dropped once it commits (`on_commit`). `invalid_grant` marks the connection for
 reconnection (401 `token_expired`); a provider 5xx or network error changes
 nothing (502).
 """
@@ -24,6 +26,7 @@ from skillgate.connections.credentials import Credentials
 from skillgate.connections.repository import ConnectionRepository
 from skillgate.connections.stored import ActiveConnection, open_credentials, seal_credentials
 from skillgate.db.base import utcnow
+from skillgate.db.session import on_commit, unit_of_work
 from skillgate.errors import TokenExpired, UpstreamUnavailable
 from skillgate.kit.locks import KeyedLock, file_lock, redis_lock
 from skillgate.kit.outbound import Outbound
@@ -75,7 +78,7 @@ class Refresher:
         """Fresh credentials for `active` (maybe refreshed by someone else meanwhile)."""
         app = oauth.oauth_app(self.settings, integration)
         async with self._local.hold(active.id), self._cross_process(active.id):
-            async with self.sessionmaker() as session, session.begin():
+            async with unit_of_work(self.sessionmaker) as session:
                 row = await ConnectionRepository(session).get_for_update(active.id)
                 if row is None:
                     raise TokenExpired(
@@ -110,17 +113,11 @@ class Refresher:
                 if fresh is not None:
                     seal_credentials(self.vault, row, fresh)
                 await session.flush()
-                self._after_commit(session, row.user_id, row.integration)
+                user_id, slug = row.user_id, row.integration
+                on_commit(session, lambda: self.on_change(user_id, slug))
             if fresh is None:
                 raise TokenExpired(
                     f"{integration.name} refused to refresh the token; reconnect it.",
                     action_url=self.reconnect_url(integration.slug),
                 )
             return fresh
-
-    def _after_commit(self, session: AsyncSession, user_id: str, integration: str) -> None:
-        from sqlalchemy import event
-
-        @event.listens_for(session.sync_session, "after_commit", once=True)
-        def _changed(_: object) -> None:
-            self.on_change(user_id, integration)

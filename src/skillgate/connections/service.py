@@ -10,8 +10,11 @@ One instance per server (built in skillgate.gateway). Every method takes the
 caller's database session: the caller owns the transaction and commits; the
 service flushes, and registers with `on_commit` what must follow the commit
 (dropping this instance's cached status and credentials for the connection).
-The methods taking a `Principal` check its API key's scopes and answer the
-API's schema objects; the others serve the dashboard and the browser routes.
+
+`Connections` takes a user id and answers rows: the dashboard and the browser
+routes (a signed-in user) call it directly. The API's routes call
+`ScopedConnections` (scoped.py), which takes a `Principal`, checks its key's
+scopes and answers the API's schema objects, with the same action names.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from skillgate.api_keys.scopes import can_see, require_access
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Integration
 from skillgate.connections import oauth, stored
@@ -31,19 +33,12 @@ from skillgate.connections.cache import CredentialCache
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.models import Connection, ConnectRequest
 from skillgate.connections.repository import ConnectionRepository, ConnectRequestRepository
-from skillgate.connections.schemas import (
-    ConnectionList,
-    ConnectionOut,
-    ConnectRequestOut,
-    ConnectStarted,
-)
 from skillgate.connections.status import StatusCache
 from skillgate.connections.verify import verify_token
 from skillgate.db.base import utcnow
 from skillgate.db.session import on_commit
 from skillgate.errors import BadRequest, NotFound
 from skillgate.kit.outbound import Outbound
-from skillgate.kit.principal import Principal
 from skillgate.kit.public import PublicUrls
 from skillgate.kit.vault import Vault
 from skillgate.settings import Settings
@@ -82,47 +77,6 @@ class Connections:
         self.credentials = credentials
         self.public = public  # the links' address, for the request being served
 
-    # -- the JSON API (a Principal, its key's scopes checked; answers are the API's schemas)
-
-    async def start(self, db: AsyncSession, principal: Principal, slug: str) -> ConnectStarted:
-        """POST /v1/connect: a connect request and the link the user opens."""
-        require_access(principal, slug, "full")
-        req = await self.create_request(db, principal.user_id, slug)
-        return ConnectStarted(
-            id=req.id,
-            integration=req.integration,
-            connect_url=self.connect_url(req),
-            expires_in=int(REQUEST_TTL.total_seconds()),
-        )
-
-    async def request_of(
-        self, db: AsyncSession, principal: Principal, request_id: str
-    ) -> ConnectRequestOut:
-        """GET /v1/connect/{id}: the request's status (404 outside the key's scopes)."""
-        req = await self.get_request(db, principal.user_id, request_id)
-        if not can_see(principal, req.integration):  # as if it did not exist
-            raise NotFound("Connect request not found.")
-        return ConnectRequestOut.of(req, request_status(req))
-
-    async def listing(self, db: AsyncSession, principal: Principal) -> ConnectionList:
-        """GET /v1/connections: the caller's connections its key may see."""
-        rows = await self.connections(db, principal.user_id)
-        return ConnectionList(
-            connections=[ConnectionOut.of(c) for c in rows if can_see(principal, c.integration)]
-        )
-
-    async def put_token(
-        self, db: AsyncSession, principal: Principal, slug: str, token: str
-    ) -> ConnectionOut:
-        """PUT /v1/connections/{integration}: store a pasted token the upstream accepts."""
-        require_access(principal, slug, "full")
-        return ConnectionOut.of(await self.connect_token(db, principal.user_id, slug, token))
-
-    async def remove(self, db: AsyncSession, principal: Principal, slug: str) -> None:
-        """DELETE /v1/connections/{integration}."""
-        require_access(principal, slug, "full")
-        await self.disconnect(db, principal.user_id, slug)
-
     # -- integrations and URLs
 
     def integration(self, slug: str) -> Integration:
@@ -135,7 +89,7 @@ class Connections:
         """Whether this server has the OAuth app the integration needs configured."""
         return oauth.oauth_app(self.settings, integration) is not None
 
-    def callback_url(self, slug: str) -> str:
+    def _callback_url(self, slug: str) -> str:
         return f"{self.public.base}/connect/{slug}/callback"
 
     def dashboard_url(self, slug: str) -> str:
@@ -144,7 +98,7 @@ class Connections:
     def connect_url(self, req: ConnectRequest) -> str:
         return f"{self.public.app}/connect/{req.integration}?request={req.id}"
 
-    def check_connectable(self, integration: Integration) -> None:
+    def _check_connectable(self, integration: Integration) -> None:
         """Say now, not mid-flow, when this server cannot connect the integration."""
         if integration.auth.token is None and not self.oauth_ready(integration):
             slug = integration.slug.upper()
@@ -155,10 +109,10 @@ class Connections:
 
     # -- stored connections
 
-    async def connections(self, db: AsyncSession, user_id: str) -> Sequence[Connection]:
+    async def list_connections(self, db: AsyncSession, user_id: str) -> Sequence[Connection]:
         return await ConnectionRepository(db).list_for_user(user_id)
 
-    async def connection(self, db: AsyncSession, user_id: str, slug: str) -> Connection | None:
+    async def get_connection(self, db: AsyncSession, user_id: str, slug: str) -> Connection | None:
         return await ConnectionRepository(db).get(user_id, slug)
 
     async def store(
@@ -195,9 +149,10 @@ class Connections:
 
     # -- connect requests, OAuth and pasted tokens
 
-    async def create_request(self, db: AsyncSession, user_id: str, slug: str) -> ConnectRequest:
+    async def open_request(self, db: AsyncSession, user_id: str, slug: str) -> ConnectRequest:
+        """A pending connect request, valid `REQUEST_TTL`."""
         integration = self.integration(slug)
-        self.check_connectable(integration)
+        self._check_connectable(integration)
         now = utcnow()
         req = ConnectRequest(
             user_id=user_id,
@@ -219,7 +174,7 @@ class Connections:
     ) -> str | None:
         """The provider URL to send the browser to; None when the integration uses a token."""
         integration = self.integration(slug)
-        self.check_connectable(integration)
+        self._check_connectable(integration)
         app = oauth.oauth_app(self.settings, integration)
         if app is None:
             return None  # token integration: the dashboard's form takes over
@@ -228,12 +183,12 @@ class Connections:
             if req.integration != slug or request_status(req) != "pending":
                 raise BadRequest("This connect link has expired or was used; start again.")
         else:
-            req = await self.create_request(db, user_id, slug)
+            req = await self.open_request(db, user_id, slug)
         state, verifier = oauth.new_state(), oauth.new_verifier()
         req.state_hash = _hash(state)
         req.code_verifier = verifier
         await db.flush()
-        return oauth.authorize_redirect(app, state, verifier, self.callback_url(slug))
+        return oauth.authorize_redirect(app, state, verifier, self._callback_url(slug))
 
     async def complete_oauth(
         self, db: AsyncSession, user_id: str, slug: str, params: dict[str, Any]
@@ -258,7 +213,7 @@ class Connections:
             raise BadRequest("The provider's answer had no authorization code; start again.")
         try:
             creds, scopes = await oauth.exchange_code(
-                self.outbound, app, code, req.code_verifier, self.callback_url(slug)
+                self.outbound, app, code, req.code_verifier, self._callback_url(slug)
             )
         except oauth.OAuthError as exc:
             await self._fail(db, req, str(exc))

@@ -8,9 +8,8 @@ import orjson
 
 from skillgate.catalog.models import Integration, credential
 from skillgate.errors import BadRequest
-from skillgate.executor.envelope import body_failed
-from skillgate.executor.request import place_credential, with_query
 from skillgate.kit.outbound import USER_AGENT, Outbound, UpstreamRequest
+from skillgate.kit.upstream import body_failed, place_credential, with_query
 from skillgate.settings import Settings
 
 _ACCOUNT_FIELDS = ("login", "email", "emailAddress", "user", "name", "team")

@@ -27,7 +27,7 @@ from skillgate.dashboard.shell import DashboardShell, Shell
 from skillgate.dashboard.viewer import CheckedForm, Viewer, current_viewer
 from skillgate.db.session import DB
 from skillgate.errors import BadRequest, Conflict, RateLimited, Unauthorized
-from skillgate.http.client import client_ip
+from skillgate.http.client_ip import client_ip
 from skillgate.http.provide import provided
 from skillgate.users.passwords import MIN_LENGTH
 

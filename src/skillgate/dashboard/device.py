@@ -32,7 +32,7 @@ from skillgate.db.session import DB
 from skillgate.device.models import DeviceCode
 from skillgate.device.service import DeviceFlow, KeyNotReplaceable
 from skillgate.errors import BadRequest, PlanLimitReached, RateLimited
-from skillgate.http.client import client_ip
+from skillgate.http.client_ip import client_ip
 from skillgate.http.provide import provided
 from skillgate.users.plans import max_active_keys
 

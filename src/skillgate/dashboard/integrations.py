@@ -68,7 +68,7 @@ class IntegrationView:
 async def _views(
     db: AsyncSession, connections: Connections, viewer: Viewer
 ) -> list[IntegrationView]:
-    mine = {c.integration: c for c in await connections.connections(db, viewer.user_id)}
+    mine = {c.integration: c for c in await connections.list_connections(db, viewer.user_id)}
     integrations = sorted(connections.catalog.integrations.values(), key=lambda i: i.name.lower())
     return [IntegrationView(i, mine.get(i.slug), connections.oauth_ready(i)) for i in integrations]
 
@@ -95,7 +95,7 @@ async def _detail(
     status: int = 200,
 ) -> Response:
     integration = connections.integration(slug)
-    connection = await connections.connection(db, viewer.user_id, slug)
+    connection = await connections.get_connection(db, viewer.user_id, slug)
     view = IntegrationView(integration, connection, connections.oauth_ready(integration))
     terminal: dict[str, str] | None = None
     if request_id:

@@ -57,9 +57,11 @@ async def _viewer(request: Request) -> Viewer | None:
         return None
 
 
-def render_error(request: Request, error: SkillGateError, who: Viewer | None) -> Response:
+async def error_page(request: Request, error: SkillGateError, *, viewer: bool = True) -> Response:
     """The HTML variant of `http.handlers.error_response`: the same status, message and
-    headers, on a page."""
+    headers, on a page; `viewer=False` when the database is why we are here (no lookup
+    of who is signed in)."""
+    who = await _viewer(request) if viewer else None
     status = error.status
     title = TITLES.get(status, "Something went wrong")
     return web.render(
@@ -69,11 +71,6 @@ def render_error(request: Request, error: SkillGateError, who: Viewer | None) ->
         status=status,
         headers=error.headers,
     )
-
-
-async def error_page(request: Request, error: SkillGateError, *, viewer: bool = True) -> Response:
-    """The error page; `viewer=False` when the database is why we are here (no lookup)."""
-    return render_error(request, error, await _viewer(request) if viewer else None)
 
 
 def _as_error(request: Request, exc: Exception) -> tuple[SkillGateError, bool]:

@@ -4,6 +4,20 @@ Services `flush()`; they never commit. The dependency runs with
 `scope="function"`, so the commit happens before the response is sent: a
 client never sees 2xx for a write that did not land. Work that must follow a
 durable commit (dropping a cache entry) is registered with `on_commit`.
+
+Five components own short transactions of their own instead, each opened on
+the session maker they were built with, because their write must land (or
+hold its lock) independently of the request around it:
+
+- `Confirmations` (executor/confirmations.py): a confirmation token stored,
+  and redeemed by one conditional UPDATE;
+- `Idempotency` (executor/idempotency.py): a key claimed, its answer stored,
+  its claim released;
+- `Refresher` (connections/refresh.py): the row lock, the refreshed token
+  and the `reconnect_required` mark, in a `unit_of_work` whose `on_commit`
+  drops this instance's cached credentials;
+- `UsageRecorder` (api_keys/usage.py): `last_used_at`, from a background task;
+- the execution log's sinks (executions/sinks.py): each batch of rows.
 """
 
 from __future__ import annotations

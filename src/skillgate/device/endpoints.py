@@ -23,11 +23,11 @@ from skillgate.auth.deps import TokenOrSession
 from skillgate.db.session import DB
 from skillgate.device import rfc8628
 from skillgate.device.openapi import AUTHORIZED, CODE_ANSWER, CODE_EXTRA, TOKEN_ANSWER, TOKEN_EXTRA
-from skillgate.device.schemas import Answer, DeviceAuthorized
+from skillgate.device.schemas import DeviceAnswer, DeviceAuthorized
 from skillgate.device.service import DeviceFlow
 from skillgate.errors import BadRequest, SkillGateError
 from skillgate.http.body import JSONRoute, loads
-from skillgate.http.client import client_ip
+from skillgate.http.client_ip import client_ip
 from skillgate.http.handlers import describe_validation, error_response
 from skillgate.http.provide import provided
 from skillgate.kit.text import Text
@@ -61,7 +61,7 @@ def _no_store() -> Iterator[None]:
         raise
 
 
-def _json(answer: Answer) -> JSONResponse:
+def _json(answer: DeviceAnswer) -> JSONResponse:
     return JSONResponse(answer.body(), headers=NO_STORE)
 
 

@@ -7,12 +7,14 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 
-class Answer(BaseModel):
+class DeviceAnswer(BaseModel):
+    """A device-flow answer: its JSON leaves out what is None."""
+
     def body(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)
 
 
-class DeviceStart(Answer):
+class DeviceStart(DeviceAnswer):
     """POST /auth/device/code."""
 
     device_code: str
@@ -28,7 +30,7 @@ class DeviceUser(BaseModel):
     display_name: str
 
 
-class DevicePoll(Answer):
+class DevicePoll(DeviceAnswer):
     """POST /auth/device/token: pending (authorization_pending | slow_down) or complete."""
 
     status: Literal["pending", "complete"]
@@ -41,7 +43,7 @@ class DevicePoll(Answer):
     token_type: Literal["Bearer"] | None = None  # with access_token
 
 
-class DeviceAuthorized(Answer):
+class DeviceAuthorized(DeviceAnswer):
     """POST /auth/device/authorize."""
 
     status: Literal["authorized"] = "authorized"

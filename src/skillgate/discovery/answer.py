@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 BODIES = 8  # rendered bodies kept per answer (callers' connected sets among its hits)
 
 
-class Answer:
+class SearchAnswer:
     """One search's hits and its JSON answer, rendered once per set of connected
     integrations among the hits' (a kept answer costs a look-up, not a join)."""
 

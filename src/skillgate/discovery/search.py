@@ -31,7 +31,7 @@ from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysis import _CAMEL, Analyzer, Query
-from skillgate.discovery.answer import Answer
+from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.cues import Cues
 
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
@@ -180,7 +180,7 @@ class SearchIndex:
             self.bm25.index(corpus, show_progress=False)
         self._postings = self._posting_lists() if self._indexed else {}
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
-        self._answers: dict[tuple[str, tuple[str, ...], str | None, int], Answer] = {}
+        self._answers: dict[tuple[str, tuple[str, ...], str | None, int], SearchAnswer] = {}
 
     def _name_index(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per term, the endpoints whose name holds it and the term's share of the name."""
@@ -328,7 +328,7 @@ class SearchIndex:
 
     def answer(
         self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int
-    ) -> Answer:
+    ) -> SearchAnswer:
         """`search`'s hits with their rendered answer, reused for the same query, scopes,
         integration and limit (an index serves one catalog: a reload builds a new one)."""
         if not 1 <= limit <= MAX_LIMIT:
@@ -336,7 +336,7 @@ class SearchIndex:
         key = (query, scopes, integration, limit)
         found = self._answers.get(key)
         if found is None:
-            found = Answer(query, self.rank(query, scopes, integration, limit))
+            found = SearchAnswer(query, self.rank(query, scopes, integration, limit))
             if len(self._answers) >= _ANSWERS:
                 self._answers.clear()  # simpler than an LRU, and as good for bursts
             self._answers[key] = found

@@ -27,7 +27,6 @@ from skillgate.executor.models import Confirmation
 from skillgate.executor.repository import ConfirmationRepository
 
 TTL = 300
-POLICIES = ("destructive", "writes", "never")
 
 
 def needs_confirmation(policy: str, endpoint: Endpoint) -> bool:

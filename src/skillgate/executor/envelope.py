@@ -12,16 +12,7 @@ from typing import Any
 import orjson
 
 from skillgate.kit.outbound import UpstreamResponse
-
-
-def body_failed(style: str | None, body: Any) -> bool:
-    if not isinstance(body, dict):
-        return False
-    if style == "slack":
-        return body.get("ok") is False
-    if style == "graphql":
-        return bool(body.get("errors")) and not body.get("data")
-    return False
+from skillgate.kit.upstream import body_failed
 
 
 def retry_after(response: UpstreamResponse) -> int | None:

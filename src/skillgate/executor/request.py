@@ -19,9 +19,10 @@ from urllib.parse import SplitResult, quote, urlencode, urlsplit
 
 import orjson
 
-from skillgate.catalog.models import BodyEncoding, Credential, Endpoint, Parameter
+from skillgate.catalog.models import BodyEncoding, Endpoint, Parameter
 from skillgate.errors import BadRequest
 from skillgate.kit.outbound import USER_AGENT, UpstreamRequest
+from skillgate.kit.upstream import Credential, place_credential, with_query
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
@@ -175,22 +176,3 @@ def build(
     if credential is not None:  # last: no parameter can replace it
         query = place_credential(credential, headers, query)
     return UpstreamRequest(endpoint.method, with_query(url, query), headers, body, query)
-
-
-def place_credential(
-    credential: Credential, headers: dict[str, str], query: list[tuple[str, str]]
-) -> list[tuple[str, str]]:
-    """Put the credential in its header (in `headers`), or last in the query string
-    instead of any item of its name: the query items to send."""
-    where, name, value = credential
-    if where == "header":
-        headers[name] = value
-        return query
-    return [*((k, v) for k, v in query if k != name), (name, value)]
-
-
-def with_query(url: str, query: list[tuple[str, str]]) -> str:
-    """`url` with the query items added (percent-encoded, after any it has)."""
-    if not query:
-        return url
-    return url + ("&" if "?" in url else "?") + urlencode(query, quote_via=quote)

@@ -3,12 +3,14 @@
 `as_error(exc, request_id)` turns anything raised into the error a client sees:
 a `SkillGateError` as it is; a backing-service outage as 503 (logged once per
 kind per interval, `kit.outage`, also when a service raised the 503 itself on a
-Redis error); anything else as 500 quoting the request id, logged
-with its traceback. `render_error(error)` is the JSON answer every door sends
-(`{"error","message"[,"action_url"]}`, its status and headers);
-`send_error` writes it on raw ASGI; the dashboard's HTML page is built on
-`as_error` too (dashboard.route). `door_of(scope)` says which door a request came
-through, so the message ends with that door's next step (errors.SkillGateError.steps).
+Redis error); anything else as 500 quoting the request id, logged with its
+traceback. `render_json_error(error)` is the JSON answer the HTTP doors send
+(`{"error","message"[,"action_url"]}`, its status and headers; the MCP door
+puts the same object in a tool result);
+`send_error` writes it on raw ASGI; the dashboard's HTML page
+(`dashboard.route.error_page`) is built on `as_error` too. `door_of(scope)` says which
+door a request came through, so the message ends with that door's next step
+(errors.SkillGateError.steps).
 """
 
 from __future__ import annotations
@@ -57,13 +59,13 @@ def json_head(body: bytes, headers: Mapping[str, str] | None) -> RawHeaders:
     return raw
 
 
-def render_error(error: SkillGateError, door: str = "http") -> tuple[int, RawHeaders, bytes]:
+def render_json_error(error: SkillGateError, door: str = "http") -> tuple[int, RawHeaders, bytes]:
     """(status, raw headers with content type and length, JSON body for `door`)."""
     body = error.render(door)
     return error.status, json_head(body, error.headers), body
 
 
 async def send_error(send: Send, error: SkillGateError, door: str = "http") -> None:
-    status, headers, body = render_error(error, door)
+    status, headers, body = render_json_error(error, door)
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -18,15 +18,15 @@ from skillgate.errors import (
     SkillGateError,
     UnsupportedMediaType,
 )
-from skillgate.http.errors import as_error, door_of, render_error
+from skillgate.http.errors import as_error, door_of, render_json_error
 
 log = structlog.get_logger("skillgate.http")
 
 
 def error_response(error: SkillGateError, request: Request | None = None) -> Response:
-    """`http.errors.render_error` as a Starlette response (for the request's door)."""
+    """`http.errors.render_json_error` as a Starlette response (for the request's door)."""
     door = "http" if request is None else door_of(request.scope)
-    status, headers, body = render_error(error, door)
+    status, headers, body = render_json_error(error, door)
     response = Response(content=body, status_code=status)
     response.raw_headers = headers
     return response

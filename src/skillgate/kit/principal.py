@@ -1,9 +1,9 @@
 """Who is calling: the one identity every door hands to the core.
 
-A door (the agent API, the account API and dashboard, later MCP) turns its
-credential into a `Principal` (`api_keys.verifier.KeyVerifier.principal` for an
-API key; `auth.deps` for access tokens and dashboard sessions); services take
-the principal and never look at headers or cookies.
+A door (the agent API, the MCP door, the account API and dashboard) turns its
+credential into a `Principal` (`api_keys.verifier.KeyVerifier.principal_from_key`
+for an API key; `auth.deps.Authenticator` for access tokens and dashboard
+sessions); services take the principal and never look at headers or cookies.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ from typing import Any
 import orjson
 import pytest
 
-from skillgate.executor.envelope import body_failed, envelope, retry_after
+from skillgate.executor.envelope import envelope, retry_after
 from skillgate.kit.outbound import UpstreamResponse
+from skillgate.kit.upstream import body_failed
 
 
 def response(status: int, body: Any = None, **headers: str) -> UpstreamResponse:

@@ -12,30 +12,30 @@ from skillgate.connections.schemas import (
     ConnectRequestOut,
     ConnectStarted,
 )
-from skillgate.connections.service import Connections
+from skillgate.connections.scoped import ScopedConnections
 from skillgate.db.session import unit_of_work
 from skillgate.doors.agent.router import Call, Reply, Route
 from skillgate.doors.agent.schemas import dump, parse, schema_of
 
 
 def routes(
-    connections: Connections, sessions: async_sessionmaker[AsyncSession]
+    connections: ScopedConnections, sessions: async_sessionmaker[AsyncSession]
 ) -> tuple[Route, ...]:
     async def start(call: Call) -> Reply:
         body = parse(await call.body(), ConnectBody)
         async with unit_of_work(sessions) as db:
-            started = await connections.start(db, call.principal, body.integration)
+            started = await connections.open_request(db, call.principal, body.integration)
         return 201, dump(started), None
 
     async def status(call: Call) -> Reply:
         request_id = call.path["request_id"]  # checked by the door (kit.text)
         async with unit_of_work(sessions) as db:
-            found = await connections.request_of(db, call.principal, request_id)
+            found = await connections.get_request(db, call.principal, request_id)
         return 200, dump(found, exclude_none=True), None
 
     async def listing(call: Call) -> Reply:
         async with unit_of_work(sessions) as db:
-            return 200, dump(await connections.listing(db, call.principal)), None
+            return 200, dump(await connections.list_connections(db, call.principal)), None
 
     return (
         Route(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from skillgate.connections.service import Connections
+from skillgate.connections.scoped import ScopedConnections
 from skillgate.discovery.service import Discovery
 from skillgate.doors.agent import connections, discovery, execute, executions, profile
 from skillgate.doors.agent.router import Router
@@ -18,7 +18,7 @@ def agent_router(
     discovery_service: Discovery,
     plans: Plans,
     executor: Executor,
-    connections_service: Connections,
+    connections_service: ScopedConnections,
     log: ExecutionLog,
     sessions: async_sessionmaker[AsyncSession],
 ) -> Router:

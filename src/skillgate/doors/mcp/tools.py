@@ -42,7 +42,7 @@ from skillgate.kit.principal import Principal
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class ToolAnswer:
     """A tool's answer: the HTTP API's JSON bytes, and whether the call failed."""
 
     body: bytes
@@ -68,14 +68,14 @@ class Answer:
         )
 
 
-def refusal(exc: BaseException, request_id: str) -> Answer:
+def refusal(exc: BaseException, request_id: str) -> ToolAnswer:
     """The HTTP API's error object as a tool error. MCP has no headers: a rate limit's
     Retry-After goes in the object as `retry_after`."""
     error = as_error(exc, request_id)
     body = error.body("mcp")
     if isinstance(error, RateLimited):
         body["retry_after"] = error.retry_after
-    return Answer(orjson.dumps(body), is_error=True)
+    return ToolAnswer(orjson.dumps(body), is_error=True)
 
 
 def _invalid(message: str) -> MCPError:
@@ -161,7 +161,7 @@ class Tools:
         args: Mapping[str, Any],
         request_id: str,
         per_endpoint: bool = False,
-    ) -> Answer:
+    ) -> ToolAnswer:
         """Run tool `name` (`<integration>__<endpoint>` ones only when `per_endpoint`).
         MCPError (a JSON-RPC error) for an unknown tool or malformed arguments; a tool
         error result for anything the gateway refuses."""
@@ -201,7 +201,7 @@ class Tools:
             picked = {_ENDPOINT_OPTIONS[k]: params.pop(k) for k in args if k in _ENDPOINT_OPTIONS}
             return await self._run(principal, slug, endpoint, params, request_id, picked)
         try:
-            return Answer(await run)
+            return ToolAnswer(await run)
         except Exception as exc:
             return refusal(exc, request_id)
 
@@ -239,7 +239,7 @@ class Tools:
         params: dict[str, Any],
         request_id: str,
         picked: dict[str, Any],
-    ) -> Answer:
+    ) -> ToolAnswer:
         try:
             run_options = options.PLAIN
             if picked:
@@ -258,4 +258,4 @@ class Tools:
             return refusal(exc, request_id)
         except Exception as exc:
             return refusal(exc, request_id)
-        return Answer(outcome.body, is_error=outcome.failed)
+        return ToolAnswer(outcome.body, is_error=outcome.failed)
