@@ -19,6 +19,7 @@ from skillgate.errors import (
     UnsupportedMediaType,
 )
 from skillgate.http.errors import as_error, render_error
+from skillgate.http.middleware import request_id
 
 log = structlog.get_logger("skillgate.http")
 
@@ -105,7 +106,7 @@ async def _http(request: Request, exc: Exception) -> Response:
 
 
 async def _unexpected(request: Request, exc: Exception) -> Response:
-    return error_response(as_error(exc, request.scope.get("state", {}).get("request_id", "-")))
+    return error_response(as_error(exc, request_id(request.scope)))
 
 
 def install(app: FastAPI) -> None:
