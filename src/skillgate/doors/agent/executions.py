@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from skillgate.catalog.models import SLUG_MAX
 from skillgate.db.session import unit_of_work
 from skillgate.doors.agent.query import Query, described
 from skillgate.doors.agent.router import Call, Reply, Route
@@ -15,7 +16,7 @@ OUTCOMES = ("success", "error")
 QUERY = (
     described("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 50}),
     described("cursor", {"type": "string", "maxLength": 200}),
-    described("integration", {"type": "string", "maxLength": 40}),
+    described("integration", {"type": "string", "maxLength": SLUG_MAX}),
     described("outcome", {"type": "string", "enum": list(OUTCOMES)}),
 )
 
@@ -25,7 +26,7 @@ def routes(log: ExecutionLog, sessions: async_sessionmaker[AsyncSession]) -> tup
         query = Query(call.query)
         limit = query.integer("limit", 50, 1, 100)
         cursor = query.text("cursor", 200)
-        integration = query.text("integration", 40)
+        integration = query.text("integration", SLUG_MAX)
         outcome = query.choice("outcome", OUTCOMES)
         async with unit_of_work(sessions) as db:
             page = await log.api_page(
