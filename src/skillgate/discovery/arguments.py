@@ -86,7 +86,11 @@ def limit(value: int) -> int:
 
 
 def checked(
-    query_text: str, slug: str | None, most: int = DEFAULT_LIMIT, *, query_name: str = "query"
+    query_text: str,
+    slug: str | None = None,
+    most: int = DEFAULT_LIMIT,
+    *,
+    query_name: str = "query",
 ) -> SearchArgs:
     """The three arguments checked, in this order (a door whose wire format types
     `limit` late checks them one by one: `query`, `integration`, `limit`)."""
