@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from skillgate.catalog.loader import Catalog, load_catalog  # noqa: E402
+from skillgate.discovery.arguments import SearchArgs  # noqa: E402
 from skillgate.discovery.rendered import RenderedCatalog  # noqa: E402
 from skillgate.discovery.search import SearchIndex  # noqa: E402
 from skillgate.discovery.service import Discovery  # noqa: E402
@@ -130,7 +131,7 @@ def main() -> None:
             for query in queries:
                 asked = f"{query} {n}"  # never asked before: computed, not reused
                 t0 = time.perf_counter_ns()
-                await discovery.search(principal, asked, None, 10)
+                await discovery.search(principal, SearchArgs(asked))
                 out.append(time.perf_counter_ns() - t0)
         return out
 

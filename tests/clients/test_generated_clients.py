@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from tests.process import BIN, serve
-from tests.skillgate.mcp.conftest import Gateway, accounts, server_env
+from tests.skillgate.doors.mcp.conftest import Gateway, accounts, server_env
 from tests.upstream import Provider
 
 HERE = Path(__file__).parent

@@ -5,11 +5,13 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from skillgate.kit.text import Secret, Text
+from skillgate.users import passwords
+from skillgate.users.models import EMAIL_MAX
 
 
 class LoginRequest(BaseModel):
-    email: Text = Field(max_length=320)
-    password: Secret = Field(max_length=1024)
+    email: Text = Field(max_length=EMAIL_MAX)
+    password: Secret = Field(max_length=passwords.MAX_LENGTH)
 
 
 class LoginResponse(BaseModel):

@@ -20,8 +20,12 @@ Location = Literal["path", "query", "body", "header"]
 HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 BodyEncoding = Literal["json", "form", "graphql"]
 
-SLUG_RE = re.compile(r"^[a-z][a-z0-9_]{1,39}$")
-NAME_RE = re.compile(r"^[a-z][a-z0-9_]{1,63}$")
+# An integration's slug and an endpoint's name: their longest, as every door's input
+# checks and schemas state them (and the `integration` columns hold them).
+SLUG_MAX = 40
+NAME_MAX = 64
+SLUG_RE = re.compile(rf"^[a-z][a-z0-9_]{{1,{SLUG_MAX - 1}}}$")
+NAME_RE = re.compile(rf"^[a-z][a-z0-9_]{{1,{NAME_MAX - 1}}}$")
 PARAM_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")
 HEADER_RE = re.compile(r"^[A-Za-z0-9-]{1,64}$")

@@ -23,6 +23,7 @@ from skillgate.dashboard.viewer import NeedsSignIn, Viewer, current_viewer
 from skillgate.errors import BadRequest, ServiceUnavailable, SkillGateError
 from skillgate.http.errors import as_error
 from skillgate.http.handlers import describe_validation
+from skillgate.http.middleware import request_id
 from skillgate.http.provide import services_of
 
 TITLES = {
@@ -84,7 +85,7 @@ def _as_error(request: Request, exc: Exception) -> tuple[SkillGateError, bool]:
         error = SkillGateError(str(exc.detail))
         error.status = exc.status_code
         return error, True
-    error = as_error(exc, request.scope.get("state", {}).get("request_id", "-"))
+    error = as_error(exc, request_id(request.scope))
     outage = error is not exc and isinstance(error, ServiceUnavailable)
     return error, not outage
 

@@ -5,9 +5,9 @@ the key's scopes, with the caller's connection status. Every door's discovery
 from __future__ import annotations
 
 from skillgate.connections.status import StatusCache
+from skillgate.discovery.arguments import SearchArgs
 from skillgate.discovery.rendered import RenderedCatalog, with_status
-from skillgate.discovery.search import MAX_LIMIT, SearchIndex
-from skillgate.errors import BadRequest
+from skillgate.discovery.search import SearchIndex
 from skillgate.kit.principal import Principal
 
 
@@ -45,18 +45,14 @@ class Discovery:
         rendered, access = self.rendered.integration(slug, principal.scopes)
         return rendered.bundle(access)
 
-    async def search(
-        self, principal: Principal, query: str, integration: str | None, limit: int
-    ) -> bytes:
-        """`{"query", "results"}`: the endpoints the key may see that best match `query`,
-        best first, each with the caller's connection status of its integration. 404 for
-        an unknown `integration` (naming the closest), 403 for one out of scope."""
-        if not query.strip():
-            raise BadRequest("q: String should have at least 1 non-blank character.")
-        if not 1 <= limit <= MAX_LIMIT:
-            raise BadRequest(f"limit: Input should be between 1 and {MAX_LIMIT}.")
+    async def search(self, principal: Principal, args: SearchArgs) -> bytes:
+        """`{"query", "results"}`: the endpoints the key may see that best match the
+        query, best first, each with the caller's connection status of its integration.
+        404 for an unknown `integration` (naming the closest), 403 for one out of scope.
+        The arguments come checked (discovery.arguments), as every door makes them."""
+        query, integration = args.query, args.integration
         if integration is not None:
             self.rendered.integration(integration, principal.scopes)
-        answer = self.index.answer(query, principal.scopes, integration, limit)
+        answer = self.index.answer(query, principal.scopes, integration, args.limit)
         connected = await self.statuses.connected(principal.user_id) if answer.hits else frozenset()
         return answer.body(connected)

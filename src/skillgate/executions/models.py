@@ -5,6 +5,7 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+from skillgate.catalog.models import NAME_MAX, SLUG_MAX
 from skillgate.db.base import Base, UTCDateTime
 
 
@@ -17,8 +18,8 @@ class Execution(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     key_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    integration: Mapped[str] = mapped_column(String(40))
-    endpoint: Mapped[str] = mapped_column(String(64))
+    integration: Mapped[str] = mapped_column(String(SLUG_MAX))
+    endpoint: Mapped[str] = mapped_column(String(NAME_MAX))
     upstream_status: Mapped[int | None] = mapped_column(Integer, nullable=True)
     error: Mapped[str | None] = mapped_column(String(64), nullable=True)
     duration_ms: Mapped[int] = mapped_column(Integer)

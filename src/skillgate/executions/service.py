@@ -22,6 +22,10 @@ from skillgate.executions.writer import ExecutionWriter
 from skillgate.kit.principal import Principal
 
 API_BAD_CURSOR = "cursor: not a cursor returned by this endpoint."
+# GET /v1/executions' page: its size by default and at most, the longest cursor.
+API_PAGE = 50
+API_PAGE_MAX = 100
+API_CURSOR_MAX = 200
 
 
 class ExecutionLog:
@@ -33,7 +37,7 @@ class ExecutionLog:
         db: AsyncSession,
         principal: Principal,
         *,
-        limit: int = 50,
+        limit: int = API_PAGE,
         cursor: str | None = None,
         integration: str | None = None,
         outcome: str | None = None,

@@ -7,8 +7,10 @@
     {"max_bytes": N}                      cut `data` to fit
     Idempotency-Key: K                    (a header) answer a repeat from storage
 
-Every door (the agent API, MCP) turns its input into a `RunOptions` with `parse`;
-a plain call is the shared `PLAIN`, which the executor tests by identity so the
+Every door (the agent API, MCP) turns its input into a `RunOptions` with `parse`
+and states them with `SCHEMA` (JSON Schema, one property per option; `KEY_SCHEMA`
+for the idempotency key, a header on the agent door and an argument on MCP); a
+plain call is the shared `PLAIN`, which the executor tests by identity so the
 common path pays nothing for the options.
 """
 
@@ -27,6 +29,8 @@ DEFAULT_PAGES = 10
 MAX_FIELDS = 100
 MIN_BYTES = 1024
 MAX_KEY_LENGTH = 255
+MAX_CONFIRM = 128
+MAX_PATH = 200  # one dotted path of `fields`
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +50,46 @@ class RunOptions:
 
 
 PLAIN = RunOptions()
-NAMES = frozenset({"dry_run", "confirm", "paginate", "fields", "max_bytes"})
+# The options as JSON Schema, for every door's description of its input (the agent
+# door's OpenAPI request body, MCP's run_skill): what `parse` accepts.
+SCHEMA: dict[str, dict[str, Any]] = {
+    "dry_run": {
+        "type": "boolean",
+        "description": "Build the request and show it (credentials redacted); send nothing",
+    },
+    "confirm": {
+        "type": "string",
+        "description": "The token a confirmation_required answer gave, to run that call",
+    },
+    "paginate": {
+        "type": "object",
+        "properties": {
+            "max_items": {"type": "integer", "minimum": 1, "maximum": MAX_ITEMS},
+            "max_pages": {"type": "integer", "minimum": 1, "maximum": MAX_PAGES},
+        },
+        "additionalProperties": False,
+        "description": "Follow the endpoint's pages up to these caps",
+    },
+    "fields": {
+        "type": "array",
+        "items": {"type": "string"},
+        "minItems": 1,
+        "maxItems": MAX_FIELDS,
+        "description": "Keep only these dotted paths of data, e.g. number, user.login",
+    },
+    "max_bytes": {
+        "type": "integer",
+        "minimum": MIN_BYTES,
+        "description": "Cut data to fit this many bytes (truncated: true)",
+    },
+}
+NAMES = frozenset(SCHEMA)
+KEY_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_KEY_LENGTH,
+    "description": "Repeats with the same key are answered from the first call",
+}
 
 
 def _count(value: Any, field: str, low: int, high: int) -> int:
@@ -85,7 +128,7 @@ def _fields(value: Any) -> tuple[str, ...] | None:
         if (
             not isinstance(path, str)
             or not path
-            or len(path) > 200
+            or len(path) > MAX_PATH
             or has_control(path)
             or "" in path.split(".")
         ):
@@ -117,7 +160,7 @@ def parse(data: dict[str, Any], key: str | None = None, max_bytes_cap: int = 0) 
         raise BadRequest("dry_run: must be true or false.")
     confirm = data.get("confirm")
     if confirm is not None and (
-        not isinstance(confirm, str) or not 1 <= len(confirm) <= 128 or has_control(confirm)
+        not isinstance(confirm, str) or not 1 <= len(confirm) <= MAX_CONFIRM or has_control(confirm)
     ):
         raise BadRequest("confirm: must be the token string a confirmation_required answer gave.")
     max_bytes = data.get("max_bytes")

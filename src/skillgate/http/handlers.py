@@ -19,6 +19,7 @@ from skillgate.errors import (
     UnsupportedMediaType,
 )
 from skillgate.http.errors import as_error, door_of, render_json_error
+from skillgate.http.middleware import request_id
 
 log = structlog.get_logger("skillgate.http")
 
@@ -106,8 +107,7 @@ async def _http(request: Request, exc: Exception) -> Response:
 
 
 async def _unexpected(request: Request, exc: Exception) -> Response:
-    error = as_error(exc, request.scope.get("state", {}).get("request_id", "-"))
-    return error_response(error, request)
+    return error_response(as_error(exc, request_id(request.scope)), request)
 
 
 def install(app: FastAPI) -> None:

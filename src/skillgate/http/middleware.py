@@ -46,6 +46,13 @@ def new_request_id() -> str:
     return f"{_ID_PREFIX}{next(_ID_COUNTER):016x}"
 
 
+def request_id(scope: Scope) -> str:
+    """The id this middleware gave the request (its `X-Request-ID`); "-" outside it.
+    Every door and error handler quotes it from here."""
+    state: dict[str, object] = scope.get("state", {})
+    return str(state.get("request_id", "-"))
+
+
 class BodyTooLarge(PayloadTooLarge, StarletteHTTPException):  # type: ignore[misc]
     """Raised from `receive` while the app reads a streamed body that is too large.
 

@@ -7,12 +7,14 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from skillgate.db.base import Base, UTCDateTime, new_id, utcnow
 
+EMAIL_MAX = 320  # an address's longest (RFC 5321: 64 + @ + 255), as sign-in takes it
+
 
 class User(Base):
     __tablename__ = "users"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=lambda: new_id("usr"))
-    email: Mapped[str] = mapped_column(String(320), unique=True)
+    email: Mapped[str] = mapped_column(String(EMAIL_MAX), unique=True)
     display_name: Mapped[str] = mapped_column(String(200))
     password_hash: Mapped[str] = mapped_column(String(255))
     plan: Mapped[str] = mapped_column(String(20), default="free")

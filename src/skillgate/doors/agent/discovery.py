@@ -3,11 +3,11 @@ GET /v1/:integration/download. The answers are pre-rendered bytes (discovery.ser
 
 from __future__ import annotations
 
-from skillgate.discovery.search import MAX_LIMIT
+from skillgate.discovery import arguments
+from skillgate.discovery.arguments import SearchArgs
 from skillgate.discovery.service import Discovery
 from skillgate.doors.agent.query import Query, described
 from skillgate.doors.agent.router import Call, Handler, Reply, Route
-from skillgate.errors import BadRequest
 from skillgate.http.openapi import STRING, array, obj
 
 _STATUS = {"type": "string", "enum": ["connected", "not_connected"]}
@@ -57,12 +57,11 @@ SEARCH = obj(
         )
     ),
 )
-MAX_QUERY = 200
 MAX_ASKED = 4_096
 SEARCH_QUERY = (
-    described("q", {"type": "string", "minLength": 1, "maxLength": MAX_QUERY}, required=True),
-    described("integration", {"type": "string", "maxLength": 40}),
-    described("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10}),
+    described("q", arguments.QUERY, required=True),
+    described("integration", arguments.INTEGRATION),
+    described("limit", arguments.LIMIT),
 )
 BUNDLE = obj(slug=STRING, files=array(obj(file_path=STRING, content=STRING)))
 
@@ -71,21 +70,21 @@ def _search(discovery: Discovery) -> Handler:
     """GET /v1/skills/search's handler. It keeps the last query strings' checked values:
     an agent repeats a search, and parsing and checking costs more than the kept answer
     it leads to (discovery.search)."""
-    asked: dict[bytes, tuple[str, str | None, int]] = {}
+    asked: dict[bytes, SearchArgs] = {}
 
     async def search(call: Call) -> Reply:
         found = asked.get(call.query)
         if found is None:
             query = Query(call.query)
-            text = query.required_text("q", MAX_QUERY)
-            integration = query.text("integration", 40)
-            if integration == "":
-                raise BadRequest("integration: String should have at least 1 character.")
-            found = (text, integration, query.integer("limit", 10, 1, MAX_LIMIT))
+            found = SearchArgs(  # checked in this order: `limit` is text until the last
+                arguments.query(query.required("q"), "q"),
+                arguments.integration(query.get("integration")),
+                arguments.limit(query.integer("limit", arguments.DEFAULT_LIMIT)),
+            )
             if len(asked) >= MAX_ASKED:
                 asked.clear()
             asked[call.query] = found
-        return 200, await discovery.search(call.principal, *found), None
+        return 200, await discovery.search(call.principal, found), None
 
     return search
 

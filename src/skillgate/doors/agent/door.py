@@ -16,7 +16,7 @@ from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.doors.agent.router import Call, Match, Router
 from skillgate.errors import MethodNotAllowed
 from skillgate.http.errors import as_error, door_of, json_head, send_error
-from skillgate.http.middleware import header
+from skillgate.http.middleware import header, request_id
 from skillgate.kit import text
 
 MATCH_KEY = "skillgate.agent_match"  # the scope entry the dispatcher leaves for the door
@@ -50,7 +50,6 @@ class AgentDoor:
             call = Call(principal, match.params, scope.get("query_string", b""), receive, scope)
             status, body, headers = await match.route.handler(call)
         except Exception as exc:
-            error = as_error(exc, scope.get("state", {}).get("request_id", "-"))
-            await send_error(send, error, door_of(scope))
+            await send_error(send, as_error(exc, request_id(scope)), door_of(scope))
             return
         await _respond(send, status, body, headers)

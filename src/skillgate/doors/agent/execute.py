@@ -22,23 +22,7 @@ REQUEST_BODY = {
         },
         # the text typed for string parameters (docs/execution.md)
         "as_typed": {"type": "object", "additionalProperties": {"type": "string"}},
-        "dry_run": {"type": "boolean"},
-        "confirm": {"type": "string"},
-        "paginate": {
-            "type": "object",
-            "properties": {
-                "max_items": {"type": "integer", "minimum": 1, "maximum": options.MAX_ITEMS},
-                "max_pages": {"type": "integer", "minimum": 1, "maximum": options.MAX_PAGES},
-            },
-            "additionalProperties": False,
-        },
-        "fields": {
-            "type": "array",
-            "items": {"type": "string"},
-            "minItems": 1,
-            "maxItems": options.MAX_FIELDS,
-        },
-        "max_bytes": {"type": "integer", "minimum": options.MIN_BYTES},
+        **options.SCHEMA,
     },
     "additionalProperties": False,
 }
@@ -75,7 +59,7 @@ IDEMPOTENCY_KEY: dict[str, Any] = {
     "in": "header",
     "required": False,
     "description": "A repeat with the same key is answered from storage (docs/execution.md).",
-    "schema": {"type": "string", "minLength": 1, "maxLength": options.MAX_KEY_LENGTH},
+    "schema": options.KEY_SCHEMA,
 }
 
 

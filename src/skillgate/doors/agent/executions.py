@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from skillgate.catalog.models import SLUG_MAX
 from skillgate.db.session import unit_of_work
 from skillgate.doors.agent.query import Query, described
 from skillgate.doors.agent.router import Call, Reply, Route
 from skillgate.doors.agent.schemas import dump, schema_of
 from skillgate.executions.schemas import ExecutionPage
-from skillgate.executions.service import ExecutionLog
+from skillgate.executions.service import API_CURSOR_MAX, API_PAGE, API_PAGE_MAX, ExecutionLog
 
 OUTCOMES = ("success", "error")
 QUERY = (
-    described("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 50}),
-    described("cursor", {"type": "string", "maxLength": 200}),
-    described("integration", {"type": "string", "maxLength": 40}),
+    described(
+        "limit", {"type": "integer", "minimum": 1, "maximum": API_PAGE_MAX, "default": API_PAGE}
+    ),
+    described("cursor", {"type": "string", "maxLength": API_CURSOR_MAX}),
+    described("integration", {"type": "string", "maxLength": SLUG_MAX}),
     described("outcome", {"type": "string", "enum": list(OUTCOMES)}),
 )
 
@@ -23,9 +26,9 @@ QUERY = (
 def routes(log: ExecutionLog, sessions: async_sessionmaker[AsyncSession]) -> tuple[Route, ...]:
     async def list_executions(call: Call) -> Reply:
         query = Query(call.query)
-        limit = query.integer("limit", 50, 1, 100)
-        cursor = query.text("cursor", 200)
-        integration = query.text("integration", 40)
+        limit = query.integer("limit", API_PAGE, 1, API_PAGE_MAX)
+        cursor = query.text("cursor", API_CURSOR_MAX)
+        integration = query.text("integration", SLUG_MAX)
         outcome = query.choice("outcome", OUTCOMES)
         async with unit_of_work(sessions) as db:
             page = await log.api_page(

@@ -28,7 +28,11 @@ class Query:
     def __init__(self, raw: bytes) -> None:
         self._values = parse(raw)
 
-    def integer(self, name: str, default: int, low: int, high: int) -> int:
+    def integer(
+        self, name: str, default: int, low: int | None = None, high: int | None = None
+    ) -> int:
+        """The parameter as a whole number, `default` when absent; bounds checked when
+        given (a door whose service checks them passes none)."""
         value = self._values.get(name)
         if value is None:
             return default
@@ -36,11 +40,22 @@ class Query:
             number = int(value)
         except ValueError:
             raise BadRequest(f"{name}: Input should be a valid integer.") from None
-        if number < low:
+        if low is not None and number < low:
             raise BadRequest(f"{name}: Input should be greater than or equal to {low}.")
-        if number > high:
+        if high is not None and number > high:
             raise BadRequest(f"{name}: Input should be less than or equal to {high}.")
         return number
+
+    def get(self, name: str) -> str | None:
+        """The parameter as sent (None when absent), unchecked."""
+        return self._values.get(name)
+
+    def required(self, name: str) -> str:
+        """The parameter as sent, unchecked; a 400 when it is missing."""
+        value = self._values.get(name)
+        if value is None:
+            raise BadRequest(f"{name}: Field required.")
+        return value
 
     def text(self, name: str, max_length: int) -> str | None:
         value = self._values.get(name)
@@ -49,15 +64,6 @@ class Query:
         if len(value) > max_length:
             raise BadRequest(f"{name}: String should have at most {max_length} characters.")
         return text.check(name, value)
-
-    def required_text(self, name: str, max_length: int) -> str:
-        """Like `text`, and a 400 when the parameter is missing or blank."""
-        value = self.text(name, max_length)
-        if value is None:
-            raise BadRequest(f"{name}: Field required.")
-        if not value.strip():
-            raise BadRequest(f"{name}: String should have at least 1 non-blank character.")
-        return value
 
     def choice(self, name: str, options: tuple[str, ...]) -> str | None:
         value = self._values.get(name)

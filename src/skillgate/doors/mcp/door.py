@@ -34,7 +34,7 @@ from skillgate.doors.mcp.tools import Tools
 from skillgate.errors import MethodNotAllowed, SkillGateError, UnsupportedMediaType
 from skillgate.http.body import loads, read_body
 from skillgate.http.errors import as_error, door_of, json_head, send_error
-from skillgate.http.middleware import header
+from skillgate.http.middleware import header, request_id
 from skillgate.kit.origins import OriginPolicy
 from skillgate.kit.principal import Principal
 
@@ -96,11 +96,6 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return {"type": "http.request", "body": body, "more_body": False}
 
     return replay
-
-
-def _request_id(scope: Scope) -> str:
-    state: dict[str, Any] = scope.get("state", {})
-    return str(state.get("request_id", "-"))
 
 
 def _plain_tool_call(scope: Scope, body: bytes) -> tuple[int | str, str, dict[str, Any]] | None:
@@ -213,7 +208,7 @@ class McpDoor:
                 )
             body = await read_body(receive)
         except Exception as exc:
-            await send_error(send, as_error(exc, _request_id(scope)), door_of(scope))
+            await send_error(send, as_error(exc, request_id(scope)), door_of(scope))
             return
         if body.lstrip()[:1] == b"[":
             head = json_head(_BATCH, None)
@@ -240,7 +235,7 @@ class McpDoor:
         head = b'{"jsonrpc":"2.0","id":' + orjson.dumps(ident)
         try:
             answer = await self.tools.call(
-                principal, name, args, _request_id(scope), _per_endpoint(scope)
+                principal, name, args, request_id(scope), _per_endpoint(scope)
             )
             body = head + b',"result":' + answer.wire() + b"}"
         except MCPError as exc:
@@ -265,7 +260,7 @@ class McpDoor:
             scope[PRINCIPAL_KEY],
             params.name,
             params.arguments or {},
-            _request_id(scope),
+            request_id(scope),
             _per_endpoint(scope),
         )
         return answer.result()

@@ -11,61 +11,31 @@ from typing import Any
 
 import mcp_types as types
 
-from skillgate.catalog.models import Endpoint, Integration, Parameter
-from skillgate.discovery.search import MAX_LIMIT
+from skillgate.catalog.models import NAME_MAX, SLUG_MAX, Endpoint, Integration, Parameter
+from skillgate.discovery import arguments
+from skillgate.executor import options
 
 LIST_INTEGRATIONS = "list_integrations"
 SEARCH_SKILLS = "search_skills"
 GET_SKILL = "get_skill"
 RUN_SKILL = "run_skill"
-MAX_QUERY = 200  # as GET /v1/skills/search
 SEPARATOR = "__"  # <integration>__<endpoint>
 MAX_ENDPOINT_TOOLS = 100
 
-_SLUG = {"type": "string", "minLength": 1, "maxLength": 40, "description": "Integration slug"}
-_NAME = {"type": "string", "minLength": 1, "maxLength": 64, "description": "Endpoint name"}
+_SLUG = {"type": "string", "minLength": 1, "maxLength": SLUG_MAX, "description": "Integration slug"}
+_NAME = {"type": "string", "minLength": 1, "maxLength": NAME_MAX, "description": "Endpoint name"}
 _READ = types.ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
 )
 
 
-OPTION_PROPERTIES: dict[str, Any] = {
-    "dry_run": {
-        "type": "boolean",
-        "description": "Build the request and show it (credentials redacted); send nothing",
-    },
-    "confirm": {
-        "type": "string",
-        "description": "The token a confirmation_required answer gave, to run that call",
-    },
-    "idempotency_key": {
-        "type": "string",
-        "maxLength": 255,
-        "description": "Repeats with the same key are answered from the first call",
-    },
-    "paginate": {
-        "type": "object",
-        "properties": {
-            "max_items": {"type": "integer", "minimum": 1, "maximum": 10_000},
-            "max_pages": {"type": "integer", "minimum": 1, "maximum": 100},
-        },
-        "additionalProperties": False,
-        "description": "Follow the endpoint's pages up to these caps",
-    },
-    "fields": {
-        "type": "array",
-        "items": {"type": "string"},
-        "description": "Keep only these dotted paths of data, e.g. number, user.login",
-    },
-    "max_bytes": {
-        "type": "integer",
-        "minimum": 1024,
-        "description": "Cut data to fit this many bytes (truncated: true)",
-    },
-}
+# run_skill's options are the HTTP API's (executor.options), the header as an argument.
+OPTION_PROPERTIES: dict[str, Any] = {**options.SCHEMA, "idempotency_key": options.KEY_SCHEMA}
+# An endpoint tool's arguments are the endpoint's parameters (which start with a letter),
+# plus these two options, so a destructive call can be previewed and confirmed from it.
+ENDPOINT_OPTIONS = {"_dry_run": "dry_run", "_confirm": "confirm"}
 _ENDPOINT_OPTION_PROPERTIES: dict[str, Any] = {
-    "_dry_run": OPTION_PROPERTIES["dry_run"],
-    "_confirm": OPTION_PROPERTIES["confirm"],
+    argument: options.SCHEMA[option] for argument, option in ENDPOINT_OPTIONS.items()
 }
 
 
@@ -104,14 +74,12 @@ GENERIC_TOOLS: tuple[types.Tool, ...] = (
         "name, method, path, category, description, status). Then get_skill for one.",
         _obj(
             {
-                "query": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": MAX_QUERY,
-                    "description": "What you want to do, in words",
+                "query": {**arguments.QUERY, "description": "What you want to do, in words"},
+                "integration": {
+                    **arguments.INTEGRATION,
+                    "description": "Only this integration's endpoints",
                 },
-                "integration": {**_SLUG, "description": "Only this integration's endpoints"},
-                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10},
+                "limit": arguments.LIMIT,
             },
             ["query"],
         ),

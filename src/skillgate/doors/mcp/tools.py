@@ -15,16 +15,18 @@ Other malformed arguments and unknown tools are JSON-RPC errors.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import mcp_types as types
 import orjson
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, INVALID_REQUEST
 
-from skillgate.discovery.search import MAX_LIMIT
+from skillgate.catalog.models import NAME_MAX, SLUG_MAX
+from skillgate.discovery import arguments
+from skillgate.discovery.arguments import SearchArgs
 from skillgate.discovery.service import Discovery
 from skillgate.doors.mcp import schemas
 from skillgate.errors import (
@@ -39,6 +41,8 @@ from skillgate.executor.service import Executor
 from skillgate.http.errors import as_error
 from skillgate.kit import text
 from skillgate.kit.principal import Principal
+
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +86,11 @@ def _invalid(message: str) -> MCPError:
     return MCPError(INVALID_PARAMS, message)
 
 
-def _text(args: Mapping[str, Any], name: str, max_length: int, required: bool) -> str | None:
+def _length(name: str, low: int, high: int) -> MCPError:
+    return _invalid(f"{name}: String should have {low} to {high} characters.")
+
+
+def _string(args: Mapping[str, Any], name: str, required: bool) -> str | None:
     value = args.get(name)
     if value is None:
         if required:
@@ -90,9 +98,39 @@ def _text(args: Mapping[str, Any], name: str, max_length: int, required: bool) -
         return None
     if not isinstance(value, str):
         raise _invalid(f"{name}: Input should be a string.")
-    if not 1 <= len(value) <= max_length:
-        raise _invalid(f"{name}: String should have 1 to {max_length} characters.")
     return value
+
+
+def _text(args: Mapping[str, Any], name: str, max_length: int) -> str:
+    value = _string(args, name, required=True)
+    assert value is not None
+    if not 1 <= len(value) <= max_length:
+        raise _length(name, 1, max_length)
+    return value
+
+
+def _within(check: Callable[[V], V], value: V) -> V:
+    """`value` through its check (discovery.arguments); out of its bounds is a JSON-RPC
+    error here, as a malformed argument is."""
+    try:
+        return check(value)
+    except arguments.OutOfBounds as exc:
+        if isinstance(value, str):
+            raise _length(exc.field, exc.low, exc.high) from None
+        raise _invalid(f"{exc.field}: Input should be between {exc.low} and {exc.high}.") from None
+
+
+def _search_args(args: Mapping[str, Any]) -> SearchArgs:
+    """search_skills' arguments: their JSON types checked here, their values by the
+    search's own check; a blank query is its BadRequest (a tool error)."""
+    query = _string(args, "query", required=True)
+    assert query is not None
+    found = _within(arguments.query, query)
+    slug = _within(arguments.integration, _string(args, "integration", required=False))
+    limit = args.get("limit", arguments.DEFAULT_LIMIT)
+    if not isinstance(limit, int) or isinstance(limit, bool):
+        raise _invalid("limit: Input should be an integer.")
+    return SearchArgs(found, slug, _within(arguments.limit, limit))
 
 
 def _only(args: Mapping[str, Any], allowed: frozenset[str]) -> None:
@@ -103,12 +141,8 @@ def _only(args: Mapping[str, Any], allowed: frozenset[str]) -> None:
 
 _SEARCH_ARGS = frozenset({"query", "integration", "limit"})
 _SKILL_ARGS = frozenset({"integration", "endpoint"})
-# run_skill's options are the HTTP API's (executor.options), the header as an argument.
-_OPTION_ARGS = frozenset({*options.NAMES, "idempotency_key"})
+_OPTION_ARGS = frozenset(schemas.OPTION_PROPERTIES)
 _RUN_ARGS = frozenset({"integration", "endpoint", "params", *_OPTION_ARGS})
-# An endpoint tool's arguments are the endpoint's parameters (which start with a letter),
-# plus these two, so a destructive call can be previewed and confirmed from the tool.
-_ENDPOINT_OPTIONS = {"_dry_run": "dry_run", "_confirm": "confirm"}
 
 
 class Tools:
@@ -176,15 +210,11 @@ class Tools:
             run = self.discovery.listing(principal)
         elif name == schemas.SEARCH_SKILLS:
             _only(args, _SEARCH_ARGS)
-            query = _text(args, "query", schemas.MAX_QUERY, required=True)
-            assert query is not None
-            slug = _text(args, "integration", 40, required=False)
-            limit = args.get("limit", 10)
-            if not isinstance(limit, int) or isinstance(limit, bool):
-                raise _invalid("limit: Input should be an integer.")
-            if not 1 <= limit <= MAX_LIMIT:
-                raise _invalid(f"limit: Input should be between 1 and {MAX_LIMIT}.")
-            run = self.discovery.search(principal, query, slug, limit)
+            try:
+                found = _search_args(args)
+            except BadRequest as exc:
+                return refusal(exc, request_id)
+            run = self.discovery.search(principal, found)
         elif name == schemas.GET_SKILL:
             slug, endpoint = self._target(args, _SKILL_ARGS)
             run = self.discovery.endpoint(principal, slug, endpoint)
@@ -198,7 +228,8 @@ class Tools:
         else:
             slug, endpoint = self._endpoint_named(principal, name, per_endpoint)
             params = dict(args)
-            picked = {_ENDPOINT_OPTIONS[k]: params.pop(k) for k in args if k in _ENDPOINT_OPTIONS}
+            chosen = schemas.ENDPOINT_OPTIONS
+            picked = {chosen[k]: params.pop(k) for k in args if k in chosen}
             return await self._run(principal, slug, endpoint, params, request_id, picked)
         try:
             return ToolAnswer(await run)
@@ -208,11 +239,7 @@ class Tools:
     @staticmethod
     def _target(args: Mapping[str, Any], allowed: frozenset[str]) -> tuple[str, str]:
         _only(args, allowed)
-        slug = _text(args, "integration", 40, required=True)
-        endpoint = _text(args, "endpoint", 64, required=True)
-        assert slug is not None
-        assert endpoint is not None
-        return slug, endpoint
+        return _text(args, "integration", SLUG_MAX), _text(args, "endpoint", NAME_MAX)
 
     def _endpoint_named(
         self, principal: Principal, name: str, per_endpoint: bool

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.skillgate.mcp.conftest import Gateway
+from tests.skillgate.doors.mcp.conftest import Gateway
 
 PACKAGE = "@modelcontextprotocol/inspector-cli@1.0.3"
 

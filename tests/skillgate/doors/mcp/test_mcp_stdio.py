@@ -13,7 +13,7 @@ from mcp_types import DiscoverResult
 
 from skillgate_cli.commands.mcp import header_value, message_headers
 from tests.process import BIN, clean_env, run_cli
-from tests.skillgate.mcp.conftest import Gateway
+from tests.skillgate.doors.mcp.conftest import Gateway
 
 
 def _svc_mcp(gateway: Gateway, cwd: Path, key: str | None, mode: str = "legacy") -> Client:

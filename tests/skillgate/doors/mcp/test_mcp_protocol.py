@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from tests.skillgate.mcp.conftest import Gateway
+from tests.skillgate.doors.mcp.conftest import Gateway
 
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
            "MCP-Protocol-Version": "2025-06-18"}  # fmt: skip

@@ -7,7 +7,7 @@ import json
 
 import httpx
 
-from tests.skillgate.mcp.conftest import Gateway, mcp_client
+from tests.skillgate.doors.mcp.conftest import Gateway, mcp_client
 from tests.upstream import Provider, Recorded, Reply
 
 ISSUES = [

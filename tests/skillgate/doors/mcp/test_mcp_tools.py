@@ -13,7 +13,7 @@ import pytest
 from mcp import MCPError
 from mcp_types import INVALID_PARAMS, INVALID_REQUEST, CallToolResult
 
-from tests.skillgate.mcp.conftest import Gateway, mcp_client
+from tests.skillgate.doors.mcp.conftest import Gateway, mcp_client
 from tests.upstream import Provider, Reply
 
 GENERIC = ["list_integrations", "search_skills", "get_skill", "run_skill"]

@@ -15,7 +15,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.conftest import PG_URL, REDIS_URL
 from tests.process import serve
-from tests.skillgate.mcp.conftest import operator, server_env
+from tests.skillgate.doors.mcp.conftest import operator, server_env
 from tests.upstream import Provider
 
 pytestmark = pytest.mark.skipif(
