@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -30,9 +31,11 @@ import orjson
 from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
-from skillgate.discovery.analysis import _CAMEL, Analyzer, Query
+from skillgate.discovery.analysis import _CAMEL, _WORD, LEAD_INS, STOPWORDS, Analyzer, Query
 from skillgate.discovery.answer import Answer
-from skillgate.discovery.cues import Cues
+from skillgate.discovery.cues import CUES, Cues
+from skillgate.discovery.spelling import Speller
+from skillgate.discovery.synonyms import ACTIONS, MEANS, SYNONYMS
 
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -134,6 +137,15 @@ def named_by_path(e: Endpoint) -> bool:
     return all(w in spoken for w in words)
 
 
+def _table_words() -> list[str]:
+    """The words of the search's tables and the words a request is made of (stop words,
+    lead-ins): what a person writes, corrected to as readily as the catalog's words."""
+    phrases = [p for group in SYNONYMS for p in group]
+    phrases += [said for said, _ in (*MEANS, *ACTIONS)]
+    phrases += [p for cues in CUES.values() for p in cues]
+    return [*_WORD.findall(" ".join(phrases)), *STOPWORDS, *LEAD_INS]
+
+
 def summary(description: str) -> str:
     """The description's first sentence."""
     return _SENTENCE.split(description, maxsplit=1)[0]
@@ -150,11 +162,13 @@ class SearchIndex:
         self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
         corpus: list[list[str]] = []
         seen: dict[str, list[str]] = {}  # parameter lists and categories repeat
+        spoken: Counter[str] = Counter()  # the catalog's texts, for the speller
         for slug, integration in catalog.integrations.items():
             start = len(self.hits)
             for e in integration.endpoints:
                 self.hits.append(Hit(integration, e, _head(integration, e)))
                 corpus.append(self._document(integration, e, seen))
+                spoken.update(fields(integration, e).values())
             self.ranges[slug] = (start, len(self.hits))
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
         given = boost or {}
@@ -179,8 +193,18 @@ class SearchIndex:
         if self._indexed:
             self.bm25.index(corpus, show_progress=False)
         self._postings = self._posting_lists() if self._indexed else {}
+        counts: Counter[str] = Counter()
+        for text, n in spoken.items():
+            for word in self.analyzer.words(text):
+                counts[word] += n
+        self._speller = Speller(counts, _table_words(), self._knows)
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[tuple[str, tuple[str, ...], str | None, int], Answer] = {}
+
+    def _knows(self, word: str) -> bool:
+        """Whether the index holds the word's term (as a query's own word would be)."""
+        terms = self.analyzer.terms(word)
+        return bool(terms) and terms[0] in self._postings
 
     def _name_index(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per term, the endpoints whose name holds it and the term's share of the name."""
@@ -295,6 +319,7 @@ class SearchIndex:
         """Every document's score for `query`; None when no term of it is indexed."""
         if not self._indexed:
             return None
+        query = self._speller.correct(query)
         q = self.analyzer.query(query, self.bm25.vocab_dict)
         found = self._sums(q)
         if found is None:
