@@ -116,6 +116,16 @@ class Analyzer:
         self._plural = tuple(self.terms(PLURAL_MEANS))
         self._shapes = [(c, re.compile(p), tuple(self.terms(t))) for c, p, t in SHAPES]
 
+    @property
+    def means(self) -> dict[tuple[str, ...], set[str]]:
+        """`MEANS` in terms: phrase -> the terms it also searches for."""
+        return self._means
+
+    @property
+    def actions(self) -> dict[tuple[str, ...], set[str]]:
+        """`ACTIONS` in terms: a request's first phrase -> the terms it stands for."""
+        return self._actions
+
     def words(self, text: str) -> list[str]:
         lower = text.lower()
         if lower != text:  # a capital: maybe camelCase to split

@@ -13,7 +13,9 @@ for an integration the query names ("in Asana"), by `NAMED_BOOST` (naming none, 
 product cues of discovery/cues.py: "inbox" implies Gmail, "ENG-55" Linear); endpoints
 the caller may not see are masked out (integrations the key's scopes allow; for a
 `slug:read` scope only endpoints that do not change data, as in the listing), and the
-best `limit` come back, best first.
+best `limit` come back, best first. Before all that, words the index does not know are
+corrected against the catalog's vocabulary (discovery/spelling.py); after it, each result
+gets its `match`, and the answer says when none fits (discovery/confidence.py).
 """
 
 from __future__ import annotations
@@ -31,11 +33,12 @@ import orjson
 from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
-from skillgate.discovery.analysis import _CAMEL, _WORD, LEAD_INS, STOPWORDS, Analyzer, Query
+from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.answer import Answer
-from skillgate.discovery.cues import CUES, Cues
+from skillgate.discovery.confidence import Matcher
+from skillgate.discovery.cues import Cues
 from skillgate.discovery.spelling import Speller
-from skillgate.discovery.synonyms import ACTIONS, MEANS, SYNONYMS
+from skillgate.discovery.texts import fields, named_by_path, summary, table_words
 
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -90,6 +93,7 @@ class Hit:
     endpoint: Endpoint
     # The result object as JSON without its closing brace: discovery adds the status.
     head: bytes
+    row: int  # its document's row in the index
 
 
 def _head(integration: Integration, e: Endpoint) -> bytes:
@@ -104,51 +108,6 @@ def _head(integration: Integration, e: Endpoint) -> bytes:
         }
     )
     return doc[:-1]
-
-
-def fields(integration: Integration, e: Endpoint) -> dict[str, str]:
-    """The text of each field of an endpoint's document. Pagination parameters (`page`,
-    `per_page`, `pageToken`) say nothing about what an endpoint does: left out."""
-    paging = {e.pagination.param, e.pagination.size_param} if e.pagination else set()
-    return {
-        "name": e.name,
-        "category": e.category,
-        "integration": f"{integration.slug} {integration.name}",
-        "description": e.description,
-        "parameters": " ".join(p.name for p in e.parameters if p.name not in paging),
-    }
-
-
-_PATH_WORD = re.compile(r"[a-z0-9]+")
-_SENTENCE = re.compile(r"(?<=[.!?])\s")
-
-
-def named_by_path(e: Endpoint) -> bool:
-    """Whether the endpoint's name is only the words of its method and path (what an
-    importer derives from an operation id like `PostAccountsAccountLoginLinks`, or from
-    no id at all); a short hash suffix that kept a long name unique does not count."""
-    if e.curated:
-        return False
-    spoken = set(_PATH_WORD.findall(_CAMEL.sub(r"\1 \2", f"{e.method} {e.path}").lower()))
-    spoken.add("v3")
-    words = e.name.split("_")
-    if len(words[-1]) == 6 and len(e.name) >= 60:
-        words = words[:-1]  # `..._18acd1`: the importer's hash of an over-long name
-    return all(w in spoken for w in words)
-
-
-def _table_words() -> list[str]:
-    """The words of the search's tables and the words a request is made of (stop words,
-    lead-ins): what a person writes, corrected to as readily as the catalog's words."""
-    phrases = [p for group in SYNONYMS for p in group]
-    phrases += [said for said, _ in (*MEANS, *ACTIONS)]
-    phrases += [p for cues in CUES.values() for p in cues]
-    return [*_WORD.findall(" ".join(phrases)), *STOPWORDS, *LEAD_INS]
-
-
-def summary(description: str) -> str:
-    """The description's first sentence."""
-    return _SENTENCE.split(description, maxsplit=1)[0]
 
 
 class SearchIndex:
@@ -166,7 +125,7 @@ class SearchIndex:
         for slug, integration in catalog.integrations.items():
             start = len(self.hits)
             for e in integration.endpoints:
-                self.hits.append(Hit(integration, e, _head(integration, e)))
+                self.hits.append(Hit(integration, e, _head(integration, e), len(self.hits)))
                 corpus.append(self._document(integration, e, seen))
                 spoken.update(fields(integration, e).values())
             self.ranges[slug] = (start, len(self.hits))
@@ -197,7 +156,13 @@ class SearchIndex:
         for text, n in spoken.items():
             for word in self.analyzer.words(text):
                 counts[word] += n
-        self._speller = Speller(counts, _table_words(), self._knows)
+        table = table_words()
+        self._speller = Speller(counts, table, self._knows)
+        # Each document's terms, and how many documents hold each term: for `match`.
+        self._documents = [frozenset(d) for d in corpus]
+        n = len(self.hits)
+        df = {t: int(np.count_nonzero(p[0] < n)) for t, p in self._postings.items()}
+        self._matcher = Matcher(self.analyzer, df, n, table)
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[tuple[str, tuple[str, ...], str | None, int], Answer] = {}
 
@@ -361,11 +326,20 @@ class SearchIndex:
         key = (query, scopes, integration, limit)
         found = self._answers.get(key)
         if found is None:
-            found = Answer(query, self.rank(query, scopes, integration, limit))
+            hits = self.rank(query, scopes, integration, limit)
+            found = Answer(query, hits, self.matches(query, hits))
             if len(self._answers) >= _ANSWERS:
                 self._answers.clear()  # simpler than an LRU, and as good for bursts
             self._answers[key] = found
         return found
+
+    def matches(self, query: str, hits: list[Hit]) -> list[float]:
+        """How well each hit fits `query`, 0 to 1 (discovery/confidence.py)."""
+        if not hits:
+            return []
+        text = self._speller.correct(query)
+        wanted = self._matcher.wanted(text, self.analyzer.query(text, self.bm25.vocab_dict))
+        return [self._matcher.match(wanted, self._documents[h.row]) for h in hits]
 
     def rank(
         self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int

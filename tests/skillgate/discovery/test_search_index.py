@@ -410,6 +410,7 @@ def test_an_answer_renders_each_callers_statuses_once(index: SearchIndex) -> Non
     assert orjson.loads(index.answer("zebra", ("*",), None, 10).body(frozenset())) == {
         "query": "zebra",
         "results": [],
+        "no_match": True,  # issue 26: nothing fits
     }
 
 

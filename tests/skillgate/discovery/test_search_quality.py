@@ -27,6 +27,7 @@ import yaml
 
 from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.catalog.models import Endpoint, Integration, Parameter
+from skillgate.discovery.confidence import fits
 from skillgate.discovery.search import SearchIndex
 from tests.skillgate.discovery.quality import Rates, measure, table, total
 
@@ -48,7 +49,8 @@ def _dev() -> dict[str, list[dict[str, Any]]]:
 def ranker(index: SearchIndex) -> Any:
     def rank(task: str) -> tuple[list[str], bool]:
         hits = index.rank(task, ("*",), None, 10)
-        return [f"{h.integration.slug}/{h.endpoint.name}" for h in hits], False
+        flagged = not fits(index.matches(task, hits))
+        return [f"{h.integration.slug}/{h.endpoint.name}" for h in hits], flagged
 
     return rank
 
@@ -85,13 +87,14 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
 
 
 def test_new_query_cost(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:
-    """A new query's ranking in-process: p50 over the development set's requests."""
+    """A new query's answer in-process (ranking and each result's `match`): p50 over
+    the development set's requests."""
     dev = _dev()
     queries = [t["task"] for section in dev.values() for t in section]
     times: list[float] = []
     for q in queries:
         start = time.perf_counter()
-        index.rank(q, ("*",), None, 10)
+        index.matches(q, index.rank(q, ("*",), None, 10))
         times.append(time.perf_counter() - start)
     p50 = statistics.median(times) * 1000
     with capsys.disabled():
