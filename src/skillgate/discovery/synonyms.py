@@ -176,6 +176,24 @@ SPELLINGS: tuple[tuple[str, str], ...] = (
 # (a character every match holds, regular expression over the query as typed, what a
 # match refers to); the character spares the expression's scan of most queries.
 SHAPES: tuple[tuple[str, str, str], ...] = (
+    ("#", r"\b[\w.-]+/[\w.-]+#\d+\b", "issue"),  # acme/web#12 (an issue or a pull request)
+    # Stripe's object ids say the object: cus_..., ch_..., in_... (Stripe's own prefixes).
+    ("_", r"\bcus_[A-Za-z0-9]{4,}", "customer"),
+    ("_", r"\bch_[A-Za-z0-9]{4,}", "charge"),
+    ("_", r"\bpi_[A-Za-z0-9]{4,}", "payment intent"),
+    ("_", r"\bsub_[A-Za-z0-9]{4,}", "subscription"),
+    ("_", r"\bin_[A-Za-z0-9]{4,}", "invoice"),
+    ("_", r"\bre_[A-Za-z0-9]{4,}", "refund"),
+    ("_", r"\bprod_[A-Za-z0-9]{4,}", "product"),
+    ("_", r"\bprice_[A-Za-z0-9]{4,}", "price"),
+    ("_", r"\bpo_[A-Za-z0-9]{4,}", "payout"),
+    ("_", r"\bpm_[A-Za-z0-9]{4,}", "payment method"),
+    ("_", r"\bcs_[A-Za-z0-9]{4,}", "checkout session"),
+    # Slack's ids: C.../G... a channel, U.../W... a user (capitals and digits, a digit in it).
+    ("", r"\b[CG](?=[A-Z]*\d)[A-Z0-9]{8,11}\b", "channel"),
+    ("", r"\b[UW](?=[A-Z]*\d)[A-Z0-9]{8,11}\b", "user"),
+    # A UUID (Notion's pages, blocks and databases): its hex says nothing.
+    ("", r"\b[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\b", ""),
     ("#", r"(?:^|\s)#[A-Za-z][\w-]*", "channel"),  # #general
     ("@", r"(?:^|\s)@[A-Za-z][\w.-]*", "user"),  # @ana
     ("@", r"[\w.+-]+@[\w-]+\.[\w.-]+", "email"),  # ana@example.com
