@@ -37,6 +37,7 @@ from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.answer import Answer
 from skillgate.discovery.confidence import Matcher
 from skillgate.discovery.cues import Cues
+from skillgate.discovery.rerank import Reorder
 from skillgate.discovery.spelling import Speller
 from skillgate.discovery.texts import fields, named_by_path, summary, table_words
 
@@ -78,6 +79,8 @@ MAX_LIMIT = 50
 # Top-k: documents scoring under this share of the best are left out before the
 # partition when enough others remain (an exact shortcut: ~50 candidates instead of ~700).
 NEAR = 0.3
+# Candidates ranked beyond the limit, for the second look to bring up.
+SPARE = 3
 _MEMO = 10_000
 _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
 
@@ -163,6 +166,7 @@ class SearchIndex:
         n = len(self.hits)
         df = {t: int(np.count_nonzero(p[0] < n)) for t, p in self._postings.items()}
         self._matcher = Matcher(self.analyzer, df, n, table)
+        self._reorder = Reorder(self.analyzer, self.hits)
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[tuple[str, tuple[str, ...], str | None, int], Answer] = {}
 
@@ -280,12 +284,18 @@ class SearchIndex:
             self._masks[key] = mask
         return mask
 
+    def _analysed(self, query: str) -> tuple[str, Query]:
+        """The query with its unknown words corrected, and its analysis."""
+        text = self._speller.correct(query)
+        return text, self.analyzer.query(text, self.bm25.vocab_dict)
+
     def scores(self, query: str) -> np.ndarray | None:
         """Every document's score for `query`; None when no term of it is indexed."""
+        return self._scores(*self._analysed(query))
+
+    def _scores(self, query: str, q: Query) -> np.ndarray | None:
         if not self._indexed:
             return None
-        query = self._speller.correct(query)
-        q = self.analyzer.query(query, self.bm25.vocab_dict)
         found = self._sums(q)
         if found is None:
             return None
@@ -337,15 +347,15 @@ class SearchIndex:
         """How well each hit fits `query`, 0 to 1 (discovery/confidence.py)."""
         if not hits:
             return []
-        text = self._speller.correct(query)
-        wanted = self._matcher.wanted(text, self.analyzer.query(text, self.bm25.vocab_dict))
+        wanted = self._matcher.wanted(*self._analysed(query))
         return [self._matcher.match(wanted, self._documents[h.row]) for h in hits]
 
     def rank(
         self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int
     ) -> list[Hit]:
         """`search` without the reuse of recent answers."""
-        scores = self.scores(query)
+        text, q = self._analysed(query)
+        scores = self._scores(text, q)
         if scores is None:
             return []
         scores *= self.mask(scopes, integration)
@@ -355,16 +365,19 @@ class SearchIndex:
         # The candidates: the documents within `NEAR` of the best (ascending: catalog
         # order) when they are at least `limit` (the limit-th best is then among them),
         # else every document that scores.
+        # A few more than asked: the second look (discovery/rerank.py) may bring one up.
+        wanted = limit + SPARE
         found = (scores >= top * NEAR).nonzero()[0]
-        if len(found) < limit:
+        if len(found) < wanted:
             found = (scores > 0).nonzero()[0]
         values = scores[found]
-        if len(found) > limit:
-            # Keep every document scoring at least the limit-th best (ties included).
-            cut = len(found) - limit
+        if len(found) > wanted:
+            # Keep every document scoring at least the wanted-th best (ties included).
+            cut = len(found) - wanted
             keep = values >= np.partition(values, cut)[cut]
             found, values = found[keep], values[keep]
         # Best first; a stable sort keeps equal scores in catalog order.
-        best = found[np.argsort(-values, kind="stable")[:limit]]
+        best = found[np.argsort(-values, kind="stable")[:wanted]]
         hits = self.hits
-        return [hits[i] for i in best.tolist()]
+        ranked = self._reorder.first([hits[i] for i in best.tolist()], {*q.terms, *q.related})
+        return ranked[:limit]
