@@ -291,7 +291,7 @@ class SearchIndex:
 
     def scores(self, query: str) -> np.ndarray | None:
         """Every document's score for `query`; None when no term of it is indexed."""
-        return self._scores(*self._analysed(query))
+        return self._scores(*self._analysed(query)) if self._indexed else None
 
     def _scores(self, query: str, q: Query) -> np.ndarray | None:
         if not self._indexed:
@@ -354,6 +354,8 @@ class SearchIndex:
         self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int
     ) -> list[Hit]:
         """`search` without the reuse of recent answers."""
+        if not self._indexed:
+            return []
         text, q = self._analysed(query)
         scores = self._scores(text, q)
         if scores is None:
