@@ -36,7 +36,6 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("organization", "org"),
     # Messages and mail
     ("direct message", "dm", "private message"),
-    ("email", "mail", "e-mail"),
     ("inbox", "mailbox"),
     ("reaction", "react", "emoji"),
     # Calendars
@@ -45,10 +44,8 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("free", "available", "availability"),
     # Files and documents
     ("document", "doc", "file"),
-    ("spreadsheet", "sheet"),
     ("folder", "directory"),
     # People and work items
-    ("contact", "person", "address book"),
     ("task", "todo"),
     # Payments
     ("promotion code", "promo code", "promo"),
@@ -105,7 +102,6 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("unsubscribe", ("suppression",)),
     ("opt out", ("suppression", "unsubscribe")),
     # People
-    ("people", ("user", "member")),
     ("person", ("user", "member")),
     ("everyone", ("user", "member")),
     ("who", ("user", "member")),
@@ -125,8 +121,6 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
 ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Words that are no API verb: only what they stand for is searched.
     ("show", ("get", "list")),
-    ("see", ("get", "list")),
-    ("view", ("get", "list")),
     ("check", ("get", "list")),
     ("open", ("create",)),
     ("make", ("create",)),
@@ -141,7 +135,6 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ping", ("send", "message")),
     # API verbs themselves: the word stays, and also means these.
     ("read", ("read", "get", "list")),
-    ("look up", ("look up", "get", "search")),
     ("find", ("find", "search", "list")),
     ("add", ("add", "create", "invite")),
     ("start", ("start", "create", "dispatch")),
