@@ -114,15 +114,15 @@ class Matcher:
         return found
 
     @staticmethod
-    def match(wanted: Wanted, document: Collection[str]) -> float:
+    def match(wanted: Wanted, document: frozenset[str]) -> float:
         """The share of what is wanted that `document` (its terms) holds."""
         words, factor = wanted
         total = got = 0.0
         for weight, full, partial in words:
             total += weight
-            if any(t in document for t in full):
+            if not full.isdisjoint(document):
                 got += weight
-            elif any(t in document for t in partial):
+            elif not partial.isdisjoint(document):
                 got += weight * RELATED_SHARE
         return factor * got / total if total else 0.0
 

@@ -167,6 +167,7 @@ class SearchIndex:
         df = {t: int(np.count_nonzero(p[0] < n)) for t, p in self._postings.items()}
         self._matcher = Matcher(self.analyzer, df, n, table)
         self._reorder = Reorder(self.analyzer, self.hits)
+        self._last: tuple[str, tuple[str, Query]] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[tuple[str, tuple[str, ...], str | None, int], Answer] = {}
 
@@ -285,9 +286,15 @@ class SearchIndex:
         return mask
 
     def _analysed(self, query: str) -> tuple[str, Query]:
-        """The query with its unknown words corrected, and its analysis."""
+        """The query with its unknown words corrected, and its analysis (the last one
+        kept: an answer's ranking and its matches read the same)."""
+        last = self._last
+        if last is not None and last[0] == query:
+            return last[1]
         text = self._speller.correct(query)
-        return text, self.analyzer.query(text, self.bm25.vocab_dict)
+        found = text, self.analyzer.query(text, self.bm25.vocab_dict)
+        self._last = (query, found)
+        return found
 
     def scores(self, query: str) -> np.ndarray | None:
         """Every document's score for `query`; None when no term of it is indexed."""
