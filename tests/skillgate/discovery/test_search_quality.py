@@ -6,7 +6,10 @@
   per kind, the share of no-endpoint requests the answer flags and of answerable ones
   wrongly flagged, with the misses; and a new query's p50 in-process;
 - the public BFCL v4 `live_multiple` pool (fixtures/bfcl, see its README): top-1/5 of
-  this ranker beside plain BM25 over the same pool.
+  this ranker beside plain BM25 over the same pool;
+- the sealed set (search_sealed.yaml): aggregate figures only, never its misses. It is
+  never used to choose a change (test_search_sealed.py); this report was added after the
+  last ranking change of issue 26.
 
 Floors are regression guards at the measured levels rounded down.
 """
@@ -190,3 +193,15 @@ def test_bfcl_public_pool(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(functions) > 900
     assert len(questions) > 1000
     assert figures["ours"][5] >= 0.5
+
+
+def test_sealed_set_aggregates(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:
+    """The sealed set's figures per kind, aggregates only (no per-request result is
+    printed or kept: it must not guide a change)."""
+    sealed = yaml.safe_load((HERE / "search_sealed.yaml").read_text(encoding="utf-8"))["sealed"]
+    by_kind = measure(ranker(index), sealed, "plain")
+    for r in by_kind.values():
+        r.misses.clear()
+    with capsys.disabled():
+        print("\n" + table(f"sealed set ({len(sealed)} requests)", by_kind))
+    assert sum(r.count for r in by_kind.values()) == len(sealed)
