@@ -31,6 +31,21 @@ def test_search_prints_the_gateways_json(gateway: Gateway, tmp_path: Path) -> No
     assert {x["status"] for x in data["results"]} == {"not_connected"}
 
 
+def test_a_search_nothing_answers_says_so(gateway: Gateway, tmp_path: Path) -> None:
+    # Issue 26: the answer's no_match, said plainly on stderr; stdout stays the JSON.
+    text = "how tall is the eiffel tower"
+    r = svc("skills", "--search", text, cwd=tmp_path, base_url=gateway.url, key=gateway.key)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data == _search(gateway, q=text)
+    assert data["no_match"] is True
+    assert r.stderr.strip().startswith("No endpoint fits this request")
+    answerable = "open an issue in acme/web"
+    r = svc("skills", "--search", answerable, cwd=tmp_path, base_url=gateway.url, key=gateway.key)
+    assert json.loads(r.stdout)["no_match"] is False
+    assert r.stderr == ""
+
+
 def test_integration_and_limit(gateway: Gateway, tmp_path: Path) -> None:
     key = gateway.runner_key  # GitHub and Slack connected
     args = ("--search", "send a message", "--integration", "slack", "--limit", "3")

@@ -39,8 +39,18 @@ _STOPWORDS = """a about all also am an and any are as at be been but by can coul
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
 # What may come before a request's verb ("please", "can you", "I want to").
-_LEAD_INS = "please can could would will you i we want need to let lets us just now then also and"
+_LEAD_INS = """please can could would will you i we want need to let lets us just now then also
+    and hey hi hello ok okay so honestly actually really maybe kindly quickly go ahead help
+    me d m like love"""
 LEAD_INS = frozenset(_LEAD_INS.split())
+# A question put as a request ("tell me which...", "let me know if...", "I want to know
+# whether..."): asks to see something, as "show" does, wherever the lead-ins end.
+_ASKING = re.compile(
+    r"^(?:\W*(?:please|can|could|would|will|you|i|we|d|just|hey|hi|so|ok|okay)\b)*\W*"
+    r"(?:tell (?:me|us)|let (?:me|us) know|(?:want|like|need) to know|wonder(?:ing)?"
+    r"|(?:am|m) curious)\b",
+    re.IGNORECASE,
+)
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
@@ -115,6 +125,16 @@ class Analyzer:
         self._action_starts = {p[0] for p in self._actions}
         self._plural = tuple(self.terms(PLURAL_MEANS))
         self._shapes = [(c, re.compile(p), tuple(self.terms(t))) for c, p, t in SHAPES]
+
+    @property
+    def means(self) -> dict[tuple[str, ...], set[str]]:
+        """`MEANS` in terms: phrase -> the terms it also searches for."""
+        return self._means
+
+    @property
+    def actions(self) -> dict[tuple[str, ...], set[str]]:
+        """`ACTIONS` in terms: a request's first phrase -> the terms it stands for."""
+        return self._actions
 
     def words(self, text: str) -> list[str]:
         lower = text.lower()
@@ -208,8 +228,11 @@ class Analyzer:
                 text, found = pattern.subn(" ", text)
                 if found:
                     related.update(meant)
+        text = _ASKING.sub("show me", text, count=1)
         text, content = _content(text)
         words = self.words(text)
+        while words and words[0] in LEAD_INS:  # "honestly just delete ...": delete
+            words = words[1:]
         stems = self.stems(words)
         terms = self.canonical(stems)
         if terms and terms[0] in self._action_starts:

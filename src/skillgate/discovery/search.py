@@ -13,13 +13,16 @@ for an integration the query names ("in Asana"), by `NAMED_BOOST` (naming none, 
 product cues of discovery/cues.py: "inbox" implies Gmail, "ENG-55" Linear); endpoints
 the caller may not see are masked out (integrations the key's scopes allow; for a
 `slug:read` scope only endpoints that do not change data, as in the listing), and the
-best `limit` come back, best first.
+best `limit` come back, best first. Before all that, words the index does not know are
+corrected against the catalog's vocabulary (discovery/spelling.py); after it, each result
+gets its `match`, and the answer says when none fits (discovery/confidence.py).
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -30,9 +33,13 @@ import orjson
 from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
-from skillgate.discovery.analysis import _CAMEL, Analyzer, Query
+from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
+from skillgate.discovery.confidence import Matcher
 from skillgate.discovery.cues import Cues
+from skillgate.discovery.rerank import Reorder
+from skillgate.discovery.spelling import Speller
+from skillgate.discovery.texts import fields, named_by_path, summary, table_words
 
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -72,6 +79,8 @@ MAX_LIMIT = 50
 # Top-k: documents scoring under this share of the best are left out before the
 # partition when enough others remain (an exact shortcut: ~50 candidates instead of ~700).
 NEAR = 0.3
+# Candidates ranked beyond the limit, for the second look to bring up.
+SPARE = 3
 _MEMO = 10_000
 _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
 
@@ -87,6 +96,7 @@ class Hit:
     endpoint: Endpoint
     # The result object as JSON without its closing brace: discovery adds the status.
     head: bytes
+    row: int  # its document's row in the index
 
 
 def _head(integration: Integration, e: Endpoint) -> bytes:
@@ -103,42 +113,6 @@ def _head(integration: Integration, e: Endpoint) -> bytes:
     return doc[:-1]
 
 
-def fields(integration: Integration, e: Endpoint) -> dict[str, str]:
-    """The text of each field of an endpoint's document. Pagination parameters (`page`,
-    `per_page`, `pageToken`) say nothing about what an endpoint does: left out."""
-    paging = {e.pagination.param, e.pagination.size_param} if e.pagination else set()
-    return {
-        "name": e.name,
-        "category": e.category,
-        "integration": f"{integration.slug} {integration.name}",
-        "description": e.description,
-        "parameters": " ".join(p.name for p in e.parameters if p.name not in paging),
-    }
-
-
-_PATH_WORD = re.compile(r"[a-z0-9]+")
-_SENTENCE = re.compile(r"(?<=[.!?])\s")
-
-
-def named_by_path(e: Endpoint) -> bool:
-    """Whether the endpoint's name is only the words of its method and path (what an
-    importer derives from an operation id like `PostAccountsAccountLoginLinks`, or from
-    no id at all); a short hash suffix that kept a long name unique does not count."""
-    if e.curated:
-        return False
-    spoken = set(_PATH_WORD.findall(_CAMEL.sub(r"\1 \2", f"{e.method} {e.path}").lower()))
-    spoken.add("v3")
-    words = e.name.split("_")
-    if len(words[-1]) == 6 and len(e.name) >= 60:
-        words = words[:-1]  # `..._18acd1`: the importer's hash of an over-long name
-    return all(w in spoken for w in words)
-
-
-def summary(description: str) -> str:
-    """The description's first sentence."""
-    return _SENTENCE.split(description, maxsplit=1)[0]
-
-
 class SearchIndex:
     def __init__(
         self, catalog: Catalog, boost: Mapping[tuple[str, str], float] | None = None
@@ -150,11 +124,13 @@ class SearchIndex:
         self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
         corpus: list[list[str]] = []
         seen: dict[str, list[str]] = {}  # parameter lists and categories repeat
+        spoken: Counter[str] = Counter()  # the catalog's texts, for the speller
         for slug, integration in catalog.integrations.items():
             start = len(self.hits)
             for e in integration.endpoints:
-                self.hits.append(Hit(integration, e, _head(integration, e)))
+                self.hits.append(Hit(integration, e, _head(integration, e), len(self.hits)))
                 corpus.append(self._document(integration, e, seen))
+                spoken.update(fields(integration, e).values())
             self.ranges[slug] = (start, len(self.hits))
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
         given = boost or {}
@@ -179,8 +155,26 @@ class SearchIndex:
         if self._indexed:
             self.bm25.index(corpus, show_progress=False)
         self._postings = self._posting_lists() if self._indexed else {}
+        counts: Counter[str] = Counter()
+        for text, n in spoken.items():
+            for word in self.analyzer.words(text):
+                counts[word] += n
+        table = table_words()
+        self._speller = Speller(counts, table, self._knows)
+        # Each document's terms, and how many documents hold each term: for `match`.
+        self._documents = [frozenset(d) for d in corpus]
+        n = len(self.hits)
+        df = {t: int(np.count_nonzero(p[0] < n)) for t, p in self._postings.items()}
+        self._matcher = Matcher(self.analyzer, df, n, table)
+        self._reorder = Reorder(self.analyzer, self.hits)
+        self._last: tuple[str, tuple[str, Query]] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[tuple[str, tuple[str, ...], str | None, int], SearchAnswer] = {}
+
+    def _knows(self, word: str) -> bool:
+        """Whether the index holds the word's term (as a query's own word would be)."""
+        terms = self.analyzer.terms(word)
+        return bool(terms) and terms[0] in self._postings
 
     def _name_index(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per term, the endpoints whose name holds it and the term's share of the name."""
@@ -291,11 +285,24 @@ class SearchIndex:
             self._masks[key] = mask
         return mask
 
+    def _analysed(self, query: str) -> tuple[str, Query]:
+        """The query with its unknown words corrected, and its analysis (the last one
+        kept: an answer's ranking and its matches read the same)."""
+        last = self._last
+        if last is not None and last[0] == query:
+            return last[1]
+        text = self._speller.correct(query)
+        found = text, self.analyzer.query(text, self.bm25.vocab_dict)
+        self._last = (query, found)
+        return found
+
     def scores(self, query: str) -> np.ndarray | None:
         """Every document's score for `query`; None when no term of it is indexed."""
+        return self._scores(*self._analysed(query)) if self._indexed else None
+
+    def _scores(self, query: str, q: Query) -> np.ndarray | None:
         if not self._indexed:
             return None
-        q = self.analyzer.query(query, self.bm25.vocab_dict)
         found = self._sums(q)
         if found is None:
             return None
@@ -336,17 +343,28 @@ class SearchIndex:
         key = (query, scopes, integration, limit)
         found = self._answers.get(key)
         if found is None:
-            found = SearchAnswer(query, self.rank(query, scopes, integration, limit))
+            hits = self.rank(query, scopes, integration, limit)
+            found = SearchAnswer(query, hits, self.matches(query, hits))
             if len(self._answers) >= _ANSWERS:
                 self._answers.clear()  # simpler than an LRU, and as good for bursts
             self._answers[key] = found
         return found
 
+    def matches(self, query: str, hits: list[Hit]) -> list[float]:
+        """How well each hit fits `query`, 0 to 1 (discovery/confidence.py)."""
+        if not hits:
+            return []
+        wanted = self._matcher.wanted(*self._analysed(query))
+        return [self._matcher.match(wanted, self._documents[h.row]) for h in hits]
+
     def rank(
         self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int
     ) -> list[Hit]:
         """`search` without the reuse of recent answers."""
-        scores = self.scores(query)
+        if not self._indexed:
+            return []
+        text, q = self._analysed(query)
+        scores = self._scores(text, q)
         if scores is None:
             return []
         scores *= self.mask(scopes, integration)
@@ -356,16 +374,19 @@ class SearchIndex:
         # The candidates: the documents within `NEAR` of the best (ascending: catalog
         # order) when they are at least `limit` (the limit-th best is then among them),
         # else every document that scores.
+        # A few more than asked: the second look (discovery/rerank.py) may bring one up.
+        wanted = limit + SPARE
         found = (scores >= top * NEAR).nonzero()[0]
-        if len(found) < limit:
+        if len(found) < wanted:
             found = (scores > 0).nonzero()[0]
         values = scores[found]
-        if len(found) > limit:
-            # Keep every document scoring at least the limit-th best (ties included).
-            cut = len(found) - limit
+        if len(found) > wanted:
+            # Keep every document scoring at least the wanted-th best (ties included).
+            cut = len(found) - wanted
             keep = values >= np.partition(values, cut)[cut]
             found, values = found[keep], values[keep]
         # Best first; a stable sort keeps equal scores in catalog order.
-        best = found[np.argsort(-values, kind="stable")[:limit]]
+        best = found[np.argsort(-values, kind="stable")[:wanted]]
         hits = self.hits
-        return [hits[i] for i in best.tolist()]
+        ranked = self._reorder.first([hits[i] for i in best.tolist()], {*q.terms, *q.related})
+        return ranked[:limit]

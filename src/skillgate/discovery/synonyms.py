@@ -36,7 +36,6 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("organization", "org"),
     # Messages and mail
     ("direct message", "dm", "private message"),
-    ("email", "mail", "e-mail"),
     ("inbox", "mailbox"),
     ("reaction", "react", "emoji"),
     # Calendars
@@ -45,10 +44,8 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("free", "available", "availability"),
     # Files and documents
     ("document", "doc", "file"),
-    ("spreadsheet", "sheet"),
     ("folder", "directory"),
     # People and work items
-    ("contact", "person", "address book"),
     ("task", "todo"),
     # Payments
     ("promotion code", "promo code", "promo"),
@@ -105,7 +102,6 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("unsubscribe", ("suppression",)),
     ("opt out", ("suppression", "unsubscribe")),
     # People
-    ("people", ("user", "member")),
     ("person", ("user", "member")),
     ("everyone", ("user", "member")),
     ("who", ("user", "member")),
@@ -125,8 +121,6 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
 ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Words that are no API verb: only what they stand for is searched.
     ("show", ("get", "list")),
-    ("see", ("get", "list")),
-    ("view", ("get", "list")),
     ("check", ("get", "list")),
     ("open", ("create",)),
     ("make", ("create",)),
@@ -141,7 +135,6 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ping", ("send", "message")),
     # API verbs themselves: the word stays, and also means these.
     ("read", ("read", "get", "list")),
-    ("look up", ("look up", "get", "search")),
     ("find", ("find", "search", "list")),
     ("add", ("add", "create", "invite")),
     ("start", ("start", "create", "dispatch")),
@@ -176,6 +169,24 @@ SPELLINGS: tuple[tuple[str, str], ...] = (
 # (a character every match holds, regular expression over the query as typed, what a
 # match refers to); the character spares the expression's scan of most queries.
 SHAPES: tuple[tuple[str, str, str], ...] = (
+    ("#", r"\b[\w.-]+/[\w.-]+#\d+\b", "issue"),  # acme/web#12 (an issue or a pull request)
+    # Stripe's object ids say the object: cus_..., ch_..., in_... (Stripe's own prefixes).
+    ("_", r"\bcus_[A-Za-z0-9]{4,}", "customer"),
+    ("_", r"\bch_[A-Za-z0-9]{4,}", "charge"),
+    ("_", r"\bpi_[A-Za-z0-9]{4,}", "payment intent"),
+    ("_", r"\bsub_[A-Za-z0-9]{4,}", "subscription"),
+    ("_", r"\bin_[A-Za-z0-9]{4,}", "invoice"),
+    ("_", r"\bre_[A-Za-z0-9]{4,}", "refund"),
+    ("_", r"\bprod_[A-Za-z0-9]{4,}", "product"),
+    ("_", r"\bprice_[A-Za-z0-9]{4,}", "price"),
+    ("_", r"\bpo_[A-Za-z0-9]{4,}", "payout"),
+    ("_", r"\bpm_[A-Za-z0-9]{4,}", "payment method"),
+    ("_", r"\bcs_[A-Za-z0-9]{4,}", "checkout session"),
+    # Slack's ids: C.../G... a channel, U.../W... a user (capitals and digits, a digit in it).
+    ("", r"\b[CG](?=[A-Z]*\d)[A-Z0-9]{8,11}\b", "channel"),
+    ("", r"\b[UW](?=[A-Z]*\d)[A-Z0-9]{8,11}\b", "user"),
+    # A UUID (Notion's pages, blocks and databases): its hex says nothing.
+    ("", r"\b[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\b", ""),
     ("#", r"(?:^|\s)#[A-Za-z][\w-]*", "channel"),  # #general
     ("@", r"(?:^|\s)@[A-Za-z][\w.-]*", "user"),  # @ana
     ("@", r"[\w.+-]+@[\w-]+\.[\w.-]+", "email"),  # ana@example.com

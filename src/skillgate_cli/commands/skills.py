@@ -11,6 +11,10 @@ from skillgate_cli.config import Config
 from skillgate_cli.errors import CliError, one_line
 
 MAX_LIMIT = 50  # the gateway's own bound (GET /v1/skills/search)
+NO_MATCH = (
+    "No endpoint fits this request: nothing in the catalog seems to do it; "
+    "the results above are guesses (see each one's match)."
+)
 
 
 def _search_path(text: str, integration: str | None, limit: int | None) -> str:
@@ -55,8 +59,8 @@ def command(
     Prints the gateway's JSON (indented and coloured on a terminal, compact
     when piped). Exit 1 when the integration or endpoint does not exist, the
     key may not see it, or the integration is not connected (the JSON is
-    printed first; a search exits 0 whatever its results' status); 2 on
-    network or server errors.
+    printed first; a search exits 0 whatever its results' status; when no
+    result fits, it says so on stderr); 2 on network or server errors.
     """
     from urllib.parse import urlencode
 
@@ -72,7 +76,11 @@ def command(
     config = Config.load()
     client = from_config(config)
     if text is not None:
-        print_json(expect_json(client.request("GET", _search_path(text, only, limit))), color=True)
+        found = expect_json(client.request("GET", _search_path(text, only, limit)))
+        print_json(found, color=True)
+        if isinstance(found, dict) and found.get("no_match") is True:
+            # Said plainly, beside the JSON (stdout stays the answer as served).
+            click.echo(NO_MATCH, err=True)
         return 0
     path = "/v1/skills"
     if integration:

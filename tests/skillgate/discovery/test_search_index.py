@@ -410,6 +410,7 @@ def test_an_answer_renders_each_callers_statuses_once(index: SearchIndex) -> Non
     assert orjson.loads(index.answer("zebra", ("*",), None, 10).body(frozenset())) == {
         "query": "zebra",
         "results": [],
+        "no_match": True,  # issue 26: nothing fits
     }
 
 
@@ -450,3 +451,22 @@ def test_a_requests_content_only_breaks_ties(index: SearchIndex) -> None:
     assert as_content is not None
     assert as_own is not None
     assert as_content[0] == pytest.approx(as_own[0] * search.CONTENT_WEIGHT)
+
+
+def test_a_question_put_as_a_request_asks_to_see() -> None:
+    """Issue 26: "tell me which...", "let me know if...", "I want to know whether..." ask
+    to see something (as "show" does), "tell Ana ..." still sends; chatter before the
+    verb ("honestly just delete ...") is no part of the request."""
+    analyzer = Analyzer()
+    get, send = analyzer.terms("get")[0], analyzer.terms("send")[0]
+    for text in [
+        "could you tell me which projects I'm part of",
+        "let me know if the build passed",
+        "I want to know whether the invoice was paid",
+    ]:
+        q = analyzer.query(text)
+        assert get in q.related, (text, q)
+        assert send not in q.related, (text, q)
+    assert send in analyzer.query("tell Ana the meeting moved").related
+    assert analyzer.query("honestly just delete the weekly sync").terms[0] == "delet"
+    assert analyzer.query("hey, can you open a bug").related == analyzer.query("open a bug").related

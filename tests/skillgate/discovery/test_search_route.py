@@ -46,7 +46,12 @@ async def test_results_best_first_with_the_callers_status(harness: Harness) -> N
     assert r.status_code == 200
     assert r.headers["content-type"] == "application/json"
     assert int(r.headers["content-length"]) == len(r.content)
-    assert r.json() == {
+    body = r.json()
+    # Each result's `match` (0 to 1) and the answer's `no_match` (issue 26), then the rest.
+    matches = [x.pop("match") for x in body["results"]]
+    assert all(isinstance(m, float) and 0 <= m <= 1 for m in matches), matches
+    assert body.pop("no_match") is False
+    assert body == {
         "query": "open a new issue",
         "results": [
             {**CREATE_ISSUE, "status": "not_connected"},
@@ -73,7 +78,7 @@ async def test_the_query_is_echoed_as_sent(harness: Harness) -> None:
     assert r.json()["query"] == text
     assert r.json()["results"][0]["name"] == "get_thing"
     nothing = await _search(harness, full, q="zebra quantum")
-    assert nothing.json() == {"query": "zebra quantum", "results": []}
+    assert nothing.json() == {"query": "zebra quantum", "results": [], "no_match": True}
 
 
 async def test_integration_filter_and_limit(harness: Harness) -> None:
@@ -177,8 +182,10 @@ async def test_openapi_describes_the_route(harness: Harness) -> None:
         "path",
         "category",
         "description",
+        "match",
         "status",
     }
+    assert schema["properties"]["no_match"] == {"type": "boolean"}
 
 
 async def test_repeated_query_strings_answer_as_the_first_time(

@@ -53,9 +53,11 @@ SEARCH = obj(
             path=STRING,
             category=STRING,
             description=STRING,
+            match={"type": "number", "minimum": 0, "maximum": 1},
             status=_STATUS,
         )
     ),
+    no_match={"type": "boolean"},
 )
 MAX_ASKED = 4_096
 SEARCH_QUERY = (

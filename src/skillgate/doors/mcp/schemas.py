@@ -71,7 +71,8 @@ GENERIC_TOOLS: tuple[types.Tool, ...] = (
         SEARCH_SKILLS,
         "Search skills",
         "Find the endpoints that do a task described in words, best first (integration, "
-        "name, method, path, category, description, status). Then get_skill for one.",
+        "name, method, path, category, description, match 0-1, status). Then get_skill "
+        "for one. no_match true: no endpoint fits the task; do not act on a guess.",
         _obj(
             {
                 "query": {**arguments.QUERY, "description": "What you want to do, in words"},

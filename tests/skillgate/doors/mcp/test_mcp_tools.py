@@ -55,6 +55,7 @@ async def test_handshake_and_tool_list(gateway: Gateway) -> None:
     assert run.annotations.open_world_hint is True
     assert run.input_schema["required"] == ["integration", "endpoint"]
     assert run.input_schema["properties"]["params"]["type"] == "object"
+    assert "no_match" in (tools["search_skills"].description or "")  # issue 26
     search = tools["search_skills"].input_schema
     assert search["required"] == ["query"]
     assert search["properties"]["limit"]["maximum"] == 50
@@ -74,6 +75,8 @@ async def test_discovery_tools_answer_what_the_http_api_answers(gateway: Gateway
     assert listing["integrations"][0]["status"] == "connected"
     assert found == http_get(gateway, "/v1/skills/search?q=user+profile&limit=3", "scoped")
     assert found["results"][0]["name"] == "get_user"
+    assert "match" in found["results"][0]
+    assert found["no_match"] is False
     assert doc == http_get(gateway, "/v1/skills/sample/get_user", "scoped")
     assert doc["parameters"][0]["name"] == "username"
 

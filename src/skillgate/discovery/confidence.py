@@ -1,0 +1,132 @@
+"""How well a result fits a request (`match`, 0 to 1), and whether anything fits at all
+(docs/catalog.md, "Search": "Nothing here does that").
+
+A ranking always has a first result; `match` says whether it is an answer. It is the
+share of what the request asks for that the endpoint's document holds, each word of the
+request weighed by its rarity in the catalog (IDF: "issue" says less than "refund"):
+
+- a word the catalog knows counts in full when the document holds it, `RELATED_SHARE`
+  when it holds only what the word stands for in the synonym tables ("bug": an issue);
+- each word the catalog does not know that stands where the request names its object,
+  before any preposition or clause ("book a *hotel* in rome", "order new *ink
+  cartridges*": nothing here knows what is to be acted on), multiplies every result's
+  match by `OBJECT_PENALTY`; elsewhere such a word is the request's content ("... for
+  the *soccer* team") and does not count; names (capitalised), ids, quoted text and
+  words that say when (`_WHEN`) never count;
+- the words after "about", "called", "saying"... (the request's content,
+  analysis.Query.content) do not count.
+
+The answer says nothing fits when no result's `match` reaches `MATCH_FLOOR`, chosen on
+the development set's no-endpoint requests against its answerable ones.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Collection, Mapping, Sequence
+
+from skillgate.discovery.analysis import Analyzer, Query
+
+# The share of a word's weight a document earns with only a word the tables relate to it.
+RELATED_SHARE = 0.8
+# The factor per word unknown to the catalog in the request's object place.
+OBJECT_PENALTY = 0.5
+# Below this best `match` the answer says nothing fits.
+MATCH_FLOOR = 0.3
+# What ends a request's object place: prepositions, clause words, content markers.
+_BOUNDARY = re.compile(
+    r"\b(?:for|to|in|on|at|of|about|with|from|into|onto|by|where|that|which|who|when|so"
+    r"|because|since|until|before|after|if|as|saying|called|named|titled|regarding)\b",
+    re.IGNORECASE,
+)
+# Words that say when, not what: never the request's object.
+_WHEN = frozenset(
+    [
+        "now", "today", "tonight", "tomorrow", "yesterday", "morning", "afternoon",
+        "evening", "night", "nightly", "daily", "weekly", "monthly", "yearly", "soon",
+        "later", "earlier", "asap",
+    ]
+)  # fmt: skip
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
+# A word standing alone (no id, reference or address), as spelling.py reads them.
+_ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
+
+# One word a request asks for: its weight, the terms that satisfy it in full, the terms
+# that satisfy it in part; what a request asks for: its words, and the factor of the
+# words the catalog does not know.
+Word = tuple[float, frozenset[str], frozenset[str]]
+Wanted = tuple[list[Word], float]
+
+
+class Matcher:
+    def __init__(
+        self, analyzer: Analyzer, df: Mapping[str, int], documents: int, table: Collection[str]
+    ) -> None:
+        """`df`: per indexed term, how many documents hold it; `table`: the words of the
+        synonym tables (never unknown: they stand for catalog words)."""
+        self._analyzer = analyzer
+        self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
+        self._table = frozenset(t for w in table for t in analyzer.terms(w))
+        # What one word stands for in the tables (`MEANS`, `ACTIONS`: "bug" -> issue).
+        self._stands_for: dict[str, frozenset[str]] = {}
+        for table_ in (analyzer.means, analyzer.actions):
+            for phrase, meant in table_.items():
+                if len(phrase) == 1:
+                    known = frozenset(m for m in meant if m in self._idf)
+                    self._stands_for[phrase[0]] = self._stands_for.get(phrase[0], known) | known
+
+    def wanted(self, text: str, q: Query) -> Wanted:
+        """What the request asks for (`text` as searched, `q` its analysis): the known
+        words with their weights, and the factor of the unknown ones."""
+        out: list[Word] = []
+        head = self._head(text)
+        # A first word the query analysis replaced by what it stands for ("tell": send,
+        # post, message) is still asked for.
+        first = self._analyzer.terms(text)[:1]
+        terms = q.terms if not first or first[0] in q.terms else (first[0], *q.terms)
+        for term in terms:
+            also = self._stands_for.get(term, frozenset())
+            weight = self._idf.get(term)
+            if weight is None and also:
+                weight = max(self._idf[t] for t in also)
+            if weight is not None:
+                full = frozenset([term]) if term in self._idf else frozenset()
+                out.append((weight, full, also))
+        return out, OBJECT_PENALTY ** len(self._object_unknowns(head))
+
+    @staticmethod
+    def _head(text: str) -> str:
+        """The request up to its first preposition or clause word, quoted text left out:
+        where it says what to do to what."""
+        return _BOUNDARY.split(_QUOTED.sub(" ", text), maxsplit=1)[0]
+
+    def _object_unknowns(self, head: str) -> set[str]:
+        """The terms of the words the catalog does not know in the request's head."""
+        found: set[str] = set()
+        for i, m in enumerate(_ALONE.finditer(head)):
+            word = m.group(0)
+            if (i and not word.islower()) or word.lower() in _WHEN:
+                continue  # a name, or a time
+            for term in self._analyzer.terms(word):
+                if term not in self._idf and term not in self._table:
+                    found.add(term)
+        return found
+
+    @staticmethod
+    def match(wanted: Wanted, document: frozenset[str]) -> float:
+        """The share of what is wanted that `document` (its terms) holds."""
+        words, factor = wanted
+        total = got = 0.0
+        for weight, full, partial in words:
+            total += weight
+            if not full.isdisjoint(document):
+                got += weight
+            elif not partial.isdisjoint(document):
+                got += weight * RELATED_SHARE
+        return factor * got / total if total else 0.0
+
+
+def fits(matches: Sequence[float]) -> bool:
+    """Whether any result fits the request; if not, the answer says nothing does."""
+    return any(m >= MATCH_FLOOR for m in matches)

@@ -1,0 +1,112 @@
+"""Spelling correction of a query's words against the catalog's own vocabulary
+(docs/catalog.md, "Search").
+
+Requests relayed from people carry typos ("clsoe the isue", "list my calenders"); a word
+the index does not know finds nothing, so the ranking falls to the other words. Each
+word of a query that the index does not know (its term is in no endpoint's document nor
+in the synonym tables) is replaced by the closest word of the catalog's texts, by
+Damerau-Levenshtein distance (a swap of two letters is one edit), the most frequent
+among equally close ones: SymSpell (symspellpy, with editdistpy's compiled distance),
+whose look-up costs microseconds whatever the vocabulary's size.
+
+Left as written: English words (the frequency list symspellpy ships, words counted at
+least `ENGLISH_COUNT` times in its corpus: "passport", "crash", "many" are words, not
+typos of "password", "trash", "any"; "calenders" and "finalise", counted less, are
+corrected), words of fewer than `SHORTEST` letters, words with a capital after the
+request's first word (a name: "Ana", "Priya"), words joined to digits, `_`, `-`, `/`,
+`.` or `@` (ids, references, addresses), and words no catalog word is close to.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+
+from symspellpy import SymSpell, Verbosity
+
+# The shortest word corrected, and the edits allowed by a word's length: one edit up to
+# `ONE_EDIT_UP_TO` letters, two beyond (a 4-letter word two edits away from a catalog
+# word is another word more often than a typo).
+SHORTEST = 4
+ONE_EDIT_UP_TO = 7
+MAX_EDITS = 2
+# A word of the tables (synonyms, actions, cues, stop words) counts as this many
+# occurrences in the catalog: people's words win a tie with a rare word of a description.
+TABLE_COUNT = 1_000
+# An English word counted at least this many times in symspellpy's frequency list (a
+# web corpus of about 10^11 words) is a word, not a typo: never corrected.
+ENGLISH_COUNT = 1_000_000
+_ENGLISH = "frequency_dictionary_en_82_765.txt"
+# A word standing alone: letters only, nothing joined to it that makes it an id,
+# a reference, an address or part of a hyphenated or dotted name.
+_ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
+
+
+@cache
+def english() -> frozenset[str]:
+    """The English words of symspellpy's frequency list counted `ENGLISH_COUNT` or more."""
+    text = importlib.resources.files("symspellpy").joinpath(_ENGLISH).read_text("utf-8")
+    words = set()
+    for line in text.splitlines():
+        word, _, count = line.partition(" ")
+        if count and int(count) >= ENGLISH_COUNT:
+            words.add(word)
+    return frozenset(words)
+
+
+class Speller:
+    def __init__(
+        self,
+        catalog_words: Mapping[str, int],
+        table_words: Iterable[str],
+        known: Callable[[str], bool],
+    ) -> None:
+        """`catalog_words`: each word of the catalog's texts, how often it occurs;
+        `table_words`: the words of the search's tables; `known(word)`: whether the index
+        knows the word (a word it knows is never corrected)."""
+        counts = Counter({w: n for w, n in catalog_words.items() if w.isalpha() and len(w) >= 2})
+        for w in table_words:
+            if w.isalpha():
+                counts[w] += TABLE_COUNT
+        self._symspell = SymSpell(max_dictionary_edit_distance=MAX_EDITS, prefix_length=7)
+        for word, count in counts.items():
+            self._symspell.create_dictionary_entry(word, count)
+        self._vocabulary = frozenset(counts) | english()
+        self._known = known
+        self._memo: dict[str, str] = {}
+
+    def word(self, word: str) -> str:
+        """The catalog's word for `word` (lower case): itself when known or when nothing
+        is close enough."""
+        found = self._memo.get(word)
+        if found is not None:
+            return found
+        found = word
+        if len(word) >= SHORTEST and word not in self._vocabulary and not self._known(word):
+            edits = 1 if len(word) <= ONE_EDIT_UP_TO else MAX_EDITS
+            best = self._symspell.lookup(word, Verbosity.TOP, max_edit_distance=edits)
+            if best:
+                found = best[0].term
+        if len(self._memo) < 100_000:
+            self._memo[word] = found
+        return found
+
+    def correct(self, text: str) -> str:
+        """`text` with each unknown word replaced by the catalog's closest word."""
+        first = True
+
+        def fix(m: re.Match[str]) -> str:
+            nonlocal first
+            written = m.group(0)
+            named = not first and not written.islower()  # a name, "Ana", or "ENG"
+            first = False
+            if named:
+                return written
+            lower = written.lower()
+            found = self.word(lower)
+            return written if found == lower else found
+
+        return _ALONE.sub(fix, text)

@@ -1,0 +1,85 @@
+"""Search quality measured per kind of request (issue 26): top-1/3/10 hit rates, and for
+requests nothing in the catalog does (`kind: none`), the share the answer flags as no
+match, beside the share of answerable requests wrongly flagged.
+
+Used by test_search_quality.py (development set, public BFCL pool, sealed aggregates).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+# A ranker: (request) -> (ranked answer ids, best first; whether the answer says nothing fits).
+Ranker = Callable[[str], tuple[list[str], bool]]
+DEPTHS = (1, 3, 10)
+
+
+@dataclass
+class Rates:
+    """Per kind: how many requests, hits at each depth, and how many the answer flagged."""
+
+    count: int = 0
+    hits: dict[int, int] = field(default_factory=lambda: dict.fromkeys(DEPTHS, 0))
+    flagged: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    def rate(self, depth: int) -> float:
+        return self.hits[depth] / self.count if self.count else 0.0
+
+    @property
+    def flag_rate(self) -> float:
+        return self.flagged / self.count if self.count else 0.0
+
+
+def measure(rank: Ranker, tasks: Iterable[dict[str, Any]], default_kind: str) -> dict[str, Rates]:
+    """Each task through `rank`, grouped by its `kind` (`default_kind` when it has none)."""
+    out: dict[str, Rates] = {}
+    for t in tasks:
+        kind = t.get("kind", default_kind)
+        r = out.setdefault(kind, Rates())
+        ranked, flagged = rank(t["task"])
+        r.count += 1
+        r.flagged += flagged
+        if kind == "none":
+            continue
+        good = {t["expect"], *t.get("also", [])}
+        for depth in DEPTHS:
+            r.hits[depth] += any(x in good for x in ranked[:depth])
+        if not any(x in good for x in ranked[:3]):
+            r.misses.append(f"  [{kind}] {t['task']!r}: want {t['expect']}, got {ranked[:3]}")
+    return out
+
+
+def total(groups: Sequence[Rates]) -> Rates:
+    """The groups summed (their misses left out)."""
+    out = Rates()
+    for g in groups:
+        out.count += g.count
+        out.flagged += g.flagged
+        for depth in DEPTHS:
+            out.hits[depth] += g.hits[depth]
+    return out
+
+
+def table(title: str, by_kind: dict[str, Rates]) -> str:
+    """The figures as printed: per kind top-1/3/10 (answerable) or flagged (none), then
+    the answerable requests together and the share of them wrongly flagged."""
+    lines = [f"{title}:"]
+    answerable = [r for k, r in by_kind.items() if k != "none"]
+    for kind, r in sorted(by_kind.items()):
+        if kind == "none":
+            lines.append(f"  {kind:<11} n={r.count:<4} flagged as no match {r.flag_rate:.3f}")
+        else:
+            lines.append(
+                f"  {kind:<11} n={r.count:<4} top-1 {r.rate(1):.3f}  top-3 {r.rate(3):.3f}"
+                f"  top-10 {r.rate(10):.3f}"
+            )
+    if answerable:
+        a = total(answerable)
+        lines.append(
+            f"  {'answerable':<11} n={a.count:<4} top-1 {a.rate(1):.3f}  top-3 {a.rate(3):.3f}"
+            f"  top-10 {a.rate(10):.3f}  wrongly flagged {a.flag_rate:.3f}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,59 @@
+"""Each result's `match` and the answer's `no_match` (discovery/confidence.py, issue 26):
+the answer says when nothing in the catalog does what is asked."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.discovery.confidence import MATCH_FLOOR, OBJECT_PENALTY
+from skillgate.discovery.search import SearchIndex
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    shipped: Catalog = load_catalog()
+    return SearchIndex(shipped)
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["how tall is the eiffel tower", "order new ink cartridges for the printer"],
+)
+def test_a_request_nothing_does_is_flagged(index: SearchIndex, request_: str) -> None:
+    answer = index.answer(request_, ("*",), None, 10)
+    body = orjson.loads(answer.body(frozenset()))
+    assert body["no_match"] is True
+    assert answer.no_match
+    assert all(r["match"] < MATCH_FLOOR for r in body["results"])
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        ("open a bug about the login page in acme/web", "create_issue"),
+        ("list my calendars", "list_calendars"),
+        ("tell #eng that the release is out", "post_message"),  # "tell": what it stands for
+    ],
+)
+def test_an_answerable_request_is_not(index: SearchIndex, request_: str, expected: str) -> None:
+    body = orjson.loads(index.answer(request_, ("*",), None, 10).body(frozenset()))
+    assert body["no_match"] is False
+    top = {r["name"]: r["match"] for r in body["results"]}
+    assert top[expected] >= MATCH_FLOOR, top
+
+
+def test_what_counts_toward_a_match(index: SearchIndex) -> None:
+    def best(text: str) -> float:
+        return max(index.matches(text, index.rank(text, ("*",), None, 10)))
+
+    # The request's content ("about ...") and names count for nothing.
+    assert best("list my calendars about the eiffel tower") == best("list my calendars")
+    assert best("list my calendars for Zanzibarina") == best("list my calendars")
+    # An unknown word where the request names its object: the catalog knows not what.
+    assert best("list my zanzibarina calendars") == pytest.approx(
+        best("list my calendars") * OBJECT_PENALTY
+    )
+    # After a preposition it is content ("for the soccer team"), and counts for nothing.
+    assert best("list my calendars for the zanzibarina club") >= MATCH_FLOOR

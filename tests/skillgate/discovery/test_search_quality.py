@@ -1,0 +1,207 @@
+"""Search quality per kind of request (issue 26), printed with `pytest -s`:
+
+    .venv/bin/pytest -s tests/skillgate/discovery/test_search_quality.py
+
+- the development set (search_eval.yaml: `tasks`, `held_out`, `dev_kinds`): top-1/3/10
+  per kind, the share of no-endpoint requests the answer flags and of answerable ones
+  wrongly flagged, with the misses; and a new query's p50 in-process;
+- the public BFCL v4 `live_multiple` pool (fixtures/bfcl, see its README): top-1/5 of
+  this ranker beside plain BM25 over the same pool;
+- the sealed set (search_sealed.yaml): aggregate figures only, never its misses. It is
+  never used to choose a change (test_search_sealed.py); this report was added after the
+  last ranking change of issue 26.
+
+Floors are regression guards at the measured levels rounded down.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import bm25s
+import orjson
+import pytest
+import Stemmer
+import yaml
+
+from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.catalog.models import Endpoint, Integration, Parameter
+from skillgate.discovery.confidence import fits
+from skillgate.discovery.search import SearchIndex
+from tests.skillgate.discovery.quality import Rates, measure, table, total
+
+HERE = Path(__file__).parent
+EVAL = HERE / "search_eval.yaml"
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    shipped: Catalog = load_catalog()
+    return SearchIndex(shipped)
+
+
+def _dev() -> dict[str, list[dict[str, Any]]]:
+    loaded: dict[str, list[dict[str, Any]]] = yaml.safe_load(EVAL.read_text(encoding="utf-8"))
+    return loaded
+
+
+def ranker(index: SearchIndex) -> Any:
+    def rank(task: str) -> tuple[list[str], bool]:
+        hits = index.rank(task, ("*",), None, 10)
+        flagged = not fits(index.matches(task, hits))
+        return [f"{h.integration.slug}/{h.endpoint.name}" for h in hits], flagged
+
+    return rank
+
+
+def dev_figures(index: SearchIndex) -> dict[str, dict[str, Rates]]:
+    dev = _dev()
+    rank = ranker(index)
+    return {
+        "tasks": measure(rank, dev["tasks"], "plain"),
+        "held_out": measure(rank, dev["held_out"], "plain"),
+        "dev_kinds": measure(rank, dev["dev_kinds"], "plain"),
+    }
+
+
+def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:
+    figures = dev_figures(index)
+    with capsys.disabled():
+        print()
+        for section, by_kind in figures.items():
+            print(table(f"development set, {section}", by_kind))
+        every = [r for by_kind in figures.values() for k, r in by_kind.items() if k != "none"]
+        a = total(every)
+        print(
+            f"development set, all answerable: n={a.count} top-1 {a.rate(1):.3f}"
+            f" top-3 {a.rate(3):.3f} top-10 {a.rate(10):.3f}"
+        )
+        print("misses (top 3) of dev_kinds:")
+        for r in figures["dev_kinds"].values():
+            if r.misses:
+                print("\n".join(r.misses))
+    kinds = figures["dev_kinds"]
+    assert set(kinds) == {"misspelled", "chatty", "reference", "none"}
+    assert kinds["chatty"].rate(10) >= 0.5
+
+
+def test_new_query_cost(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:
+    """A new query's answer in-process (ranking and each result's `match`): p50 over
+    the development set's requests."""
+    dev = _dev()
+    queries = [t["task"] for section in dev.values() for t in section]
+    times: list[float] = []
+    for q in queries:
+        start = time.perf_counter()
+        index.matches(q, index.rank(q, ("*",), None, 10))
+        times.append(time.perf_counter() - start)
+    p50 = statistics.median(times) * 1000
+    with capsys.disabled():
+        print(f"\nnew query in-process, {len(queries)} requests: p50 {p50:.3f} ms")
+    assert p50 <= 20  # the goal is 2 ms on a quiet machine; this guards only gross regressions
+
+
+BFCL = HERE / "bfcl" / "live_multiple.json"
+
+
+def _bfcl() -> tuple[list[list[Any]], list[list[str]]]:
+    data = orjson.loads(BFCL.read_bytes())
+    return data["functions"], data["questions"]
+
+
+def bfcl_catalog(functions: list[list[Any]]) -> Catalog:
+    """The BFCL functions pooled as one integration's endpoints (built without the
+    catalog's checks: the pool has no hosts, errors or auth; only the texts count)."""
+    endpoints = tuple(
+        Endpoint.model_construct(  # type: ignore[call-arg]
+            name=name,
+            method="POST",
+            path="/f",
+            category="function",
+            description=description,
+            parameters=tuple(
+                Parameter.model_construct(name=p)  # type: ignore[call-arg]
+                for p in params
+            ),
+            pagination=None,
+            curated=False,
+            changes_data=None,
+            destructive=False,
+        )
+        for name, description, params in functions
+    )
+    pool = Integration.model_construct(  # type: ignore[call-arg]
+        slug="bfcl", name="BFCL pool", endpoints=endpoints
+    )
+    return Catalog(integrations={"bfcl": pool})
+
+
+_IDENT = re.compile(r"([a-z0-9])([A-Z])")
+
+
+def _plain_text(name: str, description: str, params: list[str]) -> str:
+    """A function's text for plain BM25: identifiers split into words, nothing else."""
+    idents = _IDENT.sub(r"\1 \2", " ".join([name, *params]))
+    return idents.replace("_", " ").replace(".", " ") + " " + description
+
+
+def bfcl_figures() -> dict[str, dict[int, float]]:
+    """Top-1 and top-5 over the pooled BFCL functions: this ranker and plain BM25 (bm25s,
+    its defaults, English stop words, Snowball stemming). A hit: a function of the
+    expected name among the first k (BFCL describes some names several ways)."""
+    functions, questions = _bfcl()
+    names = [f[0] for f in functions]
+    index = SearchIndex(bfcl_catalog(functions))
+    stemmer = Stemmer.Stemmer("english")
+    plain = bm25s.BM25()
+    texts = [_plain_text(*f) for f in functions]
+    plain.index(
+        bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, show_progress=False),
+        show_progress=False,
+    )
+    ours = {1: 0, 5: 0}
+    bm25 = {1: 0, 5: 0}
+    for text, expected in questions:
+        ranked = [h.endpoint.name for h in index.rank(text, ("*",), None, 5)]
+        tokens = bm25s.tokenize([text], stopwords="en", stemmer=stemmer, show_progress=False)
+        docs, _ = plain.retrieve(tokens, k=5, show_progress=False)
+        baseline = [names[i] for i in docs[0].tolist()]
+        for k in (1, 5):
+            ours[k] += expected in ranked[:k]
+            bm25[k] += expected in baseline[:k]
+    n = len(questions)
+    return {
+        "ours": {k: v / n for k, v in ours.items()},
+        "bm25": {k: v / n for k, v in bm25.items()},
+    }
+
+
+def test_bfcl_public_pool(capsys: pytest.CaptureFixture[str]) -> None:
+    functions, questions = _bfcl()
+    figures = bfcl_figures()
+    with capsys.disabled():
+        print(
+            f"\nBFCL v4 live_multiple: {len(questions)} questions,"
+            f" {len(functions)} pooled functions"
+        )
+        for who, rates in figures.items():
+            print(f"  {who:<5} top-1 {rates[1]:.3f}  top-5 {rates[5]:.3f}")
+    assert len(functions) > 900
+    assert len(questions) > 1000
+    assert figures["ours"][5] >= 0.5
+
+
+def test_sealed_set_aggregates(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:
+    """The sealed set's figures per kind, aggregates only (no per-request result is
+    printed or kept: it must not guide a change)."""
+    sealed = yaml.safe_load((HERE / "search_sealed.yaml").read_text(encoding="utf-8"))["sealed"]
+    by_kind = measure(ranker(index), sealed, "plain")
+    for r in by_kind.values():
+        r.misses.clear()
+    with capsys.disabled():
+        print("\n" + table(f"sealed set ({len(sealed)} requests)", by_kind))
+    assert sum(r.count for r in by_kind.values()) == len(sealed)

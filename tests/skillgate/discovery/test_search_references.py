@@ -1,0 +1,89 @@
+"""Ids and references as evidence of the integration and the object (synonyms.SHAPES,
+cues.CUE_SHAPES), and a deleting call never first unless asked for (discovery/rerank.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.discovery.search import SearchIndex
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    shipped: Catalog = load_catalog()
+    return SearchIndex(shipped)
+
+
+def _ranked(index: SearchIndex, text: str, limit: int = 3) -> list[str]:
+    return [
+        f"{h.integration.slug}/{h.endpoint.name}" for h in index.search(text, ("*",), limit=limit)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        ("close acme/web#12", "github/update_issue"),
+        ("retrieve in_1PxyZABCdef", "stripe/get_invoice"),
+        ("cus_Q1w2E3r4T5y6U7 invoices", "stripe/list_invoices"),
+        ("post in C01ABCDEF that the release is out", "slack/post_message"),
+        ("members of C09ZYXWVU", "slack/list_channel_members"),
+    ],
+)
+def test_a_reference_says_the_integration_and_object(
+    index: SearchIndex, request_: str, expected: str
+) -> None:
+    assert expected in _ranked(index, request_)
+
+
+def test_shapes_read_as_objects(index: SearchIndex) -> None:
+    analyzer = index.analyzer
+    for text, meant in [
+        ("cancel sub_1PqrStUvWxYz", "subscription"),
+        ("refund ch_3Mabc123", "charge"),
+        ("pi_3PabcDEFghiJKL details", "payment intent"),
+        ("close acme/web#12", "issue"),
+        ("who is U024BE7LH", "user"),
+    ]:
+        q = analyzer.query(text)
+        assert set(analyzer.terms(meant)) <= set(q.related) | set(q.terms), (text, q)
+    # An id's own letters are no words ("pqr", "st", "uv"): dropped with the shape.
+    assert analyzer.query("cancel sub_1PqrStUvWxYz").terms == ("cancel",)
+    uuid = analyzer.query("page 1c2b3a4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d properties")
+    assert uuid.terms == (*analyzer.terms("page"), *analyzer.terms("properties"))
+    # Capitals in a word are not a Slack id without a digit ("CUSTOMERS").
+    assert "channel" not in analyzer.query("export CUSTOMERSX list").related
+
+
+def test_a_notion_id_cues_notion(index: SearchIndex) -> None:
+    top = _ranked(index, "properties of 1c2b3a4d5e6f4a7b8c9d0e1f2a3b4c5d", limit=1)
+    assert top[0].startswith("notion/")
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "thread 18a1b2c3d4e5f6a7 in gmail",
+        "show me the whole email conversation with the landlord",
+        "what's in my Box folder Contracts",
+    ],
+)
+def test_a_deleting_call_is_not_first_unless_asked(index: SearchIndex, request_: str) -> None:
+    first = index.search(request_, ("*",), limit=1)[0].endpoint
+    assert not first.destructive, first.name
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        ("trash the thread with the landlord", "gmail/trash_thread"),
+        ("delete the Contracts folder in Box", "box/delete_folder"),
+        ("stop sharing the file with the intern", "google_drive/delete_permission"),
+        ("unstar the old-lib repo", "github/activity_unstar_repo_for_authenticated_user"),
+    ],
+)
+def test_a_deleting_call_asked_for_stays_first(
+    index: SearchIndex, request_: str, expected: str
+) -> None:
+    assert _ranked(index, request_, limit=1) == [expected]

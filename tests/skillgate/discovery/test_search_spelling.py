@@ -1,0 +1,61 @@
+"""Spelling correction of query words against the catalog's vocabulary
+(discovery/spelling.py): typos found, real words, names and ids left as written."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.discovery.search import SearchIndex
+from skillgate.discovery.spelling import Speller
+
+CATALOG_WORDS = {"close": 40, "issue": 90, "calendars": 12, "password": 8, "trash": 5}
+
+
+def _speller() -> Speller:
+    return Speller(CATALOG_WORDS, ["who", "mail"], lambda w: w in CATALOG_WORDS)
+
+
+def test_a_typo_becomes_the_catalog_word() -> None:
+    speller = _speller()
+    assert speller.correct("clsoe the isue") == "close the issue"  # a swap, a letter left out
+    assert speller.correct("list my calenders") == "list my calendars"
+    assert speller.correct("whos in there") == "who in there"  # a word of the tables
+
+
+def test_words_names_and_references_are_left_alone() -> None:
+    speller = _speller()
+    # English words are not typos of the catalog's ("passport" is no "password").
+    assert speller.correct("renew my passport") == "renew my passport"
+    assert speller.correct("empty the crash") == "empty the crash"
+    # A capitalised word after the first is a name; ids and references are not words.
+    assert speller.correct("issue for Clsoe") == "issue for Clsoe"
+    assert (
+        speller.correct("isue cus_Isue ENG-12 acme/isue isu.e")
+        == "issue cus_Isue ENG-12 acme/isue isu.e"
+    )
+    # The first word of a request may be capitalised and is corrected, its case kept when right.
+    assert speller.correct("Clsoe it") == "close it"
+    assert speller.correct("Close it") == "Close it"
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    shipped: Catalog = load_catalog()
+    return SearchIndex(shipped)
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        ("list my calenders", "google_calendar/list_calendars"),
+        ("clsoe the isue about the typo", "github/update_issue"),
+        ("show my gmial drafts", "gmail/list_drafts"),
+        ("serach notion for the hiring plan", "notion/search"),
+    ],
+)
+def test_misspelled_requests_find_the_endpoint(
+    index: SearchIndex, request_: str, expected: str
+) -> None:
+    ranked = [f"{h.integration.slug}/{h.endpoint.name}" for h in index.search(request_, ("*",))]
+    assert expected in ranked[:3], ranked[:3]
