@@ -34,6 +34,8 @@ RELATED_SHARE = 0.8
 OBJECT_PENALTY = 0.5
 # Below this best `match` the answer says nothing fits.
 MATCH_FLOOR = 0.3
+# A result's `match` in the search answer, as every door states it.
+MATCH_SCHEMA = {"type": "number", "minimum": 0, "maximum": 1}
 # What ends a request's object place: prepositions, clause words, content markers.
 _BOUNDARY = re.compile(
     r"\b(?:for|to|in|on|at|of|about|with|from|into|onto|by|where|that|which|who|when|so"

@@ -3,7 +3,7 @@ GET /v1/:integration/download. The answers are pre-rendered bytes (discovery.ser
 
 from __future__ import annotations
 
-from skillgate.discovery import arguments
+from skillgate.discovery import arguments, confidence
 from skillgate.discovery.arguments import SearchArgs
 from skillgate.discovery.service import Discovery
 from skillgate.doors.agent.query import Query, described
@@ -53,7 +53,7 @@ SEARCH = obj(
             path=STRING,
             category=STRING,
             description=STRING,
-            match={"type": "number", "minimum": 0, "maximum": 1},
+            match=confidence.MATCH_SCHEMA,
             status=_STATUS,
         )
     ),
