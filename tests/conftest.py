@@ -157,17 +157,25 @@ def provider_server() -> Iterator[Provider]:
     server.stop()
 
 
+def provider_vars(url: str) -> dict[str, str]:
+    """The settings that point the fixture integrations at the loopback provider `url`."""
+    return {
+        "SKILLGATE_SAMPLE_BASE_URL": url,
+        "SKILLGATE_OAUTHY_BASE_URL": url + "/v2",
+        "SKILLGATE_OAUTHY_AUTHORIZE_URL": url + "/oauth/authorize",
+        "SKILLGATE_OAUTHY_TOKEN_URL": url + "/oauth/token",
+        "SKILLGATE_OAUTHY_CLIENT_ID": "client-123",
+        "SKILLGATE_OAUTHY_CLIENT_SECRET": "client-secret-456",
+    }
+
+
 @pytest.fixture
 def provider(provider_server: Provider, monkeypatch: pytest.MonkeyPatch) -> Provider:
-    """The loopback provider, reset, with the fixture integrations pointed at it."""
+    """The loopback provider, reset, with the fixture integrations pointed at it (in the
+    environment: settings made from now on, and servers started from now on, read it)."""
     provider_server.reset()
-    url = provider_server.url
-    monkeypatch.setenv("SKILLGATE_SAMPLE_BASE_URL", url)
-    monkeypatch.setenv("SKILLGATE_OAUTHY_BASE_URL", url + "/v2")
-    monkeypatch.setenv("SKILLGATE_OAUTHY_AUTHORIZE_URL", url + "/oauth/authorize")
-    monkeypatch.setenv("SKILLGATE_OAUTHY_TOKEN_URL", url + "/oauth/token")
-    monkeypatch.setenv("SKILLGATE_OAUTHY_CLIENT_ID", "client-123")
-    monkeypatch.setenv("SKILLGATE_OAUTHY_CLIENT_SECRET", "client-secret-456")
+    for name, value in provider_vars(provider_server.url).items():
+        monkeypatch.setenv(name, value)
     return provider_server
 
 
@@ -251,8 +259,7 @@ class Harness:
         - pending execution-log rows and key usage are written now, not into the next
           test's tables;
         - the fixed-window counters start empty: sign-in (per email), device codes (per
-          address: every test calls from 127.0.0.1) and plan limits;
-        - upstream base URLs are read from the environment again (`provider` sets them).
+          address: every test calls from 127.0.0.1) and plan limits.
         The key, status and credential caches are keyed by random ids (keys, users) that
         no later test reuses, and a revocation forgets its key, so they are left alone.
         """
@@ -262,7 +269,6 @@ class Harness:
         counter = state.limiter.counter  # shared with sign-in and the device flow
         assert isinstance(counter, MemoryCounter)
         counter.clear()
-        state.executor.reload_base_urls()
 
     async def user(self, email: str = "ada@example.com", plan: str = "free") -> Any:
         """A user whose password is PASSWORD. The account is stored as sign-up stores it,
@@ -325,12 +331,16 @@ async def open_harness(
 
 
 class SessionApps:
-    """One app per database for the whole test run, started on first use."""
+    """One app per database for the whole test run, started on first use; its fixture
+    integrations point at the run's loopback provider (settings are read once)."""
 
-    def __init__(self, stack: AsyncExitStack, data_dir: Path, catalog: Catalog) -> None:
+    def __init__(
+        self, stack: AsyncExitStack, data_dir: Path, catalog: Catalog, provider_url: str
+    ) -> None:
         self._stack = stack
         self._data_dir = data_dir
         self._catalog = catalog
+        self._vars = provider_vars(provider_url)
         self._apps: dict[str, FastAPI] = {}
 
     async def get(self, database_url: str) -> FastAPI:
@@ -338,7 +348,8 @@ class SessionApps:
         if app is None:
             data_dir = self._data_dir / f"app-{len(self._apps)}"
             data_dir.mkdir()
-            app = create_app(make_settings(database_url, data_dir), catalog=self._catalog)
+            settings = make_settings(database_url, data_dir, integration_vars=self._vars)
+            app = create_app(settings, catalog=self._catalog)
             await self._stack.enter_async_context(app.router.lifespan_context(app))
             self._apps[database_url] = app
         return app
@@ -346,10 +357,11 @@ class SessionApps:
 
 @pytest.fixture(scope="session")
 async def session_apps(
-    tmp_path_factory: pytest.TempPathFactory, test_catalog: Catalog
+    tmp_path_factory: pytest.TempPathFactory, test_catalog: Catalog, provider_server: Provider
 ) -> AsyncIterator[SessionApps]:
     async with AsyncExitStack() as stack:
-        yield SessionApps(stack, tmp_path_factory.mktemp("apps"), test_catalog)
+        apps = tmp_path_factory.mktemp("apps")
+        yield SessionApps(stack, apps, test_catalog, provider_server.url)
 
 
 @asynccontextmanager
@@ -369,8 +381,11 @@ async def harness(
 ) -> AsyncIterator[Harness]:
     """The app of this run for `database_url` (tables emptied after each test), with a
     fresh client (its own cookies). A test marked `own_app` (it closes the log writer,
-    changes settings, or counts from zero) gets a new app of its own instead."""
+    changes settings, or counts from zero) gets a new app of its own instead, with the
+    settings of the environment `provider` makes when the test uses it."""
     if request.node.get_closest_marker("own_app"):
+        if "provider" in request.fixturenames:
+            request.getfixturevalue("provider")  # its settings, before the app reads them
         app = create_app(make_settings(database_url, tmp_path), catalog=test_catalog)
         async with app.router.lifespan_context(app), client_for(app) as client:
             yield Harness(app, client)

@@ -46,7 +46,9 @@ from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor.confirmations import Confirmations
 from skillgate.executor.idempotency import Idempotency
-from skillgate.executor.service import Executor, UpstreamPolicy
+from skillgate.executor.optioned import OptionRunner
+from skillgate.executor.service import Executor
+from skillgate.executor.upstream import Upstream, UpstreamPolicy
 from skillgate.kit.outbound import Outbound
 from skillgate.kit.public import PublicUrls
 from skillgate.kit.ratecount import Counter, new_counter
@@ -106,7 +108,6 @@ class Gateway:
         self.catalog.replace_with(fresh)
         self.rendered.swap(rendered)
         self.discovery.index = index
-        self.executor.reload_base_urls()
         return self.catalog
 
     async def close(self) -> None:
@@ -157,22 +158,60 @@ def _execution_log(base: _Base) -> ExecutionWriter:
     )
 
 
-def _executor(base: _Base, catalog: Catalog, **collaborators: Any) -> Executor:
+def _upstream(
+    base: _Base, *, plans: Plans, limiter: PlanLimiter, connections: Connections
+) -> Upstream:
+    """The executor's one way to an upstream: rate limit, credentials, request, send."""
     settings = base.settings
-    return Executor(
-        catalog=catalog,
+    return Upstream(
+        plans=plans,
+        limiter=limiter,
+        credentials=connections.credentials,
+        refresher=Refresher(
+            settings,
+            base.sessionmaker,
+            base.vault,
+            base.outbound,
+            base.redis,
+            on_change=connections.changed,
+            public=base.public,
+        ),
         outbound=base.outbound,
-        metrics=base.metrics,
         policy=UpstreamPolicy(
             public=base.public,
             connect_timeout=settings.upstream_connect_timeout,
             total_timeout=settings.upstream_total_timeout,
             max_bytes=settings.upstream_max_bytes,
             answer_bytes=settings.max_answer_bytes,
-            base_url=settings.upstream_base_url,
-            operator_host=settings.upstream_base_url_set,
+            hosts=settings.upstream_hosts(),
         ),
-        **collaborators,
+    )
+
+
+def _executor(
+    base: _Base,
+    catalog: Catalog,
+    *,
+    rendered: RenderedCatalog,
+    upstream: Upstream,
+    log: ExecutionWriter,
+) -> Executor:
+    """The executor: the lookup and the log around the upstream step, and the option
+    runner for what is decided before a call (confirmation, idempotency, dry run)."""
+    maker = base.sessionmaker
+    options = OptionRunner(
+        upstream=upstream,
+        confirmations=Confirmations(maker),
+        idempotency=Idempotency(maker, wait=base.settings.upstream_total_timeout + 5),
+        log=log,
+    )
+    return Executor(
+        catalog=catalog,
+        rendered=rendered,
+        upstream=upstream,
+        options=options,
+        log=log,
+        metrics=base.metrics,
     )
 
 
@@ -187,29 +226,17 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     rendered = RenderedCatalog(catalog)
     executions = _execution_log(base)
     connections = _connections(base, catalog)
-    refresher = Refresher(
-        settings,
-        maker,
-        base.vault,
-        base.outbound,
-        base.redis,
-        on_change=connections.changed,
-        public=base.public,
-    )
-    executor = _executor(
-        base,
-        catalog,
-        rendered=rendered,
-        plans=plans,
-        limiter=limiter,
-        credentials=connections.credentials,
-        refresher=refresher,
-        log=executions,
-        confirmations=Confirmations(maker),
-        idempotency=Idempotency(maker, wait=settings.upstream_total_timeout + 5),
-    )
+    upstream = _upstream(base, plans=plans, limiter=limiter, connections=connections)
+    executor = _executor(base, catalog, rendered=rendered, upstream=upstream, log=executions)
     gateway = Gateway(
-        **vars(base),
+        settings=settings,
+        engine=base.engine,
+        sessionmaker=maker,
+        redis=base.redis,
+        metrics=base.metrics,
+        outbound=base.outbound,
+        vault=base.vault,
+        public=base.public,
         catalog=catalog,
         usage=usage,
         verifier=verifier,
@@ -220,7 +247,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         executions=executions,
         connections=connections,
         scoped_connections=ScopedConnections(connections),
-        refresher=refresher,
+        refresher=upstream.refresher,
         discovery=Discovery(rendered, connections.statuses, SearchIndex(catalog)),
         executor=executor,
         log=ExecutionLog(executions),

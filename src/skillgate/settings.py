@@ -12,12 +12,18 @@ import base64
 import json
 import os
 import secrets
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 from skillgate.errors import ConfigError
 from skillgate.kit.origins import OriginPolicy
@@ -25,6 +31,37 @@ from skillgate.kit.public import DEFAULT_BASE_URL
 
 DEFAULT_DB_FILE = "skillgate.db"
 SECRETS_FILE = ".skillgate-secrets.json"
+
+
+# The settings of one integration: SKILLGATE_<SLUG>_<SUFFIX> (its host, its OAuth app).
+INTEGRATION_SUFFIXES = ("BASE_URL", "CLIENT_ID", "CLIENT_SECRET", "AUTHORIZE_URL", "TOKEN_URL")
+_PREFIX = "SKILLGATE_"
+
+
+def integration_vars(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Every `SKILLGATE_<SLUG>_<SUFFIX>` set (not empty) in `environ` (the process's
+    environment when None), by its name."""
+    environ = os.environ if environ is None else environ
+    return {
+        name: value
+        for name, value in environ.items()
+        if value
+        and name.startswith(_PREFIX)
+        and any(
+            name.endswith("_" + suffix) and len(name) > len(_PREFIX) + len(suffix)
+            for suffix in INTEGRATION_SUFFIXES
+        )
+    }
+
+
+class _Environment(EnvSettingsSource):
+    """The environment, but for `integration_vars`: those are gathered from their own
+    variables (`integration_vars()`), never from a SKILLGATE_INTEGRATION_VARS."""
+
+    def __call__(self) -> dict[str, Any]:
+        data = super().__call__()
+        data.pop("integration_vars", None)
+        return data
 
 
 def split_catalog_path(value: str | None) -> list[str]:
@@ -88,6 +125,20 @@ class Settings(BaseSettings):
     # The largest answer (envelope) of one execution, all its pages together; also
     # the most an Idempotency-Key stores for a replay (executor.capped).
     max_answer_bytes: int = Field(default=10 * 1024 * 1024, ge=4096)
+    # Each integration's own settings (SKILLGATE_<SLUG>_BASE_URL, _CLIENT_ID, ...), read
+    # from the environment once, when the settings are made; tests may pass them.
+    integration_vars: dict[str, str] = Field(default_factory=integration_vars, repr=False)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return init_settings, _Environment(settings_cls), dotenv_settings, file_secret_settings
 
     @field_validator("base_url", "app_url")
     @classmethod
@@ -138,6 +189,15 @@ class Settings(BaseSettings):
         """Whether the operator set the integration's host (`SKILLGATE_<SLUG>_BASE_URL`)."""
         return self.integration_env(slug, "BASE_URL") is not None
 
+    def upstream_hosts(self) -> dict[str, str]:
+        """slug -> the host its operator set (`SKILLGATE_<SLUG>_BASE_URL`, no trailing /)."""
+        suffix = "_BASE_URL"
+        return {
+            name[len(_PREFIX) : -len(suffix)].lower(): value.rstrip("/")
+            for name, value in self.integration_vars.items()
+            if name.endswith(suffix)
+        }
+
     def mcp_origins(self) -> OriginPolicy:
         """Who may call /mcp from a browser: the origins of the public URLs (API and
         dashboard; when unset, the address `skillgate serve` listens on unless it is a
@@ -150,9 +210,9 @@ class Settings(BaseSettings):
         return OriginPolicy.parse(self.mcp_allowed_origins, own=own)
 
     def integration_env(self, slug: str, suffix: str) -> str | None:
-        """`SKILLGATE_<SLUG>_<SUFFIX>`, e.g. the GitHub client id."""
-        value = os.environ.get(f"SKILLGATE_{slug.upper()}_{suffix}")
-        return value or None
+        """`SKILLGATE_<SLUG>_<SUFFIX>` as it was when the settings were made, e.g. the
+        GitHub client id (`suffix` one of INTEGRATION_SUFFIXES)."""
+        return self.integration_vars.get(f"{_PREFIX}{slug.upper()}_{suffix}")
 
 
 def _generate_secrets() -> dict[str, str]:

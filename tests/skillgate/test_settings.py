@@ -50,3 +50,32 @@ def test_corrupt_secrets_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / SECRETS_FILE).write_text("{nope")
     with pytest.raises(ConfigError, match="cannot read generated secrets"):
         finalize(Settings(data_dir=tmp_path))
+
+
+def test_integration_settings_are_read_once_when_the_settings_are_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SKILLGATE_GITHUB_BASE_URL", "http://127.0.0.1:9000/")
+    monkeypatch.setenv("SKILLGATE_GITHUB_CLIENT_ID", "client-1")
+    monkeypatch.setenv("SKILLGATE_SLACK_CLIENT_SECRET", "")  # empty: unset
+    monkeypatch.setenv("SKILLGATE_BASE_URL", "https://gateway.example")  # not an integration's
+    s = finalize(Settings(data_dir=tmp_path))
+    monkeypatch.setenv("SKILLGATE_GITHUB_CLIENT_ID", "client-2")  # too late: not read again
+    monkeypatch.setenv("SKILLGATE_SLACK_BASE_URL", "http://127.0.0.1:9001")
+    assert s.integration_env("github", "CLIENT_ID") == "client-1"
+    assert s.integration_env("slack", "CLIENT_SECRET") is None
+    assert s.upstream_hosts() == {"github": "http://127.0.0.1:9000"}
+    assert s.upstream_base_url("slack", "https://slack.com/api") == "https://slack.com/api"
+    assert s.upstream_base_url_set("github")
+    assert s.base_url == "https://gateway.example"
+    assert "client-1" not in repr(s)
+
+
+def test_integration_settings_come_from_their_own_variables_or_the_caller(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SKILLGATE_INTEGRATION_VARS", '{"SKILLGATE_X_BASE_URL": "http://evil"}')
+    monkeypatch.delenv("SKILLGATE_SAMPLE_BASE_URL", raising=False)
+    assert "SKILLGATE_X_BASE_URL" not in Settings(data_dir=tmp_path).integration_vars
+    given = Settings(data_dir=tmp_path, integration_vars={"SKILLGATE_SAMPLE_BASE_URL": "http://a"})
+    assert given.upstream_hosts() == {"sample": "http://a"}

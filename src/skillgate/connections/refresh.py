@@ -69,9 +69,6 @@ class Refresher:
         else:
             yield  # PostgreSQL: the row lock below
 
-    def reconnect_url(self, slug: str) -> str:
-        return f"{self.public.app}/integrations/{slug}"
-
     async def refresh(
         self, integration: Integration, active: ActiveConnection, failed_token: str | None
     ) -> Credentials:
@@ -83,7 +80,7 @@ class Refresher:
                 if row is None:
                     raise TokenExpired(
                         f"The {integration.name} connection was removed; connect it again.",
-                        action_url=self.reconnect_url(integration.slug),
+                        action_url=self.public.integration_page(integration.slug),
                     )
                 current = open_credentials(self.vault, row)
                 if current.access_token != failed_token and not current.expires_soon():
@@ -92,7 +89,7 @@ class Refresher:
                     raise TokenExpired(
                         f"The {integration.name} token expired and cannot be refreshed "
                         "here; reconnect it.",
-                        action_url=self.reconnect_url(integration.slug),
+                        action_url=self.public.integration_page(integration.slug),
                     )
                 try:
                     self.refreshes += 1
@@ -118,6 +115,6 @@ class Refresher:
             if fresh is None:
                 raise TokenExpired(
                     f"{integration.name} refused to refresh the token; reconnect it.",
-                    action_url=self.reconnect_url(integration.slug),
+                    action_url=self.public.integration_page(integration.slug),
                 )
             return fresh

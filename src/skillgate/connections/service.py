@@ -93,7 +93,7 @@ class Connections:
         return f"{self.public.base}/connect/{slug}/callback"
 
     def dashboard_url(self, slug: str) -> str:
-        return f"{self.public.app}/integrations/{slug}"
+        return self.public.integration_page(slug)
 
     def connect_url(self, req: ConnectRequest) -> str:
         return f"{self.public.app}/connect/{req.integration}?request={req.id}"

@@ -3,62 +3,39 @@
 POST /v1/:integration/:endpoint {"params": {...}}
   -> 200 {"status": <upstream>, "data" | "error": ...}, X-Upstream-Status
   -> the gateway's own error (4xx/5xx) when the upstream was not reached
+
+The pipeline, every door's execution (docs/architecture.md, the execute path):
+
+    lookup     the endpoint, with the key's scopes (RenderedCatalog)
+    decide     what this call needs before the upstream is called: the key's policy
+               (confirmation) and the options; nothing for a plain call
+    params     validated into a `Run` (executor.params, executor.run)
+    upstream   rate limit, connection, request, send (executor.upstream), through
+               OptionRunner when there is something to decide (executor.optioned)
+    answer     the envelope, shaped when asked (executor.shaped)
+    account    metrics and the execution log, whatever the outcome
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from skillgate.catalog.loader import Catalog
-from skillgate.catalog.models import Credential, Endpoint, Integration, credential
-from skillgate.connections.cache import CredentialCache
-from skillgate.connections.credentials import Credentials
-from skillgate.connections.refresh import Refresher
-from skillgate.connections.stored import ActiveConnection
+from skillgate.catalog.models import Endpoint
 from skillgate.discovery.rendered import RenderedCatalog
-from skillgate.errors import IntegrationNotConnected, SkillGateError
+from skillgate.errors import SkillGateError
 from skillgate.executions.writer import ExecutionWriter
-from skillgate.executor import capped
 from skillgate.executor import params as params_mod
-from skillgate.executor import request as request_mod
-from skillgate.executor.confirmations import Confirmations, needs_confirmation
-from skillgate.executor.envelope import parts
-from skillgate.executor.idempotency import Idempotency
+from skillgate.executor import shaped
+from skillgate.executor.confirmations import needs_confirmation
 from skillgate.executor.optioned import OptionRunner
 from skillgate.executor.options import PLAIN, RunOptions
 from skillgate.executor.outcome import Outcome
-from skillgate.kit.outbound import Outbound, UpstreamRequest, UpstreamResponse
+from skillgate.executor.run import Run
+from skillgate.executor.upstream import Upstream
 from skillgate.kit.principal import Principal
-from skillgate.kit.public import PublicUrls
 from skillgate.metrics import Metrics
-from skillgate.users.limiter import PlanLimiter
-from skillgate.users.plans import Plans
-
-
-def _credential(integration: Integration, conn: ActiveConnection, token: str) -> Credential:
-    auth = integration.auth.oauth2 if conn.auth_type == "oauth2" else integration.auth.token
-    if auth is None:  # the catalog no longer offers this auth type; use the other one's format
-        auth = integration.auth.token or integration.auth.oauth2
-    assert auth is not None
-    return credential(auth, token)
-
-
-@dataclass(frozen=True)
-class UpstreamPolicy:
-    """How the executor reaches upstreams: the settings it reads, once."""
-
-    public: PublicUrls  # for action_url in "not connected" errors
-    connect_timeout: float
-    total_timeout: float
-    max_bytes: int  # one upstream body, as read (kit.outbound)
-    answer_bytes: int  # one answer, all its pages together (executor.capped)
-    base_url: Callable[[str, str], str]  # (slug, catalog base URL) -> the host to call
-    # slug -> whether the operator set its host in the environment (its own choice of
-    # host: like the catalog's allow_private_network, it may be a private address).
-    operator_host: Callable[[str], bool] = lambda slug: False
 
 
 class Executor:
@@ -69,46 +46,18 @@ class Executor:
         *,
         catalog: Catalog,
         rendered: RenderedCatalog,
-        plans: Plans,
-        limiter: PlanLimiter,
-        credentials: CredentialCache,
-        refresher: Refresher,
-        outbound: Outbound,
+        upstream: Upstream,
+        options: OptionRunner,
         log: ExecutionWriter,
         metrics: Metrics,
-        policy: UpstreamPolicy,
-        confirmations: Confirmations,
-        idempotency: Idempotency,
     ) -> None:
         self.catalog = catalog
         self.rendered = rendered
-        self.plans = plans
-        self.limiter = limiter
-        self.credentials = credentials
-        self.refresher = refresher
-        self.outbound = outbound
+        self.upstream = upstream
+        self.options = options
         self.log = log
         self.metrics = metrics
-        self.policy = policy
-        self.options = OptionRunner(self, confirmations, idempotency)
-        self._base_urls: dict[str, str] = {}  # read from the environment once per slug
-        self._operator_hosts: dict[str, bool] = {}
-
-    def reload_base_urls(self) -> None:
-        """Read SKILLGATE_<SLUG>_BASE_URL again at the next call of each integration."""
-        self._base_urls.clear()
-        self._operator_hosts.clear()
-
-    def private_network(self, integration: Integration) -> bool:
-        """Whether calls to `integration` may reach a private address (kit.outbound)."""
-        if integration.allow_private_network:
-            return True
-        chosen = self._operator_hosts.get(integration.slug)
-        if chosen is None:
-            chosen = self._operator_hosts[integration.slug] = self.policy.operator_host(
-                integration.slug
-            )
-        return chosen
+        self.policy = upstream.policy  # the doors read its caps (max_bytes)
 
     async def run(
         self,
@@ -128,15 +77,19 @@ class Executor:
         try:
             rendered, endpoint = self.rendered.endpoint(slug, name, principal.scopes)
             known = endpoint
-            integration = rendered.integration
-            if options is PLAIN and not needs_confirmation(principal.confirm, endpoint):
-                limit_headers = await self.enforce_limit(principal)
-                values = params_mod.validate(endpoint, params, as_typed)
-                outcome = await self.answer(principal, integration, endpoint, values, limit_headers)
+            # The decision: the one place a policy of the key says what a call needs
+            # before its upstream is called (today: a confirmation token).
+            confirming = needs_confirmation(principal.confirm, endpoint)
+            plain = options is PLAIN and not confirming  # nothing to decide
+            # A plain call spends its rate limit before its params are checked (the
+            # order docs/execution.md gives); any other once it is going to be sent.
+            limit_headers = await self.upstream.spend(principal) if plain else None
+            values = params_mod.validate(endpoint, params, as_typed)
+            run = Run(principal, rendered.integration, endpoint, values, options)
+            if limit_headers is not None:
+                outcome = await shaped.answer(self.upstream, run, limit_headers)
             else:
-                outcome = await self.options.run(
-                    principal, integration, endpoint, params, as_typed, options
-                )
+                outcome = await self.options.run(run, confirming)
             upstream_status = outcome.upstream_status or None
             error_code = outcome.log_error
             return outcome
@@ -145,29 +98,6 @@ class Executor:
             raise
         finally:
             self._account(principal, slug, name, known, upstream_status, error_code, started)
-
-    async def enforce_limit(self, principal: Principal) -> dict[str, str]:
-        """Spend one call of the plan's rate limit (429 when none is left); its headers."""
-        limits = self.plans.limits_for(principal.plan)
-        key_id = principal.key.key_id if principal.key else principal.user_id
-        verdict = await self.limiter.enforce(
-            key_id, limits.requests_per_minute, limits.requests_per_day
-        )
-        return verdict.headers
-
-    async def answer(
-        self,
-        principal: Principal,
-        integration: Integration,
-        endpoint: Endpoint,
-        values: dict[str, Any],
-        limit_headers: dict[str, str],
-    ) -> Outcome:
-        """One upstream call and its envelope."""
-        response = await self.call(principal, integration, endpoint, values)
-        env, failed = parts(response, integration.body_errors, self.reconnect_url(integration))
-        body = capped.dumps(env, self.policy.answer_bytes)
-        return Outcome.answered(body, response.status, limit_headers, failed)
 
     def _account(
         self,
@@ -201,80 +131,3 @@ class Executor:
                 error=error_code,
                 duration_ms=(time.perf_counter() - started) * 1000,
             )
-
-    async def connection(self, principal: Principal, integration: Integration) -> ActiveConnection:
-        """The caller's live connection to `integration`; 403 with where to connect it."""
-        conn = await self.credentials.get(principal.user_id, integration.slug)
-        if conn is None or conn.status != "connected":
-            verb = "reconnect" if conn is not None else "connect"
-            raise IntegrationNotConnected(
-                f"{integration.name} is not connected for this account; {verb} it at the "
-                "action_url, then retry.",
-                action_url=self.reconnect_url(integration),
-            )
-        return conn
-
-    def reconnect_url(self, integration: Integration) -> str:
-        """The dashboard page where the user connects (or reconnects) `integration`."""
-        return f"{self.policy.public.app}/integrations/{integration.slug}"
-
-    def request(
-        self,
-        integration: Integration,
-        endpoint: Endpoint,
-        values: dict[str, Any],
-        conn: ActiveConnection,
-        token: str,
-    ) -> UpstreamRequest:
-        """The upstream request for `values`, carrying `token` as the catalog says."""
-        base_url = self._base_urls.get(integration.slug)
-        if base_url is None:
-            base_url = self.policy.base_url(integration.slug, integration.base_url)
-            self._base_urls[integration.slug] = base_url
-        return request_mod.build(
-            endpoint,
-            base_url,
-            values,
-            integration.default_headers,
-            _credential(integration, conn, token),
-        )
-
-    async def call(
-        self,
-        principal: Principal,
-        integration: Integration,
-        endpoint: Endpoint,
-        values: dict[str, Any],
-    ) -> UpstreamResponse:
-        """Send one request with the caller's credentials (refreshed when due, and once
-        more after a 401 when they can be)."""
-        conn = await self.connection(principal, integration)
-        creds = conn.credentials
-        can_refresh = conn.auth_type == "oauth2" and creds.refresh_token is not None
-        if can_refresh and creds.expires_soon():
-            creds = await self.refresher.refresh(integration, conn, creds.access_token)
-        response = await self._send(integration, endpoint, values, conn, creds)
-        if response.status == 401 and can_refresh:
-            creds = await self.refresher.refresh(integration, conn, creds.access_token)
-            response = await self._send(integration, endpoint, values, conn, creds)
-        return response
-
-    async def _send(
-        self,
-        integration: Integration,
-        endpoint: Endpoint,
-        values: dict[str, Any],
-        conn: ActiveConnection,
-        creds: Credentials,
-    ) -> UpstreamResponse:
-        req = self.request(integration, endpoint, values, conn, creds.access_token)
-        own = integration.timeouts
-        policy = self.policy
-        return await self.outbound.send(
-            req,
-            connect_timeout=own.connect if own else policy.connect_timeout,
-            total_timeout=own.total if own else policy.total_timeout,
-            max_bytes=policy.max_bytes,
-            service=integration.name,
-            private_network=self.private_network(integration),
-        )

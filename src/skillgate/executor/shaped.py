@@ -1,16 +1,18 @@
-"""An execution with `paginate`, `fields` or `max_bytes`: its calls and its envelope.
+"""An execution's answer: its upstream call(s) and its envelope.
 
-Without `paginate`: one upstream call; `fields` projects `data` (an object or a
-list; text is left as it is), then `max_bytes` bounds it (`truncated`, `bytes`,
-`omitted` beside it).
+Without `paginate` (`answer`): one upstream call, the rate limit already spent;
+`fields` projects `data` (an object or a list; text is left as it is), then
+`max_bytes` bounds it (`truncated`, `bytes`, `omitted` beside it). A plain call
+(every option off) is this with nothing to shape. Every answer is held to the
+answer cap (SKILLGATE_MAX_ANSWER_BYTES, executor.capped).
 
-With `paginate`: one real upstream call per page, each spending the rate limit
-and writing its own execution-log row (the executor writes the last page's),
-following the endpoint's pagination (executor.paging) until it ends or a cap
-stops it; `fields` applies to each page's items, `max_bytes` and the answer cap
-(SKILLGATE_MAX_ANSWER_BYTES, executor.capped) to all of them: pages stop being
-fetched once the items pass the smaller of the two, the items are cut to fit, and
-the answer carries `pagination` (pages, items, complete, next, skip).
+With `paginate` (`paged`): one real upstream call per page, each spending the
+rate limit and writing its own execution-log row (the executor writes the last
+page's), following the endpoint's pagination (executor.paging) until it ends or
+a cap stops it; `fields` applies to each page's items, `max_bytes` and the answer
+cap to all of them: pages stop being fetched once the items pass the smaller of
+the two, the items are cut to fit, and the answer carries `pagination` (pages,
+items, complete, next, skip).
 
 A page that fails (an upstream error, or the gateway's own on a later page: rate
 limit, timeout, unreachable) ends the run with the items so far and `next` set to
@@ -20,21 +22,20 @@ call would: there is nothing to keep.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from skillgate.catalog.models import Endpoint, Integration
 from skillgate.errors import RateLimited, SkillGateError
+from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor import capped, paging
 from skillgate.executor.envelope import parts
 from skillgate.executor.options import Paginate, RunOptions
 from skillgate.executor.outcome import Outcome
+from skillgate.executor.run import Run
 from skillgate.executor.shape import bound, project, size
-from skillgate.kit.principal import Principal
-
-if TYPE_CHECKING:
-    from skillgate.executor.service import Executor
+from skillgate.executor.upstream import Upstream
 
 
 @dataclass
@@ -53,44 +54,40 @@ class _Last:
         return Outcome.answered(body, self.status, self.headers, self.failed, self.log_error)
 
 
-async def send(
-    executor: Executor,
-    principal: Principal,
-    integration: Integration,
-    endpoint: Endpoint,
-    values: dict[str, Any],
-    options: RunOptions,
-) -> Outcome:
-    """The call (or calls) and the shaped envelope; see the module docstring."""
-    if options.paginate is not None:
-        return await _paged(executor, principal, integration, endpoint, values, options)
-    headers = await executor.enforce_limit(principal)
-    response = await executor.call(principal, integration, endpoint, values)
-    env, failed = parts(response, integration.body_errors, executor.reconnect_url(integration))
-    if not failed:
-        data = env["data"]
-        if options.fields and isinstance(data, dict | list):
-            data = project(data, options.fields)
-        env["data"] = data
-        if options.max_bytes is not None:
-            cut = bound(data, options.max_bytes)
-            env["data"] = cut.data
-            env.update(cut.fields())
-    return _Last(env, failed, response.status, headers).outcome(executor.policy.answer_bytes)
+async def answer(upstream: Upstream, run: Run, limit_headers: dict[str, str]) -> Outcome:
+    """One upstream call (its rate limit spent: `limit_headers`) and its envelope,
+    shaped as `run`'s options ask; see the module docstring."""
+    response = await upstream.call(run)
+    env, failed = parts(
+        response, run.integration.body_errors, upstream.reconnect_url(run.integration)
+    )
+    options = run.options
+    if not failed and (options.fields or options.max_bytes is not None):
+        _shape(env, options)
+    body = capped.dumps(env, upstream.policy.answer_bytes)
+    return Outcome.answered(body, response.status, limit_headers, failed)
 
 
-async def _page(
-    executor: Executor,
-    principal: Principal,
-    integration: Integration,
-    endpoint: Endpoint,
-    values: dict[str, Any],
-) -> _Last:
+def _shape(env: dict[str, Any], options: RunOptions) -> None:
+    """`fields`, then `max_bytes`, applied to a successful envelope's `data`."""
+    data = env["data"]
+    if options.fields and isinstance(data, dict | list):
+        data = project(data, options.fields)
+    env["data"] = data
+    if options.max_bytes is not None:
+        cut = bound(data, options.max_bytes)
+        env["data"] = cut.data
+        env.update(cut.fields())
+
+
+async def _page(upstream: Upstream, run: Run) -> _Last:
     """One page: the rate limit spent, the upstream called."""
-    headers = await executor.enforce_limit(principal)
-    response = await executor.call(principal, integration, endpoint, values)
-    env, failed = parts(response, integration.body_errors, executor.reconnect_url(integration))
-    page = None if failed else paging.step(endpoint, values, response)
+    headers = await upstream.spend(run.principal)
+    response = await upstream.call(run)
+    env, failed = parts(
+        response, run.integration.body_errors, upstream.reconnect_url(run.integration)
+    )
+    page = None if failed else paging.step(run.endpoint, run.values, response)
     return _Last(env, failed, response.status, headers, page=page)
 
 
@@ -102,29 +99,25 @@ def _stopped(exc: SkillGateError) -> _Last:
     return _Last(env, True, 0, dict(exc.headers), exc.code)
 
 
-async def _paged(
-    executor: Executor,
-    principal: Principal,
-    integration: Integration,
-    endpoint: Endpoint,
-    original: dict[str, Any],
-    options: RunOptions,
-) -> Outcome:
+async def paged(upstream: Upstream, log: ExecutionWriter, run: Run) -> Outcome:
+    """Every page `run.options.paginate` allows, collected; see the module docstring."""
+    options = run.options
     caps = options.paginate or Paginate()
-    answer_bytes = executor.policy.answer_bytes
+    answer_bytes = upstream.policy.answer_bytes
     budget = min(options.max_bytes or answer_bytes, answer_bytes)
+    original = run.values
     pages = paging.Collector(original, caps.max_items, caps.max_pages, budget, options.fields)
-    values = paging.first(endpoint, original, caps.max_items)
+    values = paging.first(run.endpoint, original, caps.max_items)
     started = time.perf_counter()
-    last = await _page(executor, principal, integration, endpoint, values)  # may raise
+    last = await _page(upstream, dataclasses.replace(run, values=values))  # may raise
     while last.page is not None:
         following = pages.add(values, last.page)
         if following is None:
             break
-        _log_page(executor, principal, integration, endpoint, last.status, started)
+        _log_page(log, run, last.status, started)
         values, started = following, time.perf_counter()
         try:
-            last = await _page(executor, principal, integration, endpoint, values)
+            last = await _page(upstream, dataclasses.replace(run, values=values))
         except SkillGateError as exc:
             last = _stopped(exc)
     if last.failed:
@@ -133,20 +126,14 @@ async def _paged(
     return last.outcome(answer_bytes)
 
 
-def _log_page(
-    executor: Executor,
-    principal: Principal,
-    integration: Integration,
-    endpoint: Endpoint,
-    status: int,
-    started: float,
-) -> None:
+def _log_page(log: ExecutionWriter, run: Run, status: int, started: float) -> None:
     """The execution-log row of a page that is not the last (Executor.run writes that)."""
-    executor.log.record(
+    principal = run.principal
+    log.record(
         user_id=principal.user_id,
         key_id=principal.key.key_id if principal.key else None,
-        integration=integration.slug,
-        endpoint=endpoint.name,
+        integration=run.integration.slug,
+        endpoint=run.endpoint.name,
         upstream_status=status,
         error=None,
         duration_ms=(time.perf_counter() - started) * 1000,

@@ -1,9 +1,9 @@
 """The public URLs of this server for the request being served: one definition.
 
 Every link the server hands out (the device flow's `verification_uri` and
-`api_keys_url`, `action_url`, `connect_url`, the OAuth callback, the dashboard's
-redirects) starts with `PublicUrls.base` (the API) or `PublicUrls.app` (the
-dashboard), decided in this order:
+`api_keys_url`, `action_url` (`integration_page`), `connect_url`, the OAuth
+callback, the dashboard's redirects) starts with `PublicUrls.base` (the API) or
+`PublicUrls.app` (the dashboard), decided in this order:
 
 1. `SKILLGATE_BASE_URL` / `SKILLGATE_APP_URL` when set: always, whatever a request says.
 2. A request whose peer is a trusted proxy (`SKILLGATE_TRUSTED_PROXIES`) and which
@@ -106,6 +106,11 @@ class PublicUrls:
     def app(self) -> str:
         """The dashboard's public base URL for the request being served."""
         return self.app_url or self.base
+
+    def integration_page(self, slug: str) -> str:
+        """The dashboard page where a person connects or reconnects integration `slug`:
+        the `action_url` of every "not connected" and "token expired" answer."""
+        return f"{self.app}/integrations/{slug}"
 
     def _derived(self) -> str:
         origin = _current.get()

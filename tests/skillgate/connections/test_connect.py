@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from sqlalchemy import select, update
 
 from skillgate.auth.sessions import COOKIE_NAME, WebSessions
+from skillgate.catalog.loader import Catalog
 from skillgate.connections import stored
 from skillgate.connections.models import Connection
 from skillgate.connections.service import Connections
 from skillgate.db.session import commit
 from skillgate.kit.vault import Binding, Vault, VaultError
-from tests.conftest import Harness, bearer
+from tests.conftest import Harness, bearer, open_harness
 from tests.upstream import Provider
 
 pytestmark = pytest.mark.usefixtures("provider")
@@ -159,15 +161,17 @@ async def test_cli_initiated_oauth_flow(harness: Harness, provider: Provider) ->
     assert r.json()["status"] == 200
 
 
+@pytest.mark.own_app  # settings of its own: no OAuth client id
 async def test_unconfigured_oauth_says_so_up_front(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch
+    database_url: str, tmp_path: Path, test_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("SKILLGATE_OAUTHY_CLIENT_ID")
-    await harness.user()
-    full, _ = await harness.key()
-    r = await harness.client.post(
-        "/v1/connect", json={"integration": "oauthy"}, headers=bearer(full)
-    )
+    async with open_harness(database_url, tmp_path, test_catalog) as harness:
+        await harness.user()
+        full, _ = await harness.key()
+        r = await harness.client.post(
+            "/v1/connect", json={"integration": "oauthy"}, headers=bearer(full)
+        )
     assert r.status_code == 400
     assert "SKILLGATE_OAUTHY_CLIENT_ID" in r.json()["message"]
 

@@ -11,6 +11,9 @@ import httpx
 import pytest
 
 from skillgate.catalog.loader import Catalog
+from skillgate.connections import stored
+from skillgate.connections.credentials import Credentials
+from skillgate.db.session import commit
 from skillgate.kit.public import DEFAULT_BASE_URL
 from tests.conftest import Harness, bearer, open_harness
 from tests.upstream import Provider, Reply
@@ -298,14 +301,20 @@ async def test_redirects_are_not_followed(harness: Harness, provider: Provider) 
     assert len(provider.api_requests()) == 1
 
 
+@pytest.mark.own_app  # settings of its own: the sample integration's host is down
 async def test_upstream_down_is_502(
-    harness: Harness, provider: Provider, monkeypatch: pytest.MonkeyPatch
+    database_url: str, tmp_path: Path, test_catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    full = await _ready(harness)
-    # nothing listens there (read at the first execution, which comes next)
-    monkeypatch.setenv("SKILLGATE_SAMPLE_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("SKILLGATE_SAMPLE_BASE_URL", "http://127.0.0.1:9")  # nothing listens
+    async with open_harness(database_url, tmp_path, test_catalog) as harness:
+        user = await harness.user(plan="pro")
+        full, _ = await harness.key()
+        async with harness.sessionmaker() as session:  # stored as it is: no token check
+            creds = Credentials(access_token="good-token")
+            await stored.store(session, harness.vault, user.id, "sample", "token", creds)
+            await commit(session)
 
-    r = await harness.run(full, "sample", "get_user", username="x")
+        r = await harness.run(full, "sample", "get_user", username="x")
     assert r.status_code == 502
     assert r.json()["error"] == "upstream_unavailable"
 

@@ -1,0 +1,149 @@
+"""The one step every execution takes to reach its upstream.
+
+    spend      the plan's rate limit (429 when none is left), its headers
+    call       the caller's connection (403 with where to connect it), the request
+               built as the catalog says, sent; the token refreshed when it expires
+               soon, and once more after a 401 when it can be
+    preview    the same request, its credential redacted, nothing sent (a dry run,
+               a confirmation)
+
+Built once by the composition root (gateway.py) and handed to the executor and its
+option runner; it knows nothing of options, envelopes or the execution log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from skillgate.catalog.models import Credential, Integration, credential
+from skillgate.connections.cache import CredentialCache
+from skillgate.connections.credentials import Credentials
+from skillgate.connections.refresh import Refresher
+from skillgate.connections.stored import ActiveConnection
+from skillgate.errors import IntegrationNotConnected
+from skillgate.executor import request as request_mod
+from skillgate.executor.preview import REDACTED, request_json
+from skillgate.executor.run import Run
+from skillgate.kit.outbound import Outbound, UpstreamRequest, UpstreamResponse
+from skillgate.kit.principal import Principal
+from skillgate.kit.public import PublicUrls
+from skillgate.users.limiter import PlanLimiter
+from skillgate.users.plans import Plans
+
+
+@dataclass(frozen=True)
+class UpstreamPolicy:
+    """How the executor reaches upstreams: the settings it reads, once."""
+
+    public: PublicUrls  # for action_url in "not connected" errors
+    connect_timeout: float
+    total_timeout: float
+    max_bytes: int  # one upstream body, as read (kit.outbound)
+    answer_bytes: int  # one answer, all its pages together (executor.capped)
+    # slug -> the host its operator set (SKILLGATE_<SLUG>_BASE_URL), else the catalog's
+    # is called. The operator's own choice of host may be a private address, like the
+    # catalog's allow_private_network.
+    hosts: Mapping[str, str] = field(default_factory=dict)
+
+
+def _credential(integration: Integration, conn: ActiveConnection, token: str) -> Credential:
+    auth = integration.auth.oauth2 if conn.auth_type == "oauth2" else integration.auth.token
+    if auth is None:  # the catalog no longer offers this auth type; use the other one's format
+        auth = integration.auth.token or integration.auth.oauth2
+    assert auth is not None
+    return credential(auth, token)
+
+
+class Upstream:
+    def __init__(
+        self,
+        *,
+        plans: Plans,
+        limiter: PlanLimiter,
+        credentials: CredentialCache,
+        refresher: Refresher,
+        outbound: Outbound,
+        policy: UpstreamPolicy,
+    ) -> None:
+        self.plans = plans
+        self.limiter = limiter
+        self.credentials = credentials
+        self.refresher = refresher
+        self.outbound = outbound
+        self.policy = policy
+
+    async def spend(self, principal: Principal) -> dict[str, str]:
+        """Spend one call of the plan's rate limit (429 when none is left); its headers."""
+        limits = self.plans.limits_for(principal.plan)
+        key_id = principal.key.key_id if principal.key else principal.user_id
+        verdict = await self.limiter.enforce(
+            key_id, limits.requests_per_minute, limits.requests_per_day
+        )
+        return verdict.headers
+
+    async def call(self, run: Run) -> UpstreamResponse:
+        """Send `run`'s request with the caller's credentials (refreshed when due, and
+        once more after a 401 when they can be)."""
+        integration = run.integration
+        conn = await self.connection(run.principal, integration)
+        creds = conn.credentials
+        can_refresh = conn.auth_type == "oauth2" and creds.refresh_token is not None
+        if can_refresh and creds.expires_soon():
+            creds = await self.refresher.refresh(integration, conn, creds.access_token)
+        response = await self._send(run, conn, creds)
+        if response.status == 401 and can_refresh:
+            creds = await self.refresher.refresh(integration, conn, creds.access_token)
+            response = await self._send(run, conn, creds)
+        return response
+
+    async def preview(self, run: Run) -> dict[str, Any]:
+        """The request a real call would send, its credential redacted."""
+        conn = await self.connection(run.principal, run.integration)
+        return request_json(self.request(run, conn, REDACTED))
+
+    async def connection(self, principal: Principal, integration: Integration) -> ActiveConnection:
+        """The caller's live connection to `integration`; 403 with where to connect it."""
+        conn = await self.credentials.get(principal.user_id, integration.slug)
+        if conn is None or conn.status != "connected":
+            verb = "reconnect" if conn is not None else "connect"
+            raise IntegrationNotConnected(
+                f"{integration.name} is not connected for this account; {verb} it at the "
+                "action_url, then retry.",
+                action_url=self.reconnect_url(integration),
+            )
+        return conn
+
+    def reconnect_url(self, integration: Integration) -> str:
+        """The dashboard page where the user connects (or reconnects) `integration`."""
+        return self.policy.public.integration_page(integration.slug)
+
+    def request(self, run: Run, conn: ActiveConnection, token: str) -> UpstreamRequest:
+        """The upstream request for `run`, carrying `token` as the catalog says."""
+        integration = run.integration
+        return request_mod.build(
+            run.endpoint,
+            self.policy.hosts.get(integration.slug) or integration.base_url,
+            run.values,
+            integration.default_headers,
+            _credential(integration, conn, token),
+        )
+
+    def private_network(self, integration: Integration) -> bool:
+        """Whether calls to `integration` may reach a private address (kit.outbound)."""
+        return integration.allow_private_network or integration.slug in self.policy.hosts
+
+    async def _send(self, run: Run, conn: ActiveConnection, creds: Credentials) -> UpstreamResponse:
+        integration = run.integration
+        req = self.request(run, conn, creds.access_token)
+        own = integration.timeouts
+        policy = self.policy
+        return await self.outbound.send(
+            req,
+            connect_timeout=own.connect if own else policy.connect_timeout,
+            total_timeout=own.total if own else policy.total_timeout,
+            max_bytes=policy.max_bytes,
+            service=integration.name,
+            private_network=self.private_network(integration),
+        )
