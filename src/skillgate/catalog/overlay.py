@@ -14,8 +14,9 @@ entries:
   `parameters`, merged one by one on the upstream name (`maps_to` or `name`) and
   location (a curated parameter replaces the compiled one; new ones are added;
   one the source requires stays required, its example the compiled one when
-  the overlay gives none, unless `optional` lists it), and `errors`, put before the compiled ones (a curated code wins). It may not
-  change `method` or `path`: the source is the truth for those;
+  the overlay gives none, unless `optional` lists it), and `errors`, put
+  before the compiled ones (a curated code wins). It may not change `method`
+  or `path`: the source is the truth for those;
   One operation may be curated more than once under different names (Drive's
   `create_folder` and `create_file` are both `files.create`);
 - an `endpoints` entry without `operation` is a hand-written endpoint, whole;
@@ -252,7 +253,8 @@ def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str
 
     rest = [e for op, e in by_op.items() if op not in taken and op not in excluded]
     merged = {k: v for k, v in compiled.items() if k not in ("endpoints", "source", "skipped")}
-    own = ("compiled", "exclude", "categories", "reads", "optional")  # the overlay's, not integration fields
+    # The overlay's own keys, not integration fields:
+    own = ("compiled", "exclude", "categories", "reads", "optional")
     merged.update({k: v for k, v in overlay.items() if k not in own})
     merged["endpoints"] = [*curated, *rest]
     return merged

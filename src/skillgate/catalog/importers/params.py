@@ -14,8 +14,9 @@ Rules (both importers):
   body` parameters, required when the schema lists them, whether or not the
   source marks the body itself required (`requestBody.required` absent or
   false: the gateway sends a body on every POST, PUT and PATCH, and one with
-  any field given, so the schema's `required` list always applies); server-set properties (`readOnly`, "Output only.") are left out; a
-  nested object stays one `object` parameter (the agent passes JSON) unless it
+  any field given, so the schema's `required` list always applies);
+  server-set properties (`readOnly`, "Output only.") are left out; a nested
+  object stays one `object` parameter (the agent passes JSON) unless it
   is small and flat (at most 6 scalar or scalar-array properties, and either
   required with a required property or optional with none), then each property
   is its own parameter with a dotted `maps_to` (`start.dateTime`; a form body
