@@ -14,9 +14,10 @@ entries:
   `parameters`, merged one by one on the upstream name (`maps_to` or `name`) and
   location (a curated parameter replaces the compiled one; new ones are added;
   one the source requires stays required, its example the compiled one when
-  the overlay gives none, unless `optional` lists it), and `errors`, put
-  before the compiled ones (a curated code wins). It may not change `method`
-  or `path`: the source is the truth for those;
+  the overlay gives none, unless `optional` lists it; it accepts `null` and the
+  other types of a union as the source does, unless it says otherwise), and
+  `errors`, put before the compiled ones (a curated code wins). It may not
+  change `method` or `path`: the source is the truth for those;
   One operation may be curated more than once under different names (Drive's
   `create_folder` and `create_file` are both `files.create`);
 - an `endpoints` entry without `operation` is a hand-written endpoint, whole;
@@ -81,6 +82,19 @@ def _kept_required(
     return {**param, "required": True, "example": example}
 
 
+def _kept_forms(compiled: dict[str, Any], param: dict[str, Any]) -> dict[str, Any]:
+    """`param` (curated) accepting every form the source accepts: the compiled
+    `nullable`, and the compiled union's other types (`also`) when its `type` is one
+    of them; what the entry sets itself wins."""
+    kept = dict(param)
+    if compiled.get("nullable") and "nullable" not in param:
+        kept["nullable"] = True
+    union = [compiled.get("type"), *(compiled.get("also") or [])]
+    if "also" not in param and len(union) > 1 and param.get("type") in union:
+        kept["also"] = [t for t in union if t != param.get("type")]
+    return kept
+
+
 def _merge_parameters(
     op: str, compiled: list[dict[str, Any]], curated: list[Any], relaxed: set[str]
 ) -> list[dict[str, Any]]:
@@ -94,7 +108,8 @@ def _merge_parameters(
         if at is None:
             merged.append(param)
         else:
-            merged[at] = _kept_required(op, compiled[at], param, relaxed)
+            kept = _kept_forms(compiled[at], param)
+            merged[at] = _kept_required(op, compiled[at], kept, relaxed)
         if location == "body" and "." in wire:
             # A curated field placed inside a body object (`message.raw`) replaces the
             # compiled parameter that took the whole object (`message`).

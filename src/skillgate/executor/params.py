@@ -50,7 +50,9 @@ def validate(endpoint: Endpoint, params: Any, as_typed: Any = None) -> dict[str,
             )
             continue
         if value is None:
-            if param.required:
+            if param.nullable:
+                values[name] = None  # the source accepts null: it is sent (clears the field)
+            elif param.required:
                 problems.append(f"{name}: is required and cannot be null")
             continue  # an explicit null for an optional parameter means "not given"
         if param.type == "string" and name in typed:

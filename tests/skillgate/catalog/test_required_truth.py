@@ -15,7 +15,7 @@ import pytest
 
 from skillgate.catalog.importers import import_openapi
 from skillgate.catalog.loader import Catalog, load_catalog
-from skillgate.catalog.models import Endpoint
+from skillgate.catalog.models import Endpoint, Parameter
 from skillgate.catalog.overlay import OverlayError, apply_overlay
 from skillgate.errors import BadRequest
 from skillgate.executor.params import validate
@@ -193,3 +193,33 @@ def test_a_stale_or_unexplained_optional_entry_is_refused(
 ) -> None:
     with pytest.raises(OverlayError, match=problem):
         _curated(optional=[rule])
+
+
+def test_a_curated_parameter_keeps_the_sources_other_forms_and_null() -> None:
+    compiled = _compiled()
+    union = {"type": "string", "also": ["number"], "nullable": True}
+    compiled["endpoints"][0]["parameters"][2].update(union)  # color
+    restated = {"name": "color", "type": "number", "in": "body", "description": "A colour."}
+    entry = {"operation": "labels.create", "name": "create_label", "parameters": [restated]}
+    [endpoint] = apply_overlay(compiled, {"endpoints": [entry]})["endpoints"]
+    color = next(p for p in endpoint["parameters"] if p["name"] == "color")
+    assert (color["type"], color["also"], color["nullable"]) == ("number", ["string"], True)
+    own = {**restated, "nullable": False, "also": []}
+    entry["parameters"] = [own]
+    [endpoint] = apply_overlay(compiled, {"endpoints": [entry]})["endpoints"]
+    color = next(p for p in endpoint["parameters"] if p["name"] == "color")
+    assert (color["also"], color["nullable"]) == ([], False)  # the entry's own word wins
+
+
+@pytest.mark.parametrize(
+    ("more", "problem"),
+    [
+        ({"in": "query", "nullable": True}, "only body parameters can be nullable"),
+        ({"also": ["string"]}, "`also` repeats a type"),
+        ({"also": ["number", "number"]}, "`also` repeats a type"),
+    ],
+)
+def test_unions_and_null_are_checked_in_the_model(more: dict[str, Any], problem: str) -> None:
+    raw = {"name": "x", "type": "string", "in": "body", "description": "The x.", **more}
+    with pytest.raises(ValueError, match=problem):
+        Parameter.model_validate(raw)

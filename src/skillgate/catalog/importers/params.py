@@ -67,6 +67,8 @@ class Param:
     # A required parameter's documented default (Google's `userId=me`): safe for `verify`.
     verify_value: Any = None
     multi_segment: bool = False
+    also: tuple[str, ...] = ()
+    nullable: bool = False
     name: str = field(default="")
 
     def to_dict(self) -> dict[str, Any]:
@@ -84,6 +86,10 @@ class Param:
             out["default"] = self.default
         if self.multi_segment:
             out["multi_segment"] = True
+        if self.also:
+            out["also"] = list(self.also)
+        if self.nullable:
+            out["nullable"] = True
         if self.required:
             out["example"] = self.example
         return out
@@ -99,12 +105,16 @@ def make(
     examples: tuple[Any, ...] = (),
     force: sch.Typed | None = None,
     note: str = "",
+    json_body: bool = False,
 ) -> Param:
-    """One catalog parameter from a (resolved) schema."""
+    """One catalog parameter from a (resolved) schema; `json_body`: a JSON body field
+    (the one place `null` can be sent)."""
     schema = sch.merged(schema)
     t = force or sch.typed(schema)
     enum = sch.clean_enum(schema, t.type)
-    notes = " ".join(n for n in (t.note, note, sch.item_enum_note(schema)) if n)
+    can_null = json_body and sch.nullable(schema)
+    null_note = "May be null." if can_null else ""
+    notes = " ".join(n for n in (t.note, null_note, note, sch.item_enum_note(schema)) if n)
     text = description or str(schema.get("description") or "")
     p = Param(
         wire=wire,
@@ -114,6 +124,8 @@ def make(
         required=required,
         enum=enum,
         items=t.items if t.type == "array" else None,
+        also=t.also,
+        nullable=can_null,
     )
     if required:
         p.example, p.example_sourced = sch.example(schema, t.type, enum, param_name(wire), examples)
@@ -264,7 +276,9 @@ def _flatten(key: str, inner: Schema, required: bool, notes: list[str]) -> list[
                 f"{key}.{sub}", required and sub in needed, "its name holds a '.'", notes
             )
             continue
-        result.append(make(f"{key}.{sub}", "body", prop, required=required and sub in needed))
+        result.append(
+            make(f"{key}.{sub}", "body", prop, required=required and sub in needed, json_body=True)
+        )
     return result
 
 
@@ -298,13 +312,20 @@ def _body_param(
             # A required object none of whose fields is required: give one at least.
             some = f"{key} is required: give at least one of its fields."
         return [
-            make(w, "body", s, required=required and sub in inner, note=some)
+            make(
+                w,
+                "body",
+                s,
+                required=required and sub in inner,
+                note=some,
+                json_body=encoding == "json",
+            )
             for w, (sub, s) in zip(wire, fields, strict=True)
         ]
     if encoding == "form" and t.type in ("object", "array"):
         _unsupported_body(key, required, f"a nested {t.type} cannot be form-encoded", notes)
         return []
-    return [make(key, "body", prop, required=required, note=note)]
+    return [make(key, "body", prop, required=required, note=note, json_body=encoding == "json")]
 
 
 def _flattenable(prop: Schema, required: bool) -> bool:
