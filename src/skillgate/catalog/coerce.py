@@ -78,10 +78,30 @@ def _article(type_: str) -> str:
     return f"an {type_}" if type_[0] in "aeiou" else f"a {type_}"
 
 
+_KINDS = {"a boolean": "boolean", "a number": "number", "a string": "string"}
+_KINDS.update({"an array": "array", "an object": "object"})
+
+
 def coerce(param: Parameter, value: Any) -> Any:
-    """The value as `param` declares it; CoercionError says why it cannot be."""
+    """The value as `param` declares it; CoercionError says why it cannot be.
+
+    A value whose own type is one of the other types the source accepts (`also`: a
+    union) is kept as it is; anything else is made the declared `type`."""
     if value is None:
         raise CoercionError(f"expected {_article(param.type)}, got null")
+    if param.also:
+        kind = _KINDS.get(_describe(value))
+        if kind in param.also:
+            return value
+        try:
+            return _coerce_declared(param, value)
+        except CoercionError:
+            kinds = " or ".join(_article(k) for k in (param.type, *param.also))
+            raise CoercionError(f"expected {kinds}, got {_describe(value)}") from None
+    return _coerce_declared(param, value)
+
+
+def _coerce_declared(param: Parameter, value: Any) -> Any:
     if param.type == "array":
         if isinstance(value, str):
             try:

@@ -91,6 +91,12 @@ class Parameter(_Frozen):
     # A path parameter that may span segments (`src/app.py`, `feature/login`):
     # each segment is encoded on its own; empty, `.` and `..` segments are refused.
     multi_segment: bool = False
+    # The other types the source accepts for it (a `oneOf`/`anyOf` or a type list:
+    # GitHub's gist `public` is a string or a boolean): a value of one of them is
+    # sent as it is; `type` is the one examples and the CLI use.
+    also: tuple[ParamType, ...] = ()
+    # `null` may be sent (JSON bodies only): it clears the field (`milestone: null`).
+    nullable: bool = False
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -115,6 +121,10 @@ class Parameter(_Frozen):
             raise ValueError(f"header parameter {self.name!r} cannot set {self.wire_name}")
         if self.multi_segment and self.location != "path":
             raise ValueError(f"parameter {self.name!r}: only path parameters can be multi_segment")
+        if self.type in self.also or len(set(self.also)) != len(self.also):
+            raise ValueError(f"parameter {self.name!r}: `also` repeats a type")
+        if self.nullable and self.location != "body":
+            raise ValueError(f"parameter {self.name!r}: only body parameters can be nullable")
         for label, value in (("default", self.default), ("example", self.example)):
             if value is not None and not value_matches(self.type, value):
                 raise ValueError(f"parameter {self.name!r}: {label} {value!r} is not a {self.type}")

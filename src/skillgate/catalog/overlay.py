@@ -12,8 +12,11 @@ entries:
   compiled endpoint: its `name` renames it (every name agents already use keeps
   working), and every other field it sets replaces the compiled one, except
   `parameters`, merged one by one on the upstream name (`maps_to` or `name`) and
-  location (a curated parameter replaces the compiled one; new ones are added),
-  and `errors`, put before the compiled ones (a curated code wins). It may not
+  location (a curated parameter replaces the compiled one; new ones are added;
+  one the source requires stays required, its example the compiled one when
+  the overlay gives none, unless `optional` lists it; it accepts `null` and the
+  other types of a union as the source does, unless it says otherwise), and
+  `errors`, put before the compiled ones (a curated code wins). It may not
   change `method` or `path`: the source is the truth for those;
   One operation may be curated more than once under different names (Drive's
   `create_folder` and `create_file` are both `files.create`);
@@ -30,6 +33,10 @@ entries:
   (an importer takes a non-GET for a write unless the source marks it a read);
   a curated entry that sets `changes_data: false` on a non-GET is refused. The
   shipped list is reviewed in docs/catalog.md ("POST endpoints that only read").
+- `optional` lists `{operation, parameter, reason}`: a body, query or header field
+  the source requires (`parameter`: its upstream name) that the curated entry
+  offers as optional, with the reason (the provider's own words). It is the one
+  way a curated entry relaxes the source's `required`; listed in docs/catalog.md.
 
 Curated endpoints come first, in the overlay's order, then the rest in the
 source's order. Every problem raises `OverlayError` naming the operation.
@@ -58,7 +65,39 @@ def _param_key(param: dict[str, Any]) -> tuple[str, str]:
     return (str(param.get("maps_to") or param.get("name")), str(param.get("in", "")))
 
 
-def _merge_parameters(compiled: list[dict[str, Any]], curated: list[Any]) -> list[dict[str, Any]]:
+def _kept_required(
+    op: str, compiled: dict[str, Any], param: dict[str, Any], relaxed: set[str]
+) -> dict[str, Any]:
+    """`param` (curated) over `compiled`: required when the source requires it, unless
+    the overlay's `optional` list relaxes it with its reason."""
+    wire = _param_key(param)[0]
+    if not compiled.get("required") or param.get("required") or wire in relaxed:
+        return param
+    if "default" in param or param.get("required") is False:
+        raise OverlayError(
+            f"operation {op!r}: parameter {param.get('name')!r} is required by the source; "
+            "list it under `optional` with the reason to offer it as optional"
+        )
+    example = param.get("example", compiled.get("example"))
+    return {**param, "required": True, "example": example}
+
+
+def _kept_forms(compiled: dict[str, Any], param: dict[str, Any]) -> dict[str, Any]:
+    """`param` (curated) accepting every form the source accepts: the compiled
+    `nullable`, and the compiled union's other types (`also`) when its `type` is one
+    of them; what the entry sets itself wins."""
+    kept = dict(param)
+    if compiled.get("nullable") and "nullable" not in param:
+        kept["nullable"] = True
+    union = [compiled.get("type"), *(compiled.get("also") or [])]
+    if "also" not in param and len(union) > 1 and param.get("type") in union:
+        kept["also"] = [t for t in union if t != param.get("type")]
+    return kept
+
+
+def _merge_parameters(
+    op: str, compiled: list[dict[str, Any]], curated: list[Any], relaxed: set[str]
+) -> list[dict[str, Any]]:
     merged: list[dict[str, Any] | None] = list(compiled)
     index = {_param_key(p): i for i, p in enumerate(compiled)}
     for param in curated:
@@ -69,7 +108,8 @@ def _merge_parameters(compiled: list[dict[str, Any]], curated: list[Any]) -> lis
         if at is None:
             merged.append(param)
         else:
-            merged[at] = param
+            kept = _kept_forms(compiled[at], param)
+            merged[at] = _kept_required(op, compiled[at], kept, relaxed)
         if location == "body" and "." in wire:
             # A curated field placed inside a body object (`message.raw`) replaces the
             # compiled parameter that took the whole object (`message`).
@@ -84,7 +124,7 @@ def _merge_errors(compiled: list[dict[str, Any]], curated: list[Any]) -> list[An
     return [*curated, *(e for e in compiled if e.get("code") not in codes)]
 
 
-def _curate(compiled: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+def _curate(compiled: dict[str, Any], entry: dict[str, Any], relaxed: set[str]) -> dict[str, Any]:
     op = entry["operation"]
     for field in _IMMUTABLE:
         if field in entry and entry[field] != compiled.get(field):
@@ -97,7 +137,7 @@ def _curate(compiled: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
         if key == "parameters":
             if not isinstance(value, list):
                 raise OverlayError(f"operation {op!r}: parameters must be a list")
-            merged[key] = _merge_parameters(compiled.get("parameters", []), value)
+            merged[key] = _merge_parameters(op, compiled.get("parameters", []), value, relaxed)
         elif key == "errors":
             if not isinstance(value, list):
                 raise OverlayError(f"operation {op!r}: errors must be a list")
@@ -145,6 +185,26 @@ def _reads(reads: Any, by_op: dict[str, dict[str, Any]], excluded: set[str]) -> 
     return found
 
 
+def _optional(optional: Any, by_op: dict[str, dict[str, Any]]) -> dict[str, set[str]]:
+    """operation -> the upstream names of the source-required fields the overlay relaxes."""
+    if optional is None:
+        return {}
+    if not isinstance(optional, list):
+        raise OverlayError("`optional` must be a list of {operation, parameter, reason}")
+    found: dict[str, set[str]] = {}
+    for rule in optional:
+        if not isinstance(rule, dict) or not isinstance(rule.get("operation"), str):
+            raise OverlayError("each `optional` entry needs an `operation`")
+        op, wire, reason = rule["operation"], rule.get("parameter"), rule.get("reason")
+        if not isinstance(reason, str) or len(reason.strip()) < 10:
+            raise OverlayError(f"optional {op!r}: give the `reason` (the provider's words)")
+        params = (by_op.get(op) or {}).get("parameters") or []
+        if not any(_param_key(p)[0] == wire and p.get("required") for p in params):
+            raise OverlayError(f"optional {op!r}: the source requires no parameter {wire!r}")
+        found.setdefault(op, set()).add(str(wire))
+    return found
+
+
 def _matching(ops: Iterable[str], rules: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """(operation, reason) of each of `ops` that a rule's pattern matches (the first)."""
     found: list[tuple[str, str]] = []
@@ -181,6 +241,7 @@ def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str
     for read in _reads(overlay.get("reads"), by_op, excluded):
         by_op[read] = {**by_op[read], "changes_data": False}
 
+    relaxed = _optional(overlay.get("optional"), by_op)
     curated: list[dict[str, Any]] = []
     taken: set[str] = set()
     entries = overlay.get("endpoints") or []
@@ -203,11 +264,12 @@ def apply_overlay(compiled: dict[str, Any], overlay: dict[str, Any]) -> dict[str
                 f"operation {op!r}: a non-GET is a read only when `reads` lists it with the reason"
             )
         taken.add(op)  # curated more than once: several views of one call (names differ)
-        curated.append(_curate(by_op[op], entry))
+        curated.append(_curate(by_op[op], entry, relaxed.get(op, set())))
 
     rest = [e for op, e in by_op.items() if op not in taken and op not in excluded]
     merged = {k: v for k, v in compiled.items() if k not in ("endpoints", "source", "skipped")}
-    own = ("compiled", "exclude", "categories", "reads")  # the overlay's, not integration fields
+    # The overlay's own keys, not integration fields:
+    own = ("compiled", "exclude", "categories", "reads", "optional")
     merged.update({k: v for k, v in overlay.items() if k not in own})
     merged["endpoints"] = [*curated, *rest]
     return merged

@@ -9,6 +9,11 @@ for `params` (`007` -> 7 is not round-trippable so it stays "007", but `1e3`,
 `true`, `{"k": 1}` do change); when the endpoint declares that parameter a
 `string` and `params` also names it, the typed text is used instead, so text
 arrives as typed whether or not the CLI knew the types. Ignored otherwise.
+
+Overlapping body parameters (Calendar's `start`, an object, and `start_date`,
+`maps_to: start.date`) are merged as the body's shape defines: the fields go
+into the object (`request.build`); a field given both ways, or inside a `start`
+that is not an object, is refused naming both, so no value is silently dropped.
 """
 
 from __future__ import annotations
@@ -31,6 +36,36 @@ def _typed_texts(as_typed: Any) -> dict[str, str]:
     return as_typed
 
 
+def _inside(value: Any, keys: list[str]) -> bool:
+    """Whether `value` (a whole object) already holds the dotted path `keys`, or is
+    no object at all (the part could not go into it)."""
+    for key in keys:
+        if not isinstance(value, dict):
+            return True
+        if key not in value:
+            return False
+        value = value[key]
+    return True
+
+
+def _overlaps(endpoint: Endpoint, values: dict[str, Any]) -> list[str]:
+    """A problem for each body field given both whole and on its own."""
+    given = [p for p in endpoint.parameters if p.location == "body" and p.name in values]
+    if len(given) < 2:
+        return []
+    problems: list[str] = []
+    for whole in given:
+        prefix = whole.wire_name + "."
+        for part in given:
+            if part.wire_name.startswith(prefix) and _inside(
+                values[whole.name], part.wire_name[len(prefix) :].split(".")
+            ):
+                problems.append(
+                    f"{whole.name} and {part.name}: both give {part.wire_name}; give one of them"
+                )
+    return problems
+
+
 def validate(endpoint: Endpoint, params: Any, as_typed: Any = None) -> dict[str, Any]:
     if params is None:
         params = {}
@@ -50,7 +85,9 @@ def validate(endpoint: Endpoint, params: Any, as_typed: Any = None) -> dict[str,
             )
             continue
         if value is None:
-            if param.required:
+            if param.nullable:
+                values[name] = None  # the source accepts null: it is sent (clears the field)
+            elif param.required:
                 problems.append(f"{name}: is required and cannot be null")
             continue  # an explicit null for an optional parameter means "not given"
         if param.type == "string" and name in typed:
@@ -62,6 +99,7 @@ def validate(endpoint: Endpoint, params: Any, as_typed: Any = None) -> dict[str,
     for param in endpoint.parameters:
         if param.required and param.name not in params:
             problems.append(f"{param.name}: is required ({param.description.rstrip('.')})")
+    problems.extend(_overlaps(endpoint, values))
     if problems:
         known = ", ".join(p.name for p in endpoint.parameters) or "none"
         raise BadRequest(

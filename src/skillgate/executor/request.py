@@ -77,15 +77,31 @@ def _segment(param: Parameter, value: Any) -> str:
 
 
 def _place(target: dict[str, Any], dotted: str, value: Any) -> None:
+    """Put `value` at the dotted path. An object given whole and fields of it given on
+    their own (`start` and `start.date`) are merged, in either order (the executor's
+    validation refuses a field given both ways); the caller's objects are copied,
+    never changed."""
     keys = dotted.split(".")
     node = target
     for key in keys[:-1]:
         child = node.get(key)
-        if not isinstance(child, dict):
-            child = {}
-            node[key] = child
+        child = dict(child) if isinstance(child, dict) else {}
+        node[key] = child
         node = child
-    node[keys[-1]] = value
+    last = keys[-1]
+    placed = node.get(last)
+    if isinstance(value, dict) and isinstance(placed, dict):
+        value = _merged(value, placed)  # fields placed before stay
+    node[last] = value
+
+
+def _merged(whole: dict[str, Any], placed: dict[str, Any]) -> dict[str, Any]:
+    out = dict(whole)
+    for key, value in placed.items():
+        inner = out.get(key)
+        both = isinstance(inner, dict) and isinstance(value, dict)
+        out[key] = _merged(inner, value) if both else value  # type: ignore[arg-type]
+    return out
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,18 @@ Rules (both importers):
   (`models.PROTECTED_HEADERS`, `Content-Type`): skipped operation when required,
   left out when optional;
 - a JSON (or form) request body: its top-level object properties become `in:
-  body` parameters, required when the body is required and the schema lists
-  them; server-set properties (`readOnly`, "Output only.") are left out; a
-  nested object stays one `object` parameter (the agent passes JSON) unless it
+  body` parameters, required when the schema lists them, whether or not the
+  source marks the body itself required (`requestBody.required` absent or
+  false: the gateway sends a body on every POST, PUT and PATCH, and one with
+  any field given, so the schema's `required` list always applies);
+  server-set properties (`readOnly`, "Output only.") are left out; a nested
+  object stays one `object` parameter (the agent passes JSON) unless it
   is small and flat (at most 6 scalar or scalar-array properties, and either
   required with a required property or optional with none), then each property
   is its own parameter with a dotted `maps_to` (`start.dateTime`; a form body
   uses `start[dateTime]`); a body alternative (`oneOf`) of objects is merged
-  (properties united, required only where every alternative requires it);
+  (properties united, required only where every alternative requires it; a
+  single object alternative keeps its own `required` list);
 - a JSON body whose only property is `data` holding a bigger object (the
   envelope of Asana and JSON:API, `{"data": {"name": ...}}`) has that object's
   fields as parameters, `data_name` with `maps_to: data.name` (one level;
@@ -63,6 +67,8 @@ class Param:
     # A required parameter's documented default (Google's `userId=me`): safe for `verify`.
     verify_value: Any = None
     multi_segment: bool = False
+    also: tuple[str, ...] = ()
+    nullable: bool = False
     name: str = field(default="")
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,6 +86,10 @@ class Param:
             out["default"] = self.default
         if self.multi_segment:
             out["multi_segment"] = True
+        if self.also:
+            out["also"] = list(self.also)
+        if self.nullable:
+            out["nullable"] = True
         if self.required:
             out["example"] = self.example
         return out
@@ -95,12 +105,16 @@ def make(
     examples: tuple[Any, ...] = (),
     force: sch.Typed | None = None,
     note: str = "",
+    json_body: bool = False,
 ) -> Param:
-    """One catalog parameter from a (resolved) schema."""
+    """One catalog parameter from a (resolved) schema; `json_body`: a JSON body field
+    (the one place `null` can be sent)."""
     schema = sch.merged(schema)
     t = force or sch.typed(schema)
     enum = sch.clean_enum(schema, t.type)
-    notes = " ".join(n for n in (t.note, note, sch.item_enum_note(schema)) if n)
+    can_null = json_body and sch.nullable(schema)
+    null_note = "May be null." if can_null else ""
+    notes = " ".join(n for n in (t.note, null_note, note, sch.item_enum_note(schema)) if n)
     text = description or str(schema.get("description") or "")
     p = Param(
         wire=wire,
@@ -110,6 +124,8 @@ def make(
         required=required,
         enum=enum,
         items=t.items if t.type == "array" else None,
+        also=t.also,
+        nullable=can_null,
     )
     if required:
         p.example, p.example_sourced = sch.example(schema, t.type, enum, param_name(wire), examples)
@@ -207,19 +223,22 @@ def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
     envelope = _envelope(props, body.encoding)
     if envelope is not None:
         key, inner = envelope
-        return _flatten(key, inner, body.required and key in required, notes)
+        return _flatten(key, inner, key in required, notes)
     either = {name for g in groups for name in g}
     result: list[Param] = []
     for key, raw in props.items():
         prop = sch.merged(raw)
         if sch.is_read_only(prop):
             continue
-        needed = body.required and key in required
+        needed = key in required
         if "." in key:
             _unsupported_body(key, needed, "its name holds a '.'", notes)
             continue
         note = _either_note(groups) if key in either else ""
-        result.extend(_body_param(key, prop, needed, body.encoding, note, notes))
+        # Whether a small object is split into fields is decided as it was before the
+        # schema's `required` list became binding on an optional body: names stay.
+        shape = needed and body.required
+        result.extend(_body_param(key, prop, needed, shape, body.encoding, note, notes))
     return result
 
 
@@ -257,7 +276,9 @@ def _flatten(key: str, inner: Schema, required: bool, notes: list[str]) -> list[
                 f"{key}.{sub}", required and sub in needed, "its name holds a '.'", notes
             )
             continue
-        result.append(make(f"{key}.{sub}", "body", prop, required=required and sub in needed))
+        result.append(
+            make(f"{key}.{sub}", "body", prop, required=required and sub in needed, json_body=True)
+        )
     return result
 
 
@@ -269,25 +290,42 @@ def _unsupported_body(key: str, required: bool, why: str, notes: list[str]) -> N
 
 
 def _body_param(
-    key: str, prop: Schema, required: bool, encoding: str, note: str, notes: list[str]
+    key: str,
+    prop: Schema,
+    required: bool,
+    shape: bool,
+    encoding: str,
+    note: str,
+    notes: list[str],
 ) -> list[Param]:
     t = sch.typed(prop)
-    if t.type == "object" and _flattenable(prop, required):
+    if t.type == "object" and _flattenable(prop, shape):
         inner = set(prop.get("required") or [])
-        return [
-            make(
-                f"{key}.{sub}" if encoding == "json" else f"{key}[{sub}]",
-                "body",
-                sch.merged(sub_schema),
-                required=required and sub in inner,
-            )
+        fields = [
+            (sub, sch.merged(sub_schema))
             for sub, sub_schema in prop["properties"].items()
             if not sch.is_read_only(sch.merged(sub_schema))
+        ]
+        wire = [f"{key}.{sub}" if encoding == "json" else f"{key}[{sub}]" for sub, _ in fields]
+        some = ""
+        if required and not inner & {sub for sub, _ in fields}:
+            # A required object none of whose fields is required: give one at least.
+            some = f"{key} is required: give at least one of its fields."
+        return [
+            make(
+                w,
+                "body",
+                s,
+                required=required and sub in inner,
+                note=some,
+                json_body=encoding == "json",
+            )
+            for w, (sub, s) in zip(wire, fields, strict=True)
         ]
     if encoding == "form" and t.type in ("object", "array"):
         _unsupported_body(key, required, f"a nested {t.type} cannot be form-encoded", notes)
         return []
-    return [make(key, "body", prop, required=required, note=note)]
+    return [make(key, "body", prop, required=required, note=note, json_body=encoding == "json")]
 
 
 def _flattenable(prop: Schema, required: bool) -> bool:

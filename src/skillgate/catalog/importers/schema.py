@@ -3,16 +3,19 @@
 Rules (both importers; Google Discovery schemas are JSON Schema with `$ref`s
 resolved):
 - types: `string`, `number` (`integer` too), `boolean`, `array`, `object`; an
-  OpenAPI 3.1 type list drops `"null"` (`[string, "null"]` -> string), 3.0
-  `nullable` is ignored; no `type`: `properties` -> object, `items` -> array,
-  an `enum` -> its values' type, else (Google `any`, an empty schema) string;
+  OpenAPI 3.1 type list's `"null"`, 3.0 `nullable: true` and a `null`
+  alternative make it `nullable` (`[string, "null"]` -> a string or null);
+  no `type`: `properties` -> object, `items` -> array, an `enum` -> its
+  values' type, else (Google `any`, an empty schema) string;
 - `allOf` is merged into one schema: properties and `required` united, the
   first `type`, `description`, `enum`, `default` and `items` kept (cycles stop);
 - `oneOf`/`anyOf` (null alternatives dropped): alternatives that are all scalars
-  of one type give that type (integer + number -> number); mixed scalars give
-  a string (noted "a string or a number"); a scalar or an array of that scalar
-  gives the array (a single value is wrapped); anything else is an `object`
-  (or `array`) the agent passes as JSON, noted in the description;
+  of one type give that type (integer + number -> number); mixed types give
+  the first of string, number, boolean, object, array that is among them (a
+  string or a number: string), the others in `also` (each accepted as it is),
+  noted in the description ("Accepts a string or a boolean."); a scalar or an
+  array of that scalar gives the array (a single value is wrapped); a type
+  list (`[string, integer]`) is read the same way;
 - `items` only for arrays of scalars; enum values that do not have the type are
   dropped (an enum on array items is listed in the description instead);
 - a default is kept only when it has the type (and is in the enum), never on
@@ -94,6 +97,20 @@ class Typed:
     type: str
     items: str | None = None
     note: str = ""
+    also: tuple[str, ...] = ()
+
+
+_ORDER = ("string", "number", "boolean", "object", "array")
+
+
+def nullable(schema: Schema) -> bool:
+    """Whether the source accepts `null` (3.0 `nullable`, a 3.1 type list, a null
+    alternative)."""
+    t = schema.get("type")
+    if schema.get("nullable") is True or t == "null" or (isinstance(t, list) and "null" in t):
+        return True
+    alts = schema.get("oneOf") or schema.get("anyOf") or []
+    return any(isinstance(a, dict) and _is_null(merged(a)) for a in alts)
 
 
 def _declared(schema: Schema) -> list[str]:
@@ -134,6 +151,9 @@ def items_type(schema: Schema) -> str | None:
 
 def typed(schema: Schema) -> Typed:
     """The catalog type of a (merged) schema, following its alternatives one level."""
+    declared = _declared(schema)
+    if len(set(declared)) > 1:  # a type list: [string, integer]
+        return _combine([Typed(d, items_type(schema) if d == "array" else None) for d in declared])
     t = plain_type(schema)
     if t is None and (schema.get("oneOf") or schema.get("anyOf")):
         alts = alternatives(schema)
@@ -159,17 +179,26 @@ def _combine(options: list[Typed]) -> Typed:
         return Typed(first.type, first.items if same_items else None)
     scalars = kinds & set(_SCALARS)
     arrays = [o for o in options if o.type == "array"]
-    if kinds <= set(_SCALARS):
-        words = " or ".join(f"a {k}" for k in ("string", "number", "boolean") if k in kinds)
-        return Typed("string", note=f"Accepts {words}.")
     if (
         "object" not in kinds
+        and arrays
         and len({a.items for a in arrays}) == 1
         and scalars == {arrays[0].items}
     ):
         return Typed("array", arrays[0].items)  # one value or several
-    chosen = "object" if "object" in kinds else "array"
-    return Typed(chosen, note="Pass it as JSON; the API accepts several shapes here.")
+    ordered = [k for k in _ORDER if k in kinds]
+    words = " or ".join(("an " if k[0] in "ao" else "a ") + k for k in ordered)
+    items = arrays[0].items if len({a.items for a in arrays}) == 1 and arrays else None
+    # A scalar union: its first scalar; with an object or array among them, that
+    # (the object first), as before `also` existed, so the CLI still reads JSON there.
+    chosen = next(k for k in ("object", "array") if k in kinds) if kinds - scalars else ordered[0]
+    ordered.remove(chosen)
+    return Typed(
+        chosen,
+        items if chosen == "array" else None,
+        note=f"Accepts {words}.",
+        also=tuple(ordered),
+    )
 
 
 def clean_enum(schema: Schema, type_: str) -> list[Any] | None:

@@ -200,8 +200,9 @@ def test_openapi_31_type_lists_examples_and_ref_siblings(notes: Imported) -> Non
         "name": "priority",
         "type": "number",
         "in": "body",
-        "description": "The priority parameter.",
+        "description": "May be null.",  # [integer, "null"]: null is sent (issue 25.1)
         "enum": [1, 2, 3],
+        "nullable": True,
     }
     assert p["body"]["type"] == "object"
     assert p["body"]["description"] == "The note's first block."  # beside the $ref

@@ -119,7 +119,7 @@ def test_endpoint_description_rules() -> None:
         ({}, Typed("string")),
         (
             {"oneOf": [{"type": "string"}, {"type": "integer"}]},
-            Typed("string", note="Accepts a string or a number."),
+            Typed("string", note="Accepts a string or a number.", also=("number",)),
         ),
         ({"anyOf": [{"type": "integer"}, {"type": "null"}]}, Typed("number")),
         (
@@ -128,7 +128,7 @@ def test_endpoint_description_rules() -> None:
         ),
         (
             {"oneOf": [{"type": "object"}, {"type": "array"}]},
-            Typed("object", note="Pass it as JSON; the API accepts several shapes here."),
+            Typed("object", note="Accepts an object or an array.", also=("array",)),
         ),
     ],
 )
