@@ -250,9 +250,7 @@ async def _send(
     except aiohttp.ClientConnectorError as exc:
         if isinstance(exc.os_error, PrivateAddressError):
             raise _refused(service, exc.os_error) from None
-        raise UpstreamUnavailable(
-            f"{service} could not be reached ({type(exc).__name__}); retry later."
-        ) from None
+        raise UpstreamUnavailable(f"{service} could not be reached: {_why(exc)}.") from None
     except (aiohttp.ClientError, OSError, asyncio.IncompleteReadError) as exc:
         raise UpstreamUnavailable(f"{service} could not be reached: {_why(exc)}.") from None
 

@@ -6,6 +6,7 @@ written, and the project's `.env` is checked for writability before the first wr
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -33,10 +34,10 @@ def validate(base_url: str, key: str, timeout: float) -> dict[str, Any]:
     resp = client.request("GET", "/v1/me")
     data = resp.json()
     if resp.status == 401:
-        # The gateway's own advice ("check SVC_API_KEY, ... run `svc login`") would repeat
-        # ours: keep only what is wrong with the key.
+        # The gateway's own advice ("Invalid API key. Check SVC_API_KEY, ... run `svc
+        # login`") would repeat ours: keep only its first sentence, what is wrong.
         _, message, _ = resp.error_fields()
-        reason = one_line(message).split(":", 1)[0].rstrip(".")
+        reason = re.split(r"[.:](?:\s|$)", one_line(message), maxsplit=1)[0]
         raise CliError(
             f"the gateway refused this API key ({reason}): {again}", error="unauthorized"
         )

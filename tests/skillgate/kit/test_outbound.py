@@ -40,13 +40,24 @@ async def test_an_unreachable_service_is_said_plainly() -> None:
     outbound = Outbound()
     await outbound.start()
     try:
-        for url, why in [
-            ("http://nonexistent.invalid/", "its address could not be looked up (no network"),
-            ("http://127.0.0.1:1/", "the connection was refused or failed; retry later"),
+        for url, why, private in [
+            (
+                "http://nonexistent.invalid/",
+                "its address could not be looked up (no network",
+                False,
+            ),
+            # a loopback port where nothing listens: allowed the private network to get there
+            ("http://127.0.0.1:1/", "the connection was refused or failed; retry later", True),
         ]:
             request = UpstreamRequest("GET", url, {})
             with pytest.raises(UpstreamUnavailable) as caught:
-                await outbound.send(request, connect_timeout=5, total_timeout=5, service="GitHub")
+                await outbound.send(
+                    request,
+                    connect_timeout=5,
+                    total_timeout=5,
+                    service="GitHub",
+                    private_network=private,
+                )
             assert caught.value.message.startswith(f"GitHub could not be reached: {why}")
             assert "Error" not in caught.value.message
     finally:
