@@ -3,12 +3,16 @@ discovery documents as JSON."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 import click
 
 from skillgate_cli.config import Config
 from skillgate_cli.errors import CliError, one_line
+
+if TYPE_CHECKING:
+    from skillgate_cli.client import Client
 
 MAX_LIMIT = 50  # the gateway's own bound (GET /v1/skills/search)
 NO_MATCH = (
@@ -24,6 +28,18 @@ def _search_path(text: str, integration: str | None, limit: int | None) -> str:
     if limit is not None:
         params["limit"] = limit
     return "/v1/skills/search?" + urlencode(params)
+
+
+def _search(client: Client, text: str, only: str | None, limit: int | None) -> int:
+    """`svc skills --search`: the answer as served; no fit said plainly on stderr."""
+    from skillgate_cli.client import expect_json
+    from skillgate_cli.output import print_json
+
+    found = expect_json(client.request("GET", _search_path(text, only, limit)))
+    print_json(found, color=True)
+    if isinstance(found, dict) and found.get("no_match") is True:
+        click.echo(NO_MATCH, err=True)  # beside the JSON: stdout stays the answer
+    return 0
 
 
 @click.command("skills")
@@ -51,7 +67,7 @@ def command(
     \b
     svc skills                         integrations with their connection status
     svc skills github                  endpoints grouped by category
-    svc skills github --category pulls only one category's endpoints
+    svc skills github --category pull_requests   one category's endpoints
     svc skills github create_issue     parameters, example and errors
     svc skills --search "open a bug"   the best matching endpoints, best first
     svc skills --search "reply to Ana's mail" --integration gmail --limit 5
@@ -73,15 +89,9 @@ def command(
         raise click.UsageError("--integration and --limit go with --search")
     if text is not None and (integration or endpoint):
         raise click.UsageError("--search takes no INTEGRATION or ENDPOINT (use --integration)")
-    config = Config.load()
-    client = from_config(config)
+    client = from_config(Config.load())
     if text is not None:
-        found = expect_json(client.request("GET", _search_path(text, only, limit)))
-        print_json(found, color=True)
-        if isinstance(found, dict) and found.get("no_match") is True:
-            # Said plainly, beside the JSON (stdout stays the answer as served).
-            click.echo(NO_MATCH, err=True)
-        return 0
+        return _search(client, text, only, limit)
     path = "/v1/skills"
     if integration:
         path += "/" + segment(integration)
