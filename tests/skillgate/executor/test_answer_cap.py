@@ -6,20 +6,16 @@ loopback provider playing GitHub's issues, a page after page without end."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 from sqlalchemy import select
 
-from skillgate.catalog.loader import Catalog
 from skillgate.executor.models import IdempotentCall
-from tests.conftest import bearer
-from tests.skillgate.executor.paged import gateway, run
+from tests.skillgate.executor.paged import OpenGateway
 from tests.upstream import Provider, Recorded, Reply
 
-pytestmark = pytest.mark.usefixtures("paged_upstream")
 PARAMS = {"owner": "octo", "repo": "big"}
 PATH = "/repos/octo/big/issues"
 
@@ -44,16 +40,13 @@ def _pages_fetched(provider: Provider) -> int:
 
 
 async def test_pages_stop_at_the_cap_and_next_resumes(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+    open_gateway: OpenGateway, provider: Provider
 ) -> None:
     cap = 512 * 1024
     _endless_issues(provider, body_bytes=2000)  # 100 a page: ~200 kB pages
-    async with gateway(database_url, tmp_path, shipped, provider, max_answer_bytes=cap) as (
-        harness,
-        full,
-    ):
+    async with open_gateway(max_answer_bytes=cap) as gw:
         paginate = {"max_items": 10_000, "max_pages": 40}
-        r = await run(harness, full, "github", "list_issues", params=PARAMS, paginate=paginate)
+        r = await gw.issues(PARAMS, paginate=paginate)
         assert len(r.content) <= cap
         body = r.json()
         assert body["truncated"] is True
@@ -69,25 +62,17 @@ async def test_pages_stop_at_the_cap_and_next_resumes(
 
         # `next` (and `skip`) continue at the first item left out.
         provider.clear()
-        more = await run(
-            harness,
-            full,
-            "github",
-            "list_issues",
-            params={**PARAMS, **pagination["next"]},
-            paginate={"max_pages": 1},
-        )
-        rest = more.json()["data"][pagination.get("skip", 0) :]
+        _, rest = await gw.resume(PARAMS, pagination, paginate={"max_pages": 1})
         assert rest[0]["number"] == len(numbers)
 
 
 async def test_the_default_cap_bounds_pages_of_megabytes(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+    open_gateway: OpenGateway, provider: Provider
 ) -> None:
     _endless_issues(provider, body_bytes=25_000)  # 100 a page: ~2.5 MB pages
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
+    async with open_gateway() as gw:
         paginate = {"max_items": 10_000, "max_pages": 8}
-        r = await run(harness, full, "github", "list_issues", params=PARAMS, paginate=paginate)
+        r = await gw.issues(PARAMS, paginate=paginate)
         assert len(r.content) <= 10 * 1024 * 1024
         body = r.json()
         assert body["truncated"] is True
@@ -96,26 +81,22 @@ async def test_the_default_cap_bounds_pages_of_megabytes(
 
 
 async def test_an_idempotency_key_stores_at_most_the_cap(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+    open_gateway: OpenGateway, provider: Provider
 ) -> None:
     cap = 256 * 1024
     _endless_issues(provider, body_bytes=2000)
-    async with gateway(database_url, tmp_path, shipped, provider, max_answer_bytes=cap) as (
-        harness,
-        full,
-    ):
-        headers = {**bearer(full), "Idempotency-Key": "big-1"}
+    async with open_gateway(max_answer_bytes=cap) as gw:
         payload: dict[str, Any] = {"params": PARAMS, "paginate": {"max_pages": 20}}
-        first = await harness.client.post("/v1/github/list_issues", json=payload, headers=headers)
+        first = await gw.post("github", "list_issues", "big-1", **payload)
         assert first.status_code == 200
         assert len(first.content) <= cap
         assert first.json()["truncated"] is True
-        async with harness.sessionmaker() as s:
+        async with gw.harness.sessionmaker() as s:
             stored = (await s.execute(select(IdempotentCall))).scalars().one()
         assert stored.envelope is not None
         assert len(stored.envelope) <= cap
         fetched = _pages_fetched(provider)
-        again = await harness.client.post("/v1/github/list_issues", json=payload, headers=headers)
+        again = await gw.post("github", "list_issues", "big-1", **payload)
         assert again.headers["idempotent-replayed"] == "true"
         assert again.content == first.content
         assert _pages_fetched(provider) == fetched
@@ -130,15 +111,12 @@ async def test_an_idempotency_key_stores_at_most_the_cap(
     ids=["json", "escaped-text"],
 )
 async def test_a_single_call_over_the_cap_is_cut_to_it(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider, reply: Reply
+    open_gateway: OpenGateway, provider: Provider, reply: Reply
 ) -> None:
     cap = 64 * 1024
     provider.reply("GET", PATH, reply)
-    async with gateway(database_url, tmp_path, shipped, provider, max_answer_bytes=cap) as (
-        harness,
-        full,
-    ):
-        r = await run(harness, full, "github", "list_issues", params=PARAMS)
+    async with open_gateway(max_answer_bytes=cap) as gw:
+        r = await gw.issues(PARAMS)
         assert len(r.content) <= cap
         body = r.json()
         assert body["status"] == 200

@@ -4,15 +4,14 @@ records what it received, on SQLite and PostgreSQL (the tokens live in the datab
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import update
 
 from skillgate.db.base import utcnow
 from skillgate.executor.models import Confirmation
 from tests.conftest import Harness, bearer
+from tests.skillgate.executor.paged import Caller, assert_refused, ready
 from tests.upstream import Provider, Reply
 
 pytestmark = pytest.mark.usefixtures("provider")
@@ -20,27 +19,11 @@ DELETE = {"owner": "o", "repo": "r", "number": 7}
 ISSUE = {"owner": "o", "repo": "r", "title": "Bug"}
 
 
-async def _ready(harness: Harness, **key: Any) -> str:
-    await harness.user(plan="pro")
-    full, _ = await harness.key(**key)
-    await harness.connect_token(full)
-    return full
-
-
-async def _call(
-    harness: Harness, key: str, endpoint: str, params: dict[str, Any], **extra: Any
-) -> httpx.Response:
-    return await harness.client.post(
-        f"/v1/sample/{endpoint}", json={"params": params, **extra}, headers=bearer(key)
-    )
-
-
 async def test_dry_run_builds_the_request_and_sends_nothing(
-    harness: Harness, provider: Provider
+    caller: Caller, provider: Provider
 ) -> None:
-    full = await _ready(harness)
     provider.clear()
-    r = await _call(harness, full, "create_issue", {**ISSUE, "labels": ["a"]}, dry_run=True)
+    r = await caller.sample("create_issue", {**ISSUE, "labels": ["a"]}, dry_run=True)
     assert r.status_code == 200, r.text
     assert "x-ratelimit-remaining" not in r.headers  # no rate limit spent
     assert r.json() == {
@@ -62,37 +45,33 @@ async def test_dry_run_builds_the_request_and_sends_nothing(
     assert "good-token" not in r.text
     assert provider.api_requests() == []
     # The same call for real sends exactly what the dry run showed.
-    real = await _call(harness, full, "create_issue", {**ISSUE, "labels": ["a"]})
+    real = await caller.sample("create_issue", {**ISSUE, "labels": ["a"]})
     assert real.json()["status"] == 200
     [sent] = provider.api_requests()
     assert sent.json() == {"title": "Bug", "labels": ["a"]}
     assert f"{provider.url}{sent.path}" == r.json()["request"]["url"]
 
-    await harness.executions.flush()
-    rows = (await harness.client.get("/v1/executions", headers=bearer(full))).json()
-    assert [(e["endpoint"], e["error"], e["outcome"]) for e in rows["executions"]] == [
+    assert await caller.log("endpoint", "error", "outcome") == [
         ("create_issue", None, "success"),
         ("create_issue", "dry_run", "dry_run"),
     ]
 
 
-async def test_dry_run_still_validates_like_a_real_call(harness: Harness) -> None:
-    full = await _ready(harness)
-    r = await _call(harness, full, "create_issue", {"owner": "o"}, dry_run=True)
+async def test_dry_run_still_validates_like_a_real_call(caller: Caller) -> None:
+    r = await caller.sample("create_issue", {"owner": "o"}, dry_run=True)
     assert r.status_code == 400
     assert "title: is required" in r.json()["message"]
-    r = await _call(harness, full, "create_issue", ISSUE, dry_run="yes")
-    assert r.status_code == 400
-    assert r.json()["message"].startswith("dry_run:")
+    r = await caller.sample("create_issue", ISSUE, dry_run="yes")
+    assert_refused(r, "dry_run")
 
 
 async def test_unconfirmed_destructive_call_sends_nothing_and_confirmed_sends_once(
-    harness: Harness, provider: Provider
+    caller: Caller, provider: Provider
 ) -> None:
-    full = await _ready(harness)  # new keys confirm destructive calls
+    # `caller`'s key is new: new keys confirm destructive calls.
     provider.reply("DELETE", "/repos/o/r/issues/7", Reply(204))
     provider.clear()
-    r = await _call(harness, full, "delete_issue", DELETE)
+    r = await caller.sample("delete_issue", DELETE)
     assert r.status_code == 409
     body = r.json()
     assert set(body) == {"error", "message", "preview", "confirm", "expires_in"}
@@ -104,13 +83,13 @@ async def test_unconfirmed_destructive_call_sends_nothing_and_confirmed_sends_on
     assert body["confirm"].startswith("cf_")
     assert provider.api_requests() == []
 
-    ok = await _call(harness, full, "delete_issue", DELETE, confirm=body["confirm"])
+    ok = await caller.sample("delete_issue", DELETE, confirm=body["confirm"])
     assert ok.status_code == 200, ok.text
     assert ok.json()["status"] == 204
     [sent] = provider.api_requests()
     assert (sent.method, sent.path) == ("DELETE", "/repos/o/r/issues/7")
 
-    again = await _call(harness, full, "delete_issue", DELETE, confirm=body["confirm"])
+    again = await caller.sample("delete_issue", DELETE, confirm=body["confirm"])
     assert again.status_code == 409
     assert again.json()["error"] == "confirmation_invalid"
     assert "already used" in again.json()["message"]
@@ -118,46 +97,42 @@ async def test_unconfirmed_destructive_call_sends_nothing_and_confirmed_sends_on
 
 
 async def test_a_token_is_bound_to_its_key_endpoint_and_params(
-    harness: Harness, provider: Provider
+    harness: Harness, caller: Caller, provider: Provider
 ) -> None:
-    full = await _ready(harness)
     other_key, _ = await harness.key()
     provider.clear()
-    token = (await _call(harness, full, "delete_issue", DELETE)).json()["confirm"]
-    for key, params in (
-        (full, {**DELETE, "number": 8}),  # other params
-        (full, {**DELETE, "reason": "spam"}),  # one more param
-        (other_key, DELETE),  # another key of the same user
+    token = (await caller.sample("delete_issue", DELETE)).json()["confirm"]
+    for who, params in (
+        (caller, {**DELETE, "number": 8}),  # other params
+        (caller, {**DELETE, "reason": "spam"}),  # one more param
+        (Caller(harness, other_key), DELETE),  # another key of the same user
     ):
-        r = await _call(harness, key, "delete_issue", params, confirm=token)
+        r = await who.sample("delete_issue", params, confirm=token)
         assert r.status_code == 409
         assert r.json()["error"] == "confirmation_invalid"
         assert "another request" in r.json()["message"]
     assert provider.api_requests() == []
     # Refused attempts do not use the token up: the request it was made for still runs.
     provider.reply("DELETE", "/repos/o/r/issues/7", Reply(204))
-    r = await _call(harness, full, "delete_issue", DELETE, confirm=token)
+    r = await caller.sample("delete_issue", DELETE, confirm=token)
     assert r.json()["status"] == 204
     # Another user's token is unknown to this user.
-    await harness.user("bo@example.com", plan="pro")
-    bo, _ = await harness.key("bo@example.com")
-    await harness.connect_token(bo)
-    bo_token = (await _call(harness, bo, "delete_issue", DELETE)).json()["confirm"]
-    r = await _call(harness, full, "delete_issue", DELETE, confirm=bo_token)
+    bo = await ready(harness, "bo@example.com")
+    bo_token = (await bo.sample("delete_issue", DELETE)).json()["confirm"]
+    r = await caller.sample("delete_issue", DELETE, confirm=bo_token)
     assert r.status_code == 409
     assert "unknown" in r.json()["message"]
-    r = await _call(harness, full, "delete_issue", DELETE, confirm="cf_made_up")
+    r = await caller.sample("delete_issue", DELETE, confirm="cf_made_up")
     assert "unknown" in r.json()["message"]
     assert [x.method for x in provider.api_requests() if x.method == "DELETE"] == ["DELETE"]
 
 
-async def test_an_expired_token_is_refused(harness: Harness, provider: Provider) -> None:
-    full = await _ready(harness)
+async def test_an_expired_token_is_refused(caller: Caller, provider: Provider) -> None:
     provider.clear()
-    token = (await _call(harness, full, "delete_issue", DELETE)).json()["confirm"]
-    async with harness.sessionmaker() as s, s.begin():
+    token = (await caller.sample("delete_issue", DELETE)).json()["confirm"]
+    async with caller.harness.sessionmaker() as s, s.begin():
         await s.execute(update(Confirmation).values(expires_at=utcnow() - timedelta(seconds=1)))
-    r = await _call(harness, full, "delete_issue", DELETE, confirm=token)
+    r = await caller.sample("delete_issue", DELETE, confirm=token)
     assert r.status_code == 409
     assert "expired" in r.json()["message"]
     assert provider.api_requests() == []
@@ -165,20 +140,21 @@ async def test_an_expired_token_is_refused(harness: Harness, provider: Provider)
 
 async def test_the_keys_policy_decides(harness: Harness, provider: Provider) -> None:
     await harness.user(plan="pro")
-    never, made = await harness.key(confirm="never")
+    never_key, made = await harness.key(confirm="never")
     assert made["confirm"] == "never"
-    writes, _ = await harness.key(confirm="writes")
-    await harness.connect_token(never)
+    writes_key, _ = await harness.key(confirm="writes")
+    await harness.connect_token(never_key)
+    never, writes = Caller(harness, never_key), Caller(harness, writes_key)
     provider.reply("DELETE", "/repos/o/r/issues/7", Reply(204))
     provider.clear()
-    r = await _call(harness, never, "delete_issue", DELETE)
+    r = await never.sample("delete_issue", DELETE)
     assert r.json()["status"] == 204  # no confirmation asked
-    r = await _call(harness, writes, "create_issue", ISSUE)
+    r = await writes.sample("create_issue", ISSUE)
     assert r.status_code == 409  # every write asks
     assert "changes data" in r.json()["message"]
-    r = await _call(harness, writes, "list_issues", {"owner": "o", "repo": "r"})
+    r = await writes.sample("list_issues", {"owner": "o", "repo": "r"})
     assert r.status_code == 200  # reads never ask
-    dry = await _call(harness, writes, "create_issue", ISSUE, dry_run=True)
+    dry = await writes.sample("create_issue", ISSUE, dry_run=True)
     assert dry.json()["confirmation_required"] is True
     assert len(provider.api_requests()) == 2  # the delete and the list
 
@@ -189,8 +165,7 @@ async def test_a_key_cannot_make_a_key_that_confirms_less(harness: Harness) -> N
     r = await harness.client.post(
         "/api-keys", json={"name": "x", "confirm": "never"}, headers=bearer(strict)
     )
-    assert r.status_code == 403
-    assert r.json()["message"].startswith("confirm:")
+    assert_refused(r, "confirm", 403)
     r = await harness.client.post(
         "/api-keys", json={"name": "x", "confirm": "writes"}, headers=bearer(strict)
     )

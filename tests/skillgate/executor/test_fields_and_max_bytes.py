@@ -3,27 +3,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from skillgate.catalog.loader import Catalog
-from tests.conftest import bearer
 from tests.skillgate.executor.paged import (
     ISSUES,
-    gateway,
+    OpenGateway,
+    assert_refused,
     github_issues,
-    run,
     slack_channels,
 )
 from tests.upstream import Provider, Reply
 
-pytestmark = pytest.mark.usefixtures("paged_upstream")
-
 
 async def test_fields_on_nested_and_list_data(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+    open_gateway: OpenGateway, provider: Provider
 ) -> None:
     issue = {
         "number": 7,
@@ -34,16 +29,14 @@ async def test_fields_on_nested_and_list_data(
     }
     provider.reply("GET", "/repos/octo/hello/issues/7", Reply(200, issue))
     github_issues(provider)
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await run(
-            harness,
-            full,
+    async with open_gateway() as gw:
+        body = await gw.run(
             "github",
             "get_issue",
             params={"owner": "octo", "repo": "hello", "issue_number": 7},
             fields=["number", "user.login", "labels.name", "milestone.title"],
         )
-        assert r.json() == {
+        assert body == {
             "status": 200,
             "data": {
                 "number": 7,
@@ -51,13 +44,8 @@ async def test_fields_on_nested_and_list_data(
                 "labels": [{"name": "bug"}, {"name": "ui"}],
             },
         }
-        r = await run(
-            harness,
-            full,
-            "github",
-            "list_issues",
-            params={"owner": "octo", "repo": "hello", "per_page": 3},
-            fields=["number", "user.login"],
+        r = await gw.issues(
+            {"owner": "octo", "repo": "hello", "per_page": 3}, fields=["number", "user.login"]
         )
         assert r.json() == {
             "status": 200,
@@ -67,14 +55,10 @@ async def test_fields_on_nested_and_list_data(
         }
 
 
-async def test_max_bytes_without_paginate(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
-) -> None:
+async def test_max_bytes_without_paginate(open_gateway: OpenGateway, provider: Provider) -> None:
     slack_channels(provider, total=200)
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await run(
-            harness, full, "slack", "list_channels", params={"limit": 200}, max_bytes=2048
-        )
+    async with open_gateway() as gw:
+        r = await gw.call("slack", "list_channels", params={"limit": 200}, max_bytes=2048)
         body = r.json()
         data = body["data"]
         assert len(r.content) < 2048 + 200  # the envelope around at most 2048 bytes of data
@@ -85,22 +69,17 @@ async def test_max_bytes_without_paginate(
         assert body["truncated"] is True
         assert body["omitted"] == 200 - kept
         assert body["bytes"] > 2048
-        small = await run(
-            harness, full, "slack", "list_channels", params={"limit": 2}, max_bytes=2048
-        )
-        assert "truncated" not in small.json()
+        small = await gw.run("slack", "list_channels", params={"limit": 2}, max_bytes=2048)
+        assert "truncated" not in small
 
 
 async def test_max_bytes_with_paginate_moves_next_to_the_first_item_left_out(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+    open_gateway: OpenGateway, provider: Provider
 ) -> None:
     github_issues(provider)
     params = {"owner": "octo", "repo": "hello", "per_page": 20}
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await run(
-            harness, full, "github", "list_issues", params=params, paginate={}, max_bytes=4096
-        )
-        body = r.json()
+    async with open_gateway() as gw:
+        body = (await gw.issues(params, paginate={}, max_bytes=4096)).json()
         kept = len(body["data"])
         assert body["data"] == ISSUES[:kept]
         assert body["truncated"] is True
@@ -112,15 +91,8 @@ async def test_max_bytes_with_paginate_moves_next_to_the_first_item_left_out(
         assert len(provider.api_requests()) == pagination["pages"]
         page = pagination["next"]["page"]
         assert (page - 1) * 20 + pagination.get("skip", 0) == kept  # nothing lost
-        more = await run(
-            harness,
-            full,
-            "github",
-            "list_issues",
-            params={**params, **pagination["next"]},
-            paginate={"max_items": 20},
-        )
-        assert more.json()["data"][pagination.get("skip", 0) :][:1] == [ISSUES[kept]]
+        _, after_skip = await gw.resume(params, pagination, paginate={"max_items": 20})
+        assert after_skip[:1] == [ISSUES[kept]]
 
 
 @pytest.mark.parametrize(
@@ -137,17 +109,9 @@ async def test_max_bytes_with_paginate_moves_next_to_the_first_item_left_out(
     ],
 )
 async def test_bad_option_values_are_400_naming_the_field(
-    extra: dict[str, Any],
-    named: str,
-    database_url: str,
-    tmp_path: Path,
-    shipped: Catalog,
-    provider: Provider,
+    extra: dict[str, Any], named: str, open_gateway: OpenGateway, provider: Provider
 ) -> None:
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await harness.client.post(
-            "/v1/slack/list_channels", json={"params": {}, **extra}, headers=bearer(full)
-        )
-        assert r.status_code == 400
-        assert r.json()["message"].startswith(f"{named}:")
+    async with open_gateway() as gw:
+        r = await gw.post("slack", "list_channels", params={}, **extra)
+        assert_refused(r, named)
         assert provider.api_requests() == []

@@ -4,36 +4,17 @@ sequentially and concurrently, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import select
 
 from skillgate.executor.models import IdempotentCall
 from tests.conftest import Harness, bearer
+from tests.skillgate.executor.paged import Caller, assert_refused, ready
 from tests.upstream import Provider, Recorded, Reply
 
 pytestmark = pytest.mark.usefixtures("provider")
 ISSUE = {"owner": "o", "repo": "r", "title": "Bug"}
-
-
-async def _ready(harness: Harness) -> str:
-    await harness.user(plan="pro")
-    full, _ = await harness.key()
-    await harness.connect_token(full)
-    return full
-
-
-async def _post(
-    harness: Harness, key: str, params: dict[str, Any], idem: str | None, **extra: Any
-) -> httpx.Response:
-    headers = bearer(key)
-    if idem is not None:
-        headers["Idempotency-Key"] = idem
-    return await harness.client.post(
-        "/v1/sample/create_issue", json={"params": params, **extra}, headers=headers
-    )
 
 
 def _numbered(provider: Provider, delay: float = 0.0) -> None:
@@ -47,34 +28,31 @@ def _numbered(provider: Provider, delay: float = 0.0) -> None:
     provider.reply("POST", "/repos/o/r/issues", create)
 
 
-async def test_a_repeat_is_answered_from_storage(harness: Harness, provider: Provider) -> None:
-    full = await _ready(harness)
+async def test_a_repeat_is_answered_from_storage(caller: Caller, provider: Provider) -> None:
     _numbered(provider)
     provider.clear()
-    first = await _post(harness, full, ISSUE, "order-1")
+    first = await caller.sample("create_issue", ISSUE, "order-1")
     assert first.status_code == 200
     assert first.json() == {"status": 201, "data": {"number": 1, "title": "Bug"}}
     assert "idempotent-replayed" not in first.headers
-    again = await _post(harness, full, ISSUE, "order-1")
+    again = await caller.sample("create_issue", ISSUE, "order-1")
     assert again.status_code == 200
     assert again.content == first.content
     assert again.headers["idempotent-replayed"] == "true"
     assert again.headers["x-upstream-status"] == "201"
     assert len(provider.api_requests()) == 1
     # Another key sends anew; no key at all always sends.
-    other = await _post(harness, full, ISSUE, "order-2")
+    other = await caller.sample("create_issue", ISSUE, "order-2")
     assert other.json()["data"]["number"] == 2
-    plain = await _post(harness, full, ISSUE, None)
+    plain = await caller.sample("create_issue", ISSUE, None)
     assert plain.json()["data"]["number"] == 3
     # Stored per user: nothing of the request but its digest and the envelope.
-    async with harness.sessionmaker() as s:
+    async with caller.harness.sessionmaker() as s:
         rows = (await s.execute(select(IdempotentCall))).scalars().all()
     assert {r.state for r in rows} == {"done"}
     assert all(b"good-token" not in (r.envelope or b"") for r in rows)
     assert all("order-" not in r.key_hash for r in rows)
-    await harness.executions.flush()
-    log = (await harness.client.get("/v1/executions", headers=bearer(full))).json()
-    assert [e["outcome"] for e in log["executions"]] == [
+    assert [outcome for (outcome,) in await caller.log("outcome")] == [
         "success",
         "success",
         "replayed",
@@ -83,31 +61,29 @@ async def test_a_repeat_is_answered_from_storage(harness: Harness, provider: Pro
 
 
 async def test_the_same_key_for_another_request_is_422(
-    harness: Harness, provider: Provider
+    harness: Harness, caller: Caller, provider: Provider
 ) -> None:
-    full = await _ready(harness)
     _numbered(provider)
     provider.clear()
-    assert (await _post(harness, full, ISSUE, "k")).status_code == 200
-    r = await _post(harness, full, {**ISSUE, "title": "Other"}, "k")
+    assert (await caller.sample("create_issue", ISSUE, "k")).status_code == 200
+    r = await caller.sample("create_issue", {**ISSUE, "title": "Other"}, "k")
     assert r.status_code == 422
     assert r.json()["error"] == "idempotency_key_reused"
-    r = await _post(harness, full, ISSUE, "k", fields=["number"])  # other options: other request
+    # Other options: another request.
+    r = await caller.sample("create_issue", ISSUE, "k", fields=["number"])
     assert r.status_code in (400, 422)  # 422, or 400 while `fields` is unavailable
     assert len(provider.api_requests()) == 1
     # Keys are per user: another user's same key is theirs.
-    await harness.user("bo@example.com", plan="pro")
-    bo, _ = await harness.key("bo@example.com")
-    await harness.connect_token(bo)
-    r = await _post(harness, bo, {**ISSUE, "title": "Other"}, "k")
+    bo = await ready(harness, "bo@example.com")
+    r = await bo.sample("create_issue", {**ISSUE, "title": "Other"}, "k")
     assert r.json()["status"] == 201
 
 
-async def test_ten_concurrent_duplicates_send_once(harness: Harness, provider: Provider) -> None:
-    full = await _ready(harness)
+async def test_ten_concurrent_duplicates_send_once(caller: Caller, provider: Provider) -> None:
     _numbered(provider, delay=0.3)
     provider.clear()
-    answers = await asyncio.gather(*(_post(harness, full, ISSUE, "burst") for _ in range(10)))
+    burst = (caller.sample("create_issue", ISSUE, "burst") for _ in range(10))
+    answers = await asyncio.gather(*burst)
     assert [a.status_code for a in answers] == [200] * 10
     assert {a.content for a in answers} == {answers[0].content}
     assert answers[0].json()["data"]["number"] == 1
@@ -120,47 +96,44 @@ async def test_a_call_that_never_reached_the_upstream_frees_its_key(
 ) -> None:
     await harness.user(plan="pro")
     full, _ = await harness.key()
+    caller = Caller(harness, full)
     _numbered(provider)
     provider.clear()
-    r = await _post(harness, full, ISSUE, "retry-me")
+    r = await caller.sample("create_issue", ISSUE, "retry-me")
     assert r.status_code == 403  # not connected: nothing sent, nothing stored
-    r = await _post(harness, full, {"owner": "o"}, "retry-me")
+    r = await caller.sample("create_issue", {"owner": "o"}, "retry-me")
     assert r.status_code == 400  # bad params: the same
     await harness.connect_token(full)
     provider.clear()
-    r = await _post(harness, full, ISSUE, "retry-me")
+    r = await caller.sample("create_issue", ISSUE, "retry-me")
     assert r.json() == {"status": 201, "data": {"number": 1, "title": "Bug"}}
 
 
 async def test_upstream_errors_are_stored_and_replayed_too(
-    harness: Harness, provider: Provider
+    caller: Caller, provider: Provider
 ) -> None:
-    full = await _ready(harness)
     provider.reply("POST", "/repos/o/r/issues", Reply(422, {"message": "Validation Failed"}))
     provider.clear()
-    first = await _post(harness, full, ISSUE, "bad")
-    again = await _post(harness, full, ISSUE, "bad")
+    first = await caller.sample("create_issue", ISSUE, "bad")
+    again = await caller.sample("create_issue", ISSUE, "bad")
     assert again.content == first.content
     assert again.json()["status"] == 422
     assert len(provider.api_requests()) == 1
 
 
-async def test_a_bad_key_is_400(harness: Harness) -> None:
-    full = await _ready(harness)
+async def test_a_bad_key_is_400(caller: Caller) -> None:
     for bad in ("x" * 256, "naïve", ""):
-        r = await harness.client.post(
+        r = await caller.harness.client.post(
             "/v1/sample/create_issue",
             json={"params": ISSUE},
-            headers=[*bearer(full).items(), ("Idempotency-Key", bad.encode())],
+            headers=[*bearer(caller.full).items(), ("Idempotency-Key", bad.encode())],
         )
-        assert r.status_code == 400, bad
-        assert r.json()["message"].startswith("Idempotency-Key:")
+        assert_refused(r, "Idempotency-Key")
 
 
-async def test_try_again_answers_free_the_key(harness: Harness, provider: Provider) -> None:
+async def test_try_again_answers_free_the_key(caller: Caller, provider: Provider) -> None:
     """429, 502 and 503 say the upstream did not act: the retry with the same key is sent;
     the answer after it is stored as usual."""
-    full = await _ready(harness)
     answers = iter([Reply(503, {"message": "busy"}), Reply(429, {"message": "slow down"})])
 
     def flaky(rec: Recorded) -> Reply:
@@ -168,6 +141,8 @@ async def test_try_again_answers_free_the_key(harness: Harness, provider: Provid
 
     provider.reply("POST", "/repos/o/r/issues", flaky)
     provider.clear()
-    statuses = [(await _post(harness, full, ISSUE, "flaky")).json()["status"] for _ in range(4)]
+    statuses = [
+        (await caller.sample("create_issue", ISSUE, "flaky")).json()["status"] for _ in range(4)
+    ]
     assert statuses == [503, 429, 201, 201]
     assert len(provider.api_requests()) == 3  # the fourth was answered from storage

@@ -9,6 +9,7 @@ import pytest
 from skillgate.kit.ratecount import MemoryCounter
 from skillgate.users.limiter import PlanLimiter
 from tests.conftest import Harness, bearer
+from tests.skillgate.executor.paged import ready
 from tests.upstream import Provider
 
 pytestmark = pytest.mark.usefixtures("provider")
@@ -17,12 +18,10 @@ pytestmark = pytest.mark.usefixtures("provider")
 async def test_31st_call_in_a_minute_is_429_and_other_keys_are_unaffected(
     harness: Harness, provider: Provider
 ) -> None:
-    await harness.user(plan="free")
-    full, _key = await harness.key()
-    await harness.connect_token(full)
+    ada = await ready(harness, plan="free")
     statuses = []
     for _ in range(31):
-        r = await harness.run(full, "sample", "get_user", username="x")
+        r = await ada.sample("get_user", {"username": "x"})
         statuses.append(r.status_code)
     assert statuses == [200] * 30 + [429]
     assert r.json()["error"] == "rate_limited"
@@ -31,19 +30,15 @@ async def test_31st_call_in_a_minute_is_429_and_other_keys_are_unaffected(
     assert r.headers["ratelimit-policy"] == '"minute";q=30;w=60, "day";q=10000;w=86400'
     assert r.headers["ratelimit"].startswith('"minute";r=0;t=')
     # Another user's key has its own budget.
-    await harness.user("other@example.com", plan="free")
-    other, _ = await harness.key("other@example.com")
-    await harness.connect_token(other)
-    ok = await harness.run(other, "sample", "get_user", username="x")
+    other = await ready(harness, "other@example.com", plan="free")
+    ok = await other.sample("get_user", {"username": "x"})
     assert ok.status_code == 200
     assert ok.headers["ratelimit"].startswith('"minute";r=29;')
 
 
 async def test_unlimited_plan_has_no_limit_headers(harness: Harness, provider: Provider) -> None:
-    await harness.user(plan="unlimited")
-    full, _ = await harness.key()
-    await harness.connect_token(full)
-    r = await harness.run(full, "sample", "get_user", username="x")
+    ada = await ready(harness, plan="unlimited")
+    r = await ada.sample("get_user", {"username": "x"})
     assert r.status_code == 200
     assert "ratelimit" not in r.headers
 
@@ -106,15 +101,11 @@ async def test_execution_log_lists_own_calls_newest_first(
 async def test_execution_log_is_written_off_the_request_path_in_batches(
     harness: Harness, provider: Provider
 ) -> None:
-    await harness.user(plan="unlimited")
-    full, _ = await harness.key()
-    await harness.connect_token(full)
+    ada = await ready(harness, plan="unlimited")
     writer = harness.executions
     await writer.close()  # stop the periodic flush so the count below is exact
     before = writer.written
-    await asyncio.gather(
-        *(harness.run(full, "sample", "get_user", username="x") for _ in range(25))
-    )
+    await asyncio.gather(*(ada.sample("get_user", {"username": "x"}) for _ in range(25)))
     assert writer.written == before  # nothing written while answering
     await writer.flush()
     assert writer.written == before + 25
@@ -242,12 +233,10 @@ async def test_log_rows_wait_while_the_database_refuses_them(harness: Harness) -
 
 @pytest.mark.own_app  # closes or reconfigures the app's services, or counts from zero
 async def test_metrics_count_requests_and_executions(harness: Harness, provider: Provider) -> None:
-    await harness.user(plan="pro")
-    full, _ = await harness.key()
-    await harness.connect_token(full)
-    await harness.run(full, "sample", "get_user", username="x")
-    await harness.run(full, "sample", "create_issue", owner="o", repo="r")  # invalid
-    await harness.run(full, "sample", "nope")  # unknown: not a label
+    ada = await ready(harness)
+    await ada.sample("get_user", {"username": "x"})
+    await ada.sample("create_issue", {"owner": "o", "repo": "r"})  # invalid
+    await ada.sample("nope", {})  # unknown: not a label
     r = await harness.client.get("/metrics")
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/plain")
@@ -258,5 +247,5 @@ async def test_metrics_count_requests_and_executions(harness: Harness, provider:
     assert 'endpoint="nope"' not in text
     assert 'skillgate_http_requests_total{status_class="2xx"}' in text
     assert "skillgate_execution_duration_seconds_bucket" in text
-    assert full not in text
+    assert ada.full not in text
     assert "ada@example.com" not in text

@@ -5,36 +5,26 @@ continuation, a failing page, the rate limit and the log per page."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from skillgate.catalog.loader import Catalog
-from tests.conftest import bearer
 from tests.skillgate.executor.paged import (
     ISSUES,
-    gateway,
+    OpenGateway,
+    assert_refused,
     github_issues,
     issue_requests,
-    run,
     slack_channels,
 )
 from tests.upstream import Provider, Recorded, Reply
 
-pytestmark = pytest.mark.usefixtures("paged_upstream")
-
 
 async def test_github_link_header_with_max_items_and_continuation(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+    open_gateway: OpenGateway, provider: Provider
 ) -> None:
     github_issues(provider)
     params = {"owner": "octo", "repo": "hello", "state": "all"}
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await run(
-            harness, full, "github", "list_issues", params=params, paginate={"max_items": 150}
-        )
-        body = r.json()
+    async with open_gateway() as gw:
+        body = (await gw.issues(params, paginate={"max_items": 150})).json()
         assert body["status"] == 200
         assert body["data"] == ISSUES[:150]
         assert body["pagination"] == {
@@ -49,32 +39,19 @@ async def test_github_link_header_with_max_items_and_continuation(
             {"state": "all", "per_page": "100", "page": "2"},
         ]
         provider.clear()
-        more = await run(
-            harness,
-            full,
-            "github",
-            "list_issues",
-            params={**params, **body["pagination"]["next"]},
-            paginate={},
-        )
-        rest = more.json()
-        assert rest["data"][body["pagination"]["skip"] :] == ISSUES[150:]
+        rest, after_skip = await gw.resume(params, body["pagination"], paginate={})
+        assert after_skip == ISSUES[150:]
         assert rest["pagination"] == {"pages": 2, "items": 130, "complete": True, "next": None}
         assert [q["page"] for q in issue_requests(provider)] == ["2", "3"]
 
 
 async def test_a_failing_middle_page_keeps_the_items_so_far(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+    open_gateway: OpenGateway, provider: Provider
 ) -> None:
     github_issues(provider, fail_page=2)
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await run(
-            harness,
-            full,
-            "github",
-            "list_issues",
-            params={"owner": "octo", "repo": "hello", "per_page": 50},
-            paginate={"max_pages": 5},
+    async with open_gateway() as gw:
+        r = await gw.issues(
+            {"owner": "octo", "repo": "hello", "per_page": 50}, paginate={"max_pages": 5}
         )
         assert r.headers["x-upstream-status"] == "502"
         assert r.json() == {
@@ -87,20 +64,17 @@ async def test_a_failing_middle_page_keeps_the_items_so_far(
 
 
 async def test_slack_cursor_with_max_pages_and_fields(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+    open_gateway: OpenGateway, provider: Provider
 ) -> None:
     slack_channels(provider)
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await run(
-            harness,
-            full,
+    async with open_gateway() as gw:
+        body = await gw.run(
             "slack",
             "list_channels",
             params={"limit": 3},
             paginate={"max_pages": 2},
             fields=["name", "purpose.value"],
         )
-        body = r.json()
         assert body["data"] == [
             {"name": f"chan-{i}", "purpose": {"value": "p" * 40}} for i in range(6)
         ]
@@ -116,9 +90,7 @@ async def test_slack_cursor_with_max_pages_and_fields(
         ]
 
 
-async def test_google_page_token_to_the_end(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
-) -> None:
+async def test_google_page_token_to_the_end(open_gateway: OpenGateway, provider: Provider) -> None:
     messages = [{"id": f"m{i}", "threadId": f"t{i}"} for i in range(5)]
 
     def handle(rec: Recorded) -> Reply:
@@ -129,9 +101,9 @@ async def test_google_page_token_to_the_end(
         return Reply(200, page)
 
     provider.reply("GET", "/gmail/v1/users/me/messages", handle)
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await run(harness, full, "gmail", "list_messages", params={"userId": "me"}, paginate={})
-        assert r.json() == {
+    async with open_gateway() as gw:
+        body = await gw.run("gmail", "list_messages", params={"userId": "me"}, paginate={})
+        assert body == {
             "status": 200,
             "data": messages,
             "pagination": {"pages": 3, "items": 5, "complete": True, "next": None},
@@ -144,7 +116,7 @@ async def test_google_page_token_to_the_end(
 
 
 async def test_notion_start_cursor_in_the_post_body(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+    open_gateway: OpenGateway, provider: Provider
 ) -> None:
     rows = [{"object": "page", "id": f"p{i}"} for i in range(5)]
 
@@ -158,10 +130,8 @@ async def test_notion_start_cursor_in_the_post_body(
         return Reply(200, page)
 
     provider.reply("POST", "/databases/db1/query", handle)
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await run(
-            harness,
-            full,
+    async with open_gateway() as gw:
+        body = await gw.run(
             "notion",
             "query_database",
             params={
@@ -170,8 +140,8 @@ async def test_notion_start_cursor_in_the_post_body(
             },
             paginate={"max_items": 4},
         )
-        assert r.json()["data"] == rows[:4]
-        assert r.json()["pagination"] == {
+        assert body["data"] == rows[:4]
+        assert body["pagination"] == {
             "pages": 2,
             "items": 4,
             "complete": False,
@@ -188,9 +158,7 @@ async def test_notion_start_cursor_in_the_post_body(
         ]
 
 
-async def test_linear_graphql_page_info(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
-) -> None:
+async def test_linear_graphql_page_info(open_gateway: OpenGateway, provider: Provider) -> None:
     nodes = [{"id": f"i{i}", "identifier": f"ENG-{i}", "team": {"key": "ENG"}} for i in range(5)]
 
     def handle(rec: Recorded) -> Reply:
@@ -201,33 +169,28 @@ async def test_linear_graphql_page_info(
         return Reply(200, {"data": {"issues": {"nodes": nodes[start:end], "pageInfo": info}}})
 
     provider.reply("POST", "/graphql", handle)
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await run(
-            harness,
-            full,
+    async with open_gateway() as gw:
+        body = await gw.run(
             "linear",
             "list_issues",
             params={"first": 2},
             paginate={},
             fields=["identifier", "team.key"],
         )
-        assert r.json()["data"] == [
+        assert body["data"] == [
             {"identifier": f"ENG-{i}", "team": {"key": "ENG"}} for i in range(5)
         ]
-        assert r.json()["pagination"]["complete"] is True
+        assert body["pagination"]["complete"] is True
         sent = [r.json()["variables"] for r in provider.api_requests()]
         assert sent == [{"first": 2}, {"first": 2, "after": "2"}, {"first": 2, "after": "4"}]
 
 
 async def test_each_page_spends_the_rate_limit_and_writes_a_log_row(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+    open_gateway: OpenGateway, provider: Provider
 ) -> None:
     slack_channels(provider, total=20)
-    async with gateway(
-        database_url, tmp_path, shipped, provider, plan="free", rate_free_per_minute=3
-    ) as (harness, full):
-        r = await run(harness, full, "slack", "list_channels", params={"limit": 4}, paginate={})
-        body = r.json()
+    async with open_gateway(plan="free", rate_free_per_minute=3) as gw:
+        body = await gw.run("slack", "list_channels", params={"limit": 4}, paginate={})
         assert body["status"] == 429
         assert body["error"]["error"] == "rate_limited"
         assert body["retry_after"] >= 1
@@ -239,9 +202,7 @@ async def test_each_page_spends_the_rate_limit_and_writes_a_log_row(
             "next": {"cursor": "c12"},
         }
         assert len(provider.api_requests()) == 3  # the fourth page was never sent
-        await harness.executions.flush()
-        rows = (await harness.client.get("/v1/executions", headers=bearer(full))).json()
-        assert [(e["endpoint"], e["status"], e["error"]) for e in rows["executions"]] == [
+        assert await gw.log("endpoint", "status", "error") == [
             ("list_channels", None, "rate_limited"),
             ("list_channels", 200, None),
             ("list_channels", 200, None),
@@ -250,31 +211,25 @@ async def test_each_page_spends_the_rate_limit_and_writes_a_log_row(
 
 
 async def test_paginate_needs_a_paginated_endpoint(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+    open_gateway: OpenGateway, provider: Provider
 ) -> None:
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await harness.client.post(
-            "/v1/github/get_issue",
-            json={"params": {"owner": "o", "repo": "r", "issue_number": 1}, "paginate": {}},
-            headers=bearer(full),
+    async with open_gateway() as gw:
+        r = await gw.post(
+            "github",
+            "get_issue",
+            params={"owner": "o", "repo": "r", "issue_number": 1},
+            paginate={},
         )
-        assert r.status_code == 400
-        assert r.json()["message"].startswith("paginate:")
+        assert_refused(r, "paginate")
         assert provider.api_requests() == []
 
 
 async def test_a_dry_run_with_paginate_previews_the_first_page(
-    database_url: str, tmp_path: Path, shipped: Catalog, provider: Provider
+    open_gateway: OpenGateway, provider: Provider
 ) -> None:
-    async with gateway(database_url, tmp_path, shipped, provider) as (harness, full):
-        r = await run(
-            harness,
-            full,
-            "github",
-            "list_issues",
-            params={"owner": "octo", "repo": "hello"},
-            paginate={"max_items": 40},
-            dry_run=True,
+    async with open_gateway() as gw:
+        r = await gw.issues(
+            {"owner": "octo", "repo": "hello"}, paginate={"max_items": 40}, dry_run=True
         )
         assert r.json()["request"]["url"] == f"{provider.url}/repos/octo/hello/issues?per_page=40"
         assert provider.api_requests() == []
