@@ -9,8 +9,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import orjson
-
 from skillgate.kit.outbound import UpstreamResponse
 from skillgate.kit.upstream import body_failed
 
@@ -59,11 +57,3 @@ def parts(
     else:
         data["data"] = response.body
     return data, failed
-
-
-def envelope(
-    response: UpstreamResponse, body_errors: str | None, reconnect_url: str | None = None
-) -> tuple[bytes, bool]:
-    """The envelope bytes and whether it reports an error."""
-    data, failed = parts(response, body_errors, reconnect_url)
-    return orjson.dumps(data), failed

@@ -5,10 +5,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import orjson
 import pytest
 
-from skillgate.executor.envelope import envelope, retry_after
+from skillgate.executor.envelope import parts, retry_after
 from skillgate.kit.outbound import UpstreamResponse
 from skillgate.kit.upstream import body_failed
 
@@ -18,14 +17,14 @@ def response(status: int, body: Any = None, **headers: str) -> UpstreamResponse:
 
 
 def test_success_carries_the_data() -> None:
-    data, failed = envelope(response(201, {"id": 1}), None)
-    assert orjson.loads(data) == {"status": 201, "data": {"id": 1}}
+    data, failed = parts(response(201, {"id": 1}), None)
+    assert data == {"status": 201, "data": {"id": 1}}
     assert failed is False
 
 
 def test_an_error_status_carries_the_error_body() -> None:
-    data, failed = envelope(response(404, {"message": "Not Found"}), None)
-    assert orjson.loads(data) == {"status": 404, "error": {"message": "Not Found"}}
+    data, failed = parts(response(404, {"message": "Not Found"}), None)
+    assert data == {"status": 404, "error": {"message": "Not Found"}}
     assert failed is True
 
 
@@ -37,8 +36,8 @@ def test_an_error_status_carries_the_error_body() -> None:
     ],
 )
 def test_an_error_without_a_json_body_still_has_a_message(body: Any, error: Any) -> None:
-    data, _ = envelope(response(500, body), None)
-    assert orjson.loads(data) == {"status": 500, "error": error}
+    data, _ = parts(response(500, body), None)
+    assert data == {"status": 500, "error": error}
 
 
 @pytest.mark.parametrize(
@@ -56,11 +55,9 @@ def test_an_error_without_a_json_body_still_has_a_message(body: Any, error: Any)
 )
 def test_failures_inside_a_2xx_body(style: str | None, body: Any, failed: bool) -> None:
     assert body_failed(style, body) is failed
-    data, reported = envelope(response(200, body), style)
+    data, reported = parts(response(200, body), style)
     assert reported is failed
-    assert orjson.loads(data) == (
-        {"status": 200, "error": body} if failed else {"status": 200, "data": body}
-    )
+    assert data == ({"status": 200, "error": body} if failed else {"status": 200, "data": body})
 
 
 def test_rate_limited_waits_come_from_retry_after_then_reset() -> None:
@@ -78,8 +75,8 @@ def test_rate_limited_waits_come_from_retry_after_then_reset() -> None:
 
 
 def test_a_rate_limited_error_says_how_long_to_wait() -> None:
-    data, failed = envelope(response(429, {"message": "slow down"}, retry_after="30"), None)
-    assert orjson.loads(data) == {
+    data, failed = parts(response(429, {"message": "slow down"}, retry_after="30"), None)
+    assert data == {
         "status": 429,
         "error": {"message": "slow down"},
         "retry_after": 30,
