@@ -82,6 +82,7 @@ class Fact:
         self.body_required: set[str] = set()  # top-level body fields the schema requires
         self.body_fields: dict[str, dict[str, Any]] = {}  # top-level name -> schema
         self.read_only: set[str] = set()
+        self.wrapped = False  # the body is required and is the `data` envelope
 
 
 def _openapi_facts(doc: dict[str, Any]) -> dict[str, Fact]:
@@ -129,9 +130,13 @@ def _openapi_body(doc: dict[str, Any], op: dict[str, Any], fact: Fact) -> None:
     props = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
     if list(props) == ["data"]:  # the envelope: {"data": {...}}
         inner = _all_of(doc, props["data"])
-        if inner.get("properties") and "data" in (schema.get("required") or []):
+        # `data` is required when the schema says so, or when it is the only field of a
+        # body the operation requires (Asana: `requestBody.required`, no `required` list).
+        needed = "data" in (schema.get("required") or []) or bool((body or {}).get("required"))
+        if inner.get("properties") and needed:
             fact.body_fields = {f"data.{k}": v for k, v in inner["properties"].items()}
             fact.body_required = {f"data.{k}" for k in inner.get("required") or []}
+            fact.wrapped = needed
             fact.body_fields["data"] = props["data"]
             return
     fact.body_fields = dict(props)
@@ -201,7 +206,11 @@ def _differences(endpoint: Endpoint, fact: Fact) -> list[str]:
     body = [p for p in endpoint.parameters if p.location == "body"]
     tops = {_top(p.wire_name) for p in body} | {p.wire_name for p in body}
     for name in sorted(fact.body_required - fact.read_only):
-        given = [p for p in body if p.wire_name == name or _top(p.wire_name) == name]
+        given = [
+            p
+            for p in body
+            if p.wire_name == name or _top(p.wire_name) == name or name.startswith(p.wire_name + ".")
+        ]
         if name not in tops and not given:
             if endpoint.body is not None or body:
                 out.append(f"body {name}: required by the source, not offered")
@@ -209,7 +218,8 @@ def _differences(endpoint: Endpoint, fact: Fact) -> list[str]:
             out.append(f"body {name}: required by the source, offered as optional")
     for p in body:
         top = p.wire_name if p.wire_name in fact.body_fields else _top(p.wire_name)
-        if p.required and top in fact.body_fields and top not in fact.body_required:
+        needed = top in fact.body_required or (top == "data" and fact.wrapped)
+        if p.required and top in fact.body_fields and not needed:
             out.append(f"body {p.wire_name}: required, the source does not require {top}")
     for p in endpoint.parameters:
         where = (p.location, p.wire_name)
