@@ -39,7 +39,7 @@ from skillgate.discovery.confidence import Matcher
 from skillgate.discovery.cues import Cues
 from skillgate.discovery.rerank import Reorder
 from skillgate.discovery.spelling import Speller
-from skillgate.discovery.texts import fields, named_by_path, summary, table_words
+from skillgate.discovery.texts import fields, named_by_path, one_line, summary, table_words
 
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -107,7 +107,8 @@ def _head(integration: Integration, e: Endpoint) -> bytes:
             "method": e.method,
             "path": e.path,
             "category": e.category,
-            "description": e.description,
+            # One line: ten results in about the tokens three whole descriptions took.
+            "description": one_line(e.description),
         }
     )
     return doc[:-1]
