@@ -477,7 +477,8 @@ def test_a_result_describes_its_endpoint_in_one_line() -> None:
     the first is terse), cut at a word to at most 100 characters."""
     from skillgate.discovery.texts import ONE_LINE, one_line
 
-    assert one_line("Open a new issue. Returns the issue with its number.") == "Open a new issue."
+    first = "Open a new issue in a repository you can push to."
+    assert one_line(f"{first} Returns the issue with its number.") == first
     assert (
         one_line("List stargazers. Lists the people that have starred the repository.")
         == "List stargazers. Lists the people that have starred the repository."
