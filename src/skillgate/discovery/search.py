@@ -97,9 +97,10 @@ class Hit:
     # The result object as JSON without its closing brace: discovery adds the status.
     head: bytes
     row: int  # its document's row in the index
+    line: str  # its description in one line (texts.one_line), as the answer gives it
 
 
-def _head(integration: Integration, e: Endpoint) -> bytes:
+def _head(integration: Integration, e: Endpoint, line: str) -> bytes:
     doc = orjson.dumps(
         {
             "integration": integration.slug,
@@ -108,7 +109,7 @@ def _head(integration: Integration, e: Endpoint) -> bytes:
             "path": e.path,
             "category": e.category,
             # One line: ten results in about the tokens three whole descriptions took.
-            "description": one_line(e.description),
+            "description": line,
         }
     )
     return doc[:-1]
@@ -129,7 +130,9 @@ class SearchIndex:
         for slug, integration in catalog.integrations.items():
             start = len(self.hits)
             for e in integration.endpoints:
-                self.hits.append(Hit(integration, e, _head(integration, e), len(self.hits)))
+                line = one_line(e.description)
+                hit = Hit(integration, e, _head(integration, e, line), len(self.hits), line)
+                self.hits.append(hit)
                 corpus.append(self._document(integration, e, seen))
                 spoken.update(fields(integration, e).values())
             self.ranges[slug] = (start, len(self.hits))
