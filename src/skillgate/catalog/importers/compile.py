@@ -16,9 +16,10 @@ Rules (both importers; the field-level ones are in the modules that apply them):
 - `scopes`: the OAuth scopes any one of which allows the call, when the source
   says (Google methods' `scopes`; an OpenAPI operation whose security
   requirements each name one OAuth 2.0 scope);
-- a POST/PUT/PATCH with no parameters at all is skipped: the catalog
-  validator requires such an endpoint to declare its parameters (a DELETE of
-  a fixed resource needs none);
+- a POST/PUT/PATCH with no parameters at all is kept when it has an
+  operation id (the catalog validator asks a hand-written one to declare its
+  parameters, not one whose source declares none: Netlify's `POST
+  /deploy_keys`); without an id it is skipped;
 - each endpoint is checked with `Endpoint.model_validate` and the example check
   (`validate.check_example`, the CLI parser round trip); when the example does
   not round-trip, the source examples give way to placeholders; what still
@@ -97,7 +98,7 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
     if op.method not in METHODS:
         raise SkipOperation(f"method {op.method} is not supported by the executor")
     params = _parameters(op, notes)
-    if not params and op.method in ("POST", "PUT", "PATCH"):
+    if not params and op.method in ("POST", "PUT", "PATCH") and not op.operation:
         raise SkipOperation(f"a {op.method} with no parameters (the validator requires some)")
     description = endpoint_description(op.summary, op.description, humanise(name))
     if op.deprecated:
