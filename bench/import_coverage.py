@@ -69,11 +69,17 @@ def main() -> None:
     args = parser.parse_args()
     print("| document | operations | imported | share | main reasons for the rest |")
     print("| --- | ---: | ---: | ---: | --- |")
+    totals = [0, 0]
     for path in _documents(args.paths):
         name, total, made, lines = row(path, args.reasons)
-        share = f"{100 * made / total:.1f}%" if total else "-"
+        totals = [totals[0] + total, totals[1] + made]
         rest = "; ".join(lines).replace("|", "\\|")
-        print(f"| {name} | {total} | {made} | {share} | {rest} |")
+        print(f"| {name} | {total} | {made} | {_share(made, total)} | {rest} |")
+    print(f"| **all** | {totals[0]} | {totals[1]} | {_share(totals[1], totals[0])} | |")
+
+
+def _share(made: int, total: int) -> str:
+    return f"{100 * made / total:.1f}%" if total else "-"
 
 
 if __name__ == "__main__":
