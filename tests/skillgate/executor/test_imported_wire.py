@@ -63,7 +63,11 @@ async def test_head_and_a_post_without_body(
     assert r.json()["status"] == 200, r.text
     r = await harness.run(full, "docker_x", "container_start", id="web")
     assert r.json()["status"] == 200, r.text
-    head, start = provider.api_requests()
+    r = await harness.run(
+        full, "docker_x", "image_get_all", names="busybox,alpine", platform=["linux/amd64", "x"]
+    )
+    assert r.json()["status"] == 200, r.text
+    head, start, export = provider.api_requests()
     # The document's only server is `basePath: /v1.56`: appended to the given host.
     assert (head.method, head.path, head.query) == (
         "HEAD",
@@ -73,6 +77,12 @@ async def test_head_and_a_post_without_body(
     assert (start.method, start.path, start.body) == ("POST", "/v1.56/containers/web/start", b"")
     assert "content-type" not in start.headers  # not application/octet-stream
     assert start.headers["authorization"] == "Bearer good-token"
+    # Swagger's `collectionFormat`: csv (the default) one value, `multi` repeated keys.
+    assert export.query == [
+        ("names", "busybox,alpine"),
+        ("platform", "linux/amd64"),
+        ("platform", "x"),
+    ]
 
 
 async def test_json_patch_and_merge_patch_bodies_keep_their_type(

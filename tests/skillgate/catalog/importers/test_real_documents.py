@@ -50,6 +50,11 @@ def test_swagger_2_body_parameter_refs_and_relative_base_path() -> None:
     assert update["RestartPolicy_Name"]["maps_to"] == "RestartPolicy.Name"
     assert "always" in update["RestartPolicy_Name"]["enum"]
     assert by_name(docker)["container_archive_info"]["method"] == "HEAD"
+    export = params(by_name(docker)["image_get_all"])
+    # `collectionFormat` absent is Swagger's default `csv`; `multi` repeats the key.
+    assert export["names"]["type"] == "string"
+    assert "Comma-separated." in export["names"]["description"]
+    assert (export["platform"]["type"], export["platform"]["items"]) == ("array", "string")
     [skipped] = docker.skipped
     assert skipped.operation == "PutContainerArchive"
     assert "application/x-tar" in skipped.reason
@@ -139,4 +144,4 @@ def test_swagger_document_imports_through_the_cli(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = yaml.safe_load(out.read_text())
     assert data["base_url"] == "https://docker.example/v1.56"
-    assert [e["method"] for e in data["endpoints"]] == ["POST", "HEAD", "POST"]
+    assert [e["method"] for e in data["endpoints"]] == ["POST", "HEAD", "POST", "GET"]
