@@ -20,8 +20,6 @@ Location = Literal["path", "query", "body", "header"]
 HttpMethod = Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
 # The methods that only read: no body parameters, never `changes_data` by default.
 READ_METHODS = ("GET", "HEAD")
-# A JSON body's Content-Type when not application/json (`application/merge-patch+json`).
-JSON_MEDIA_RE = re.compile(r"^application/[A-Za-z0-9.+-]+\+json$")
 BodyEncoding = Literal["json", "form", "graphql"]
 
 # An integration's slug and an endpoint's name: their longest, as every door's input
@@ -101,8 +99,7 @@ class Parameter(_Frozen):
     also: tuple[ParamType, ...] = ()
     # `null` may be sent (JSON bodies only): it clears the field (`milestone: null`).
     nullable: bool = False
-    # The value is the whole JSON body (an array: a JSON Patch; a string), not a field
-    # of it: the endpoint's only body parameter.
+    # The value is the whole JSON body (a JSON Patch array, ...): the only body parameter.
     whole_body: bool = False
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
@@ -182,11 +179,10 @@ class Endpoint(_Frozen):
     pagination: Pagination | None = None
     changes_data: bool | None = None
     headers: dict[str, str] = Field(default_factory=dict)
-    # Query parameters sent on every call, as the source's path writes them
-    # (`/v1/messages?beta=true` -> `beta: "true"`).
+    # Sent on every call, as a source path writes them (`/v1/messages?beta=true`).
     query: dict[str, str] = Field(default_factory=dict)
-    # The JSON body's Content-Type when not application/json.
-    content_type: str | None = Field(default=None, pattern=JSON_MEDIA_RE.pattern)
+    # A JSON body's Content-Type when not application/json (`application/merge-patch+json`).
+    content_type: str | None = Field(default=None, pattern=r"^application/[A-Za-z0-9.+-]+\+json$")
     # Where a compiled endpoint comes from: the OpenAPI operationId or the Google
     # method id (`gmail.users.messages.list`), and the operation's own documentation.
     operation: str | None = None
