@@ -13,9 +13,14 @@ from typing import Any
 import yaml
 from click.testing import CliRunner
 
-from skillgate.catalog.importers import import_openapi, integration_dict, load_document
+from skillgate.catalog.importers import (
+    import_discovery,
+    import_openapi,
+    integration_dict,
+    load_document,
+)
 from skillgate.cli.catalog import catalog
-from tests.skillgate.catalog.importers.documents import FIXTURES, by_name, params
+from tests.skillgate.catalog.importers.documents import FIXTURES, MAIL, by_name, params
 
 SLACK = FIXTURES / "swagger-slack.json"
 DOCKER = FIXTURES / "swagger-docker.yaml"
@@ -145,3 +150,11 @@ def test_swagger_document_imports_through_the_cli(tmp_path: Path) -> None:
     data = yaml.safe_load(out.read_text())
     assert data["base_url"] == "https://docker.example/v1.56"
     assert [e["method"] for e in data["endpoints"]] == ["POST", "HEAD", "POST", "GET"]
+
+
+def test_a_dangling_discovery_reference_is_noted_too() -> None:
+    document = load_document(MAIL)
+    document["schemas"]["Message"]["properties"]["payload"]["$ref"] = "Gone"
+    imported = import_discovery(document, slug="mail")
+    assert imported.endpoints
+    assert any("dangling $ref '#/schemas/Gone' at schemas/Message" in n for n in imported.notes)
