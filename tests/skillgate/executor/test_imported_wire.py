@@ -1,8 +1,8 @@
 """Endpoints imported from excerpts of real documents (tests/fixtures/importers, each
 file names its source) execute against the loopback upstream, which records what it
 received: a HEAD, a POST with no body (no Content-Type at all), a JSON Patch and a JSON
-Merge Patch body with their own Content-Type, a query string the path carries, a
-Swagger 2.0 form body, and a document whose only server is a path, given `--base-url`."""
+Merge Patch body with their own Content-Type, a `*/*` body as JSON, a query string the
+path carries, a Swagger 2.0 form body and `collectionFormat`s, and a document whose only server is a path, given `--base-url`."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ DOCUMENTS = {
     "zuora": "zuora-merge-patch.json",
     "flickr": "flickr-query-in-path.json",
     "slack": "swagger-slack.json",
+    "jira": "jira-any-media.json",
 }
 
 
@@ -109,13 +110,19 @@ async def test_json_patch_and_merge_patch_bodies_keep_their_type(
         body={"color__c": None, "seats__c": 4},
     )
     assert r.json()["status"] == 200, r.text
-    box, zuora = provider.api_requests()
+    r = await harness.run(full, "jira_x", "set_columns", id=10, body=["summary", "status"])
+    assert r.json()["status"] == 200, r.text
+    box, zuora, jira = provider.api_requests()
     assert (box.method, box.path) == ("PUT", "/files/12/metadata/global/properties")
     assert box.headers["content-type"] == "application/json-patch+json"
     assert box.json() == patch
     assert (zuora.method, zuora.path) == ("PATCH", "/objects/records/default/vehicle/a1")
     assert zuora.headers["content-type"] == "application/merge-patch+json"
     assert zuora.json() == {"color__c": None, "seats__c": 4}
+    # `*/*` with a schema: JSON, as application/json.
+    assert (jira.method, jira.path) == ("PUT", "/rest/api/3/filter/10/columns")
+    assert jira.headers["content-type"] == "application/json"
+    assert jira.json() == ["summary", "status"]
 
 
 async def test_query_in_the_path_and_a_swagger_form_body(
