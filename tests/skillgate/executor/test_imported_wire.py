@@ -2,7 +2,8 @@
 file names its source) execute against the loopback upstream, which records what it
 received: a HEAD, a POST with no body (no Content-Type at all), a JSON Patch and a JSON
 Merge Patch body with their own Content-Type, a `*/*` body as JSON, a query string the
-path carries, a Swagger 2.0 form body and `collectionFormat`s, and a document whose only server is a path, given `--base-url`."""
+path carries, a Swagger 2.0 form body and `collectionFormat`s, and a document whose
+only server is a path, given `--base-url`."""
 
 from __future__ import annotations
 
