@@ -26,6 +26,11 @@ def parameter_doc(p: Parameter) -> dict[str, Any]:
         doc["enum"] = list(p.enum)
     if p.default is not None:
         doc["default"] = p.default
+    if p.also:
+        # A union: a value of one of these types is sent as it is.
+        doc["also"] = list(p.also)
+    if p.nullable:
+        doc["nullable"] = True  # null is sent: it clears the field
     return doc
 
 

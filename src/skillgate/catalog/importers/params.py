@@ -7,9 +7,8 @@ Rules (both importers):
   string parameter noted "Comma-separated."; a query object without a JSON
   `content` (deepObject style) cannot be sent: the operation is skipped when it
   is required, the parameter left out (with a note) when optional;
-- an `Authorization` or `Content-Type` header parameter is left out, required
-  or not (with a note): the gateway sends the connection's credential and the
-  body's type itself;
+- an `Authorization` or `Content-Type` header parameter is left out, required or
+  not (noted): the gateway sends the credential and the body's type itself;
 - cookie parameters, and header parameters naming another header the gateway
   owns (`models.PROTECTED_HEADERS`): skipped operation when required, left out
   when optional;
@@ -29,10 +28,11 @@ Rules (both importers):
 - a JSON body whose only property is `data` holding a bigger object (the
   envelope of Asana and JSON:API, `{"data": {"name": ...}}`) has that object's
   fields as parameters, `data_name` with `maps_to: data.name` (one level;
-  nested objects in it stay `object` parameters);
-- a JSON body that is not an object with declared fields (an array such as a
-  JSON Patch, a string, any value, a free-form object) is one required
-  parameter `body` with `whole_body: true`: its value is the whole body;
+  nested objects in it stay `object` parameters); a smaller `data` of a body the
+  source marks required stays one `object` parameter, required, its description
+  naming the fields required inside it;
+- a JSON body that is no object with fields (a JSON Patch array, a string, any
+  value, a free-form object) is one required `whole_body` parameter `body`;
 - a free-form form body, a property name with a `.` and, in a form body, a
   required nested object or array: skipped operation (the executor places body
   parameters by dotted path into one JSON object or one form);
@@ -53,8 +53,7 @@ from skillgate.catalog.importers.text import param_description
 from skillgate.catalog.models import HEADER_RE, PROTECTED_HEADERS
 
 GATEWAY_HEADERS = PROTECTED_HEADERS | {"content-type"}
-# Headers the gateway always sends itself where the call needs them (the connection's
-# credential, the body's type): a parameter naming one is left out, even a required one.
+# Sent by the gateway itself (credential, body type): such a parameter is always left out.
 SENT_BY_GATEWAY = frozenset({"authorization", "content-type"})
 FLAT_MAX = 6
 ENVELOPE = "data"
@@ -230,9 +229,7 @@ _ANY = sch.Typed("object", note="Any JSON value.", also=("array", "string", "num
 
 
 def _whole(body: SourceBody) -> list[Param] | None:
-    """A JSON body that is no object with declared fields (an array such as a JSON
-    Patch, a string, any value, a free-form object): one required `whole_body`
-    parameter `body`; None for an object with fields (or a form body)."""
+    """One required `whole_body` parameter `body` for a JSON body without fields; else None."""
     schema = sch.merged(body.schema)
     kind = sch.plain_type(schema)
     alts = sch.alternatives(schema)
@@ -249,8 +246,7 @@ def _whole(body: SourceBody) -> list[Param] | None:
 
 def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
     """The body's top-level properties as parameters (nested ones flattened when small)."""
-    whole = _whole(body)
-    if whole is not None:
+    if (whole := _whole(body)) is not None:
         return whole
     schema, required, groups = _object_schema(body)
     props = schema.get("properties")
@@ -258,26 +254,34 @@ def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
         if schema.get("additionalProperties") not in (None, False):
             raise SkipOperation("request body is a free-form form body with no declared fields")
         return []
+    # A required body whose only field is the `data` envelope (Asana's, with no
+    # `required` list) needs that envelope: its own required fields bind.
+    wrapped = body.required and list(props) == [ENVELOPE]
     envelope = _envelope(props, body.encoding)
     if envelope is not None:
         key, inner = envelope
-        return _flatten(key, inner, key in required, notes)
+        return _flatten(key, inner, key in required or wrapped, notes)
     either = {name for g in groups for name in g}
     result: list[Param] = []
     for key, raw in props.items():
         prop = sch.merged(raw)
         if sch.is_read_only(prop):
             continue
-        needed = key in required
+        needed = key in required or wrapped
         if "." in key:
             _unsupported_body(key, needed, "its name holds a '.'", notes)
             continue
-        note = _either_note(groups) if key in either else ""
+        note = _either_note(groups) if key in either else _inside_note(prop) if wrapped else ""
         # Whether a small object is split into fields is decided as it was before the
         # schema's `required` list became binding on an optional body: names stay.
-        shape = needed and body.required
+        shape = key in required and body.required
         result.extend(_body_param(key, prop, needed, shape, body.encoding, note, notes))
     return result
+
+
+def _inside_note(prop: Schema) -> str:
+    inner = [k for k in prop.get("required") or [] if k in (prop.get("properties") or {})]
+    return f"Required inside it: {', '.join(inner)}." if inner else ""
 
 
 def _envelope(props: dict[str, Any], encoding: str) -> tuple[str, Schema] | None:
