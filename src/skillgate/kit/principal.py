@@ -14,7 +14,7 @@ from typing import Literal
 
 from skillgate.errors import CredentialRefused, Unauthorized
 
-Via = Literal["api_key", "access_token", "session"]
+Via = Literal["api_key", "access_token", "session", "oauth"]
 
 
 @dataclass(frozen=True, slots=True)

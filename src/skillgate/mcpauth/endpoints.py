@@ -1,0 +1,129 @@
+"""The authorization server's HTTP routes, on the account door.
+
+    GET  /.well-known/oauth-protected-resource[/mcp]   RFC 9728: `/mcp` and who issues its tokens
+    GET  /.well-known/oauth-authorization-server       RFC 8414 (with CIMD and RFC 9207's `iss`)
+    GET|POST /oauth/authorize    the SDK's handler: checks, then the dashboard's consent page
+    POST /oauth/token            the SDK's handler: code + PKCE, refresh (rotating)
+    POST /oauth/register         the SDK's handler (RFC 7591), rate-limited per address
+    POST /oauth/revoke           the SDK's handler (RFC 7009): the grant ends
+
+The documents are built per request: the issuer and the resource are this server's
+public URLs (`kit.public`), which may depend on the request. The OAuth routes answer
+OAuth's own error objects (RFC 6749 section 5.2), as OAuth clients expect.
+"""
+
+from __future__ import annotations
+
+from mcp.server.auth.handlers.authorize import AuthorizationHandler
+from mcp.server.auth.handlers.register import RegistrationHandler
+from mcp.server.auth.handlers.revoke import RevocationHandler
+from mcp.server.auth.handlers.token import TokenHandler
+from mcp.server.auth.middleware.client_auth import ClientAuthenticator
+from mcp.server.auth.routes import build_metadata, cors_middleware
+from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
+from mcp.shared.auth import ProtectedResourceMetadata
+from pydantic import AnyHttpUrl
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from skillgate.http.client_ip import client_ip
+from skillgate.kit.ratecount import Counter, Window, spend
+from skillgate.mcpauth import tokens
+from skillgate.mcpauth.provider import GatewayProvider
+
+AUTHORIZE_PATH = "/oauth/authorize"
+TOKEN_PATH = "/oauth/token"
+REGISTER_PATH = "/oauth/register"
+REVOKE_PATH = "/oauth/revoke"
+PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource"
+AUTHORIZATION_SERVER_PATH = "/.well-known/oauth-authorization-server"
+REGISTRATIONS = Window("oauth:register", 20, 3600)  # per client address
+_DOCS = "https://github.com/skillgate/skillgate/blob/main/docs/mcp.md"
+_CACHE = {"Cache-Control": "public, max-age=300"}
+
+
+def resource_metadata_url(base: str) -> str:
+    """RFC 9728 section 3.1: the well-known path with `/mcp` after it."""
+    return base + PROTECTED_RESOURCE_PATH + "/mcp"
+
+
+def server_metadata(provider: GatewayProvider) -> dict[str, object]:
+    issuer = provider.grants.issuer
+    registration = ClientRegistrationOptions(enabled=True, valid_scopes=[tokens.SCOPE])
+    meta = build_metadata(AnyHttpUrl(issuer), None, registration, RevocationOptions(enabled=True))
+    meta.authorization_endpoint = AnyHttpUrl(issuer + AUTHORIZE_PATH)
+    meta.token_endpoint = AnyHttpUrl(issuer + TOKEN_PATH)
+    meta.registration_endpoint = AnyHttpUrl(issuer + REGISTER_PATH)
+    meta.revocation_endpoint = AnyHttpUrl(issuer + REVOKE_PATH)
+    methods = ["none", "client_secret_post", "client_secret_basic"]
+    meta.token_endpoint_auth_methods_supported = methods
+    meta.revocation_endpoint_auth_methods_supported = methods
+    meta.client_id_metadata_document_supported = True
+    meta.authorization_response_iss_parameter_supported = True
+    document: dict[str, object] = meta.model_dump(mode="json", exclude_none=True)
+    document["issuer"] = issuer  # exactly the `iss` the authorization response carries
+    return document
+
+
+def routes(provider: GatewayProvider, counter: Counter) -> list[BaseRoute]:
+    authenticator = ClientAuthenticator(provider)
+    registration = RegistrationHandler(
+        provider,
+        ClientRegistrationOptions(
+            enabled=True, valid_scopes=[tokens.SCOPE], default_scopes=[tokens.SCOPE]
+        ),
+    )
+
+    async def protected_resource(request: Request) -> Response:
+        grants = provider.grants
+        meta = ProtectedResourceMetadata(
+            resource=AnyHttpUrl(grants.resource),
+            authorization_servers=[AnyHttpUrl(grants.issuer)],
+            scopes_supported=[tokens.SCOPE],
+            resource_name="Skill Gateway",
+            resource_documentation=AnyHttpUrl(_DOCS),
+        )
+        document = meta.model_dump(mode="json", exclude_none=True)
+        document["resource"] = grants.resource  # as the client compares it: no trailing slash
+        document["authorization_servers"] = [grants.issuer]
+        return JSONResponse(document, headers=_CACHE)
+
+    async def authorization_server(request: Request) -> Response:
+        return JSONResponse(server_metadata(provider), headers=_CACHE)
+
+    async def register(request: Request) -> Response:
+        spent = await spend(counter, [(REGISTRATIONS, client_ip(request) or "unknown")])
+        if not spent.allowed:
+            return JSONResponse(
+                {
+                    "error": "invalid_client_metadata",
+                    "error_description": "Too many registrations from this address; retry in "
+                    f"{spent.retry_after} s.",
+                },
+                status_code=429,
+                headers={"Retry-After": str(spent.retry_after)},
+            )
+        return await registration.handle(request)
+
+    get = ["GET", "OPTIONS"]
+    post = ["POST", "OPTIONS"]
+    return [
+        Route(PROTECTED_RESOURCE_PATH, cors_middleware(protected_resource, get), methods=get),
+        Route(
+            PROTECTED_RESOURCE_PATH + "/mcp", cors_middleware(protected_resource, get), methods=get
+        ),
+        Route(AUTHORIZATION_SERVER_PATH, cors_middleware(authorization_server, get), methods=get),
+        Route(AUTHORIZE_PATH, AuthorizationHandler(provider).handle, methods=["GET", "POST"]),
+        Route(
+            TOKEN_PATH,
+            cors_middleware(TokenHandler(provider, authenticator).handle, post),
+            methods=post,
+        ),
+        Route(REGISTER_PATH, cors_middleware(register, post), methods=post),
+        Route(
+            REVOKE_PATH,
+            cors_middleware(RevocationHandler(provider, authenticator).handle, post),
+            methods=post,
+        ),
+    ]
