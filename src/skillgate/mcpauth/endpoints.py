@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from mcp.server.auth.handlers.authorize import AuthorizationHandler
 from mcp.server.auth.handlers.register import RegistrationHandler
-from mcp.server.auth.handlers.revoke import RevocationHandler
 from mcp.server.auth.handlers.token import TokenHandler
-from mcp.server.auth.middleware.client_auth import ClientAuthenticator
+from mcp.server.auth.middleware.client_auth import AuthenticationError, ClientAuthenticator
 from mcp.server.auth.routes import build_metadata, cors_middleware
 from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
 from mcp.shared.auth import ProtectedResourceMetadata
@@ -89,6 +88,28 @@ def routes(provider: GatewayProvider, counter: Counter) -> list[BaseRoute]:
         document["authorization_servers"] = [grants.issuer]
         return JSONResponse(document, headers=_CACHE)
 
+    async def revoke(request: Request) -> Response:
+        """RFC 7009. Not the SDK's handler: it requires a `client_secret` field even of a
+        public client, which has none to send."""
+        try:
+            client = await authenticator.authenticate_request(request)
+        except AuthenticationError as exc:
+            return JSONResponse(
+                {"error": "invalid_client", "error_description": exc.message}, status_code=401
+            )
+        value = (await request.form()).get("token")
+        if not isinstance(value, str) or not value:
+            return JSONResponse(
+                {"error": "invalid_request", "error_description": "token: required"},
+                status_code=400,
+            )
+        found = await provider.load_access_token(value) or await provider.load_refresh_token(
+            client, value
+        )
+        if found is not None and found.client_id == client.client_id:
+            await provider.revoke_token(found)
+        return Response(status_code=200, headers={"Cache-Control": "no-store"})
+
     async def authorization_server(request: Request) -> Response:
         return JSONResponse(server_metadata(provider), headers=_CACHE)
 
@@ -121,9 +142,5 @@ def routes(provider: GatewayProvider, counter: Counter) -> list[BaseRoute]:
             methods=post,
         ),
         Route(REGISTER_PATH, cors_middleware(register, post), methods=post),
-        Route(
-            REVOKE_PATH,
-            cors_middleware(RevocationHandler(provider, authenticator).handle, post),
-            methods=post,
-        ),
+        Route(REVOKE_PATH, cors_middleware(revoke, post), methods=post),
     ]
