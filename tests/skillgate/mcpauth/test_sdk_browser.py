@@ -144,9 +144,11 @@ async def signed_in_client(server: Server, user: User, storage: Memory) -> Async
         redirect_handler=user.authorize,
         callback_handler=user.returned,
     )
-    async with httpx2.AsyncClient(auth=auth, timeout=60) as http:
-        async with Client(streamable_http_client(server.url + "/mcp", http_client=http)) as client:  # type: ignore[arg-type]
-            yield client
+    async with (
+        httpx2.AsyncClient(auth=auth, timeout=60) as http,
+        Client(streamable_http_client(server.url + "/mcp", http_client=http)) as client,  # type: ignore[arg-type]
+    ):
+        yield client
 
 
 async def test_the_sdk_client_signs_in_by_registration_and_calls_tools(
@@ -173,8 +175,10 @@ async def test_the_sdk_client_signs_in_by_registration_and_calls_tools(
         )  # fmt: skip
         assert write.is_error is True  # the user allowed reading only
         assert "scope_not_allowed" in write.content[0].text  # type: ignore[union-attr]
-    assert storage.tokens is not None and storage.tokens.access_token.startswith("sgo_at_")
-    assert storage.client is not None and storage.client.client_id  # registered (RFC 7591)
+    assert storage.tokens is not None
+    assert storage.tokens.access_token.startswith("sgo_at_")
+    assert storage.client is not None
+    assert storage.client.client_id  # registered (RFC 7591)
 
     # The app is listed beside the API keys, with its last use, and revoking it ends it.
     await page.goto(server.url + "/keys")
