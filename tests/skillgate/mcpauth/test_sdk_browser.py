@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
+import shutil
+import subprocess
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -199,3 +203,93 @@ async def test_the_sdk_client_signs_in_by_registration_and_calls_tools(
             },
         )
     assert r.status_code == 401
+
+
+MCP_REMOTE = "mcp-remote@0.15.1"
+
+
+@pytest.fixture(scope="module")
+def mcp_remote(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        pytest.skip("Node.js (node and npm) is not installed")
+    prefix = tmp_path_factory.mktemp("mcp-remote")
+    done = subprocess.run(
+        [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", MCP_REMOTE],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    entry = prefix / "node_modules/mcp-remote/dist/proxy.js"
+    if done.returncode != 0 or not entry.exists():
+        pytest.skip(f"npm could not install {MCP_REMOTE}: {done.stderr.strip()[-300:]}")
+    return [node, str(entry)]
+
+
+async def _line(stream: asyncio.StreamReader, seconds: float = 30) -> bytes:
+    return await asyncio.wait_for(stream.readline(), seconds)
+
+
+async def _authorize_url(stderr: asyncio.StreamReader, seen: list[str]) -> str:
+    while True:
+        line = (await _line(stderr, 60)).decode()
+        seen.append(line)
+        if not line:
+            raise AssertionError("mcp-remote stopped:\n" + "".join(seen))
+        if "/oauth/authorize?" in line:
+            return line.strip()
+
+
+async def test_mcp_remote_signs_in_and_lists_tools(
+    server: Server, browser: Browser, mcp_remote: list[str], tmp_path: Path
+) -> None:
+    """`npx mcp-remote {base_url}/mcp`: the stdio proxy that clients without remote
+    support run. It discovers, registers, prints the authorization URL (no desktop
+    here to open it), and Chromium signs in and allows; then a tools/list over its
+    stdin is answered with the gateway's tools."""
+    callback_port = process.free_port()
+    env = {
+        "PATH": str(Path(mcp_remote[0]).parent),  # node only: no desktop opener to find
+        "HOME": str(tmp_path),
+        "MCP_REMOTE_CONFIG_DIR": str(tmp_path / "auth"),
+    }
+    proc = await asyncio.create_subprocess_exec(
+        *mcp_remote, server.url + "/mcp", str(callback_port), "--host", "127.0.0.1",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env=env,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    seen: list[str] = []
+    try:
+        url = await _authorize_url(proc.stderr, seen)
+        assert url.startswith(server.url + "/oauth/authorize?")
+        page = await new_page(browser)
+        await page.goto(url)
+        await page.fill("input[name=email]", EMAIL)
+        await page.fill("input[name=password]", PASSWORD)
+        await page.click("button:has-text('Sign in')")
+        await expect(page.locator("dd.client-name")).to_contain_text("MCP")
+        await page.check("input[name=access][value=all]")
+        await page.click("button:has-text('Allow')")
+        await expect(page).to_have_url(re.compile(rf"127\.0\.0\.1:{callback_port}/"))
+        messages = [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "stdio-test", "version": "1"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
+        ]  # fmt: skip
+        for message in messages:
+            proc.stdin.write(json.dumps(message).encode() + b"\n")
+        await proc.stdin.drain()
+        answers: dict[int, dict[str, object]] = {}
+        while 2 not in answers:
+            line = await _line(proc.stdout, 60)
+            assert line, "mcp-remote closed its stdout:\n" + "".join(seen)
+            answer = json.loads(line)
+            if "id" in answer:
+                answers[answer["id"]] = answer
+        result = answers[2]["result"]
+        assert isinstance(result, dict)
+        assert "run_skill" in {tool["name"] for tool in result["tools"]}
+    finally:
+        proc.terminate()
+        await proc.wait()
