@@ -256,7 +256,9 @@ async def test_mcp_remote_signs_in_and_lists_tools(
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE, env=env,
     )  # fmt: skip
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
     seen: list[str] = []
     try:
         url = await _authorize_url(proc.stderr, seen)
