@@ -36,7 +36,9 @@ from playwright.async_api import Browser, Page, Route, async_playwright, expect
 
 from tests import process
 from tests.process import Server, fixture_env, serve
-from tests.skillgate.dashboard.test_browser import ARGS, CHROMIUM, SHOTS, new_page, shot
+from tests.skillgate.dashboard.test_browser import (
+    ARGS, CHROMIUM, DESKTOP, PHONE, SHOTS, _layout, new_page, shot
+)  # fmt: skip
 from tests.skillgate.doors.mcp.conftest import operator
 from tests.upstream import Provider
 
@@ -191,6 +193,13 @@ async def test_the_sdk_client_signs_in_by_registration_and_calls_tools(
     await expect(row.locator(".app-name")).to_have_text("SDK e2e client")
     await expect(row).to_contain_text("sample:read")
     await shot(page, "oauth-02-connected-app")
+    await page.set_viewport_size(PHONE)  # the apps table fits a phone's card too
+    await page.reload()
+    measured = await _layout(page)
+    assert measured["overflow"] == [], measured
+    assert measured["pageWidth"] == measured["viewport"], measured
+    await shot(page, "oauth-03-connected-app-390")
+    await page.set_viewport_size(DESKTOP)
     await row.locator("button:has-text('Revoke')").click()
     await expect(page.locator(".app-row .badge.bad")).to_have_text("Revoked")
     async with httpx.AsyncClient() as plain:
