@@ -151,6 +151,7 @@ class Grants:
         )
         code = tokens.new(tokens.CODE_PREFIX)
         repo = OAuthRepository(db)
+        await repo.purge_expired(utcnow())  # spent codes and expired tokens go
         await repo.add(grant)
         await repo.add(
             OAuthCode(

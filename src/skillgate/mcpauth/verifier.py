@@ -74,6 +74,8 @@ class TokenVerifier:
             if grant.revoked_at is None and (
                 last is None or now - last > timedelta(seconds=TOUCH_SECONDS)
             ):
+                if len(self._touched) >= 50_000:
+                    self._touched.clear()
                 self._touched[grant.id] = now
                 await repo.touch(grant.id, now)
         identity = KeyIdentity(

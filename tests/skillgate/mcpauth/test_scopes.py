@@ -71,3 +71,21 @@ async def test_no_integration_chosen_is_asked_again(oauth: OAuthClient) -> None:
     assert r.status_code == 400
     assert "choose at least one integration" in r.text
     assert "Test Client" in r.text  # the same consent page, with the error
+
+
+async def test_a_users_apps_share_one_rate_budget(
+    harness: Harness, oauth: OAuthClient, provider: Provider
+) -> None:
+    """Apps do not count toward the plan's key limit (free: 1 key), so two of them share
+    the plan's one budget (free: 30 calls a minute) instead of getting one each."""
+    full, _ = await harness.key()
+    await harness.connect_token(full)
+    first = (await oauth.tokens())["access_token"]
+    second = OAuthClient(harness.client, oauth.web)
+    assert (await second.register(client_name="Second")).status_code == 201
+    other = (await second.tokens())["access_token"]
+    results = [
+        await _run(harness, (first, other)[i % 2], "get_user", username="u") for i in range(31)
+    ]
+    assert all(r["isError"] is False for r in results[:30])
+    assert _error(results[30]) == "rate_limited"

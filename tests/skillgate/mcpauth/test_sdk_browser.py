@@ -37,7 +37,14 @@ from playwright.async_api import Browser, Page, Route, async_playwright, expect
 from tests import process
 from tests.process import Server, fixture_env, serve
 from tests.skillgate.dashboard.test_browser import (
-    ARGS, CHROMIUM, DESKTOP, PHONE, SHOTS, _layout, new_page, shot
+    ARGS,
+    CHROMIUM,
+    DESKTOP,
+    PHONE,
+    SHOTS,
+    _layout,
+    new_page,
+    shot,
 )  # fmt: skip
 from tests.skillgate.doors.mcp.conftest import operator
 from tests.upstream import Provider
