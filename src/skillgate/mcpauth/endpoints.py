@@ -65,17 +65,22 @@ def server_metadata(provider: GatewayProvider) -> dict[str, object]:
     return document
 
 
-def routes(provider: GatewayProvider, counter: Counter) -> list[BaseRoute]:
-    authenticator = ClientAuthenticator(provider)
-    registration = RegistrationHandler(
-        provider,
-        ClientRegistrationOptions(
-            enabled=True, valid_scopes=[tokens.SCOPE], default_scopes=[tokens.SCOPE]
-        ),
-    )
+class _Handlers:
+    """The routes the gateway answers itself: the documents, the rate-limited
+    registration and the revocation."""
 
-    async def protected_resource(request: Request) -> Response:
-        grants = provider.grants
+    def __init__(self, provider: GatewayProvider, counter: Counter) -> None:
+        self.provider = provider
+        self.counter = counter
+        self.authenticator = ClientAuthenticator(provider)
+        # Any `scope` a client registers with is accepted (Claude registers its own
+        # names): what a token may do is chosen on the consent page (docs/decisions.md).
+        self.registration = RegistrationHandler(
+            provider, ClientRegistrationOptions(enabled=True, default_scopes=[tokens.SCOPE])
+        )
+
+    async def protected_resource(self, request: Request) -> Response:
+        grants = self.provider.grants
         meta = ProtectedResourceMetadata(
             resource=AnyHttpUrl(grants.resource),
             authorization_servers=[AnyHttpUrl(grants.issuer)],
@@ -88,11 +93,29 @@ def routes(provider: GatewayProvider, counter: Counter) -> list[BaseRoute]:
         document["authorization_servers"] = [grants.issuer]
         return JSONResponse(document, headers=_CACHE)
 
-    async def revoke(request: Request) -> Response:
+    async def authorization_server(self, request: Request) -> Response:
+        return JSONResponse(server_metadata(self.provider), headers=_CACHE)
+
+    async def register(self, request: Request) -> Response:
+        spent = await spend(self.counter, [(REGISTRATIONS, client_ip(request) or "unknown")])
+        if not spent.allowed:
+            return JSONResponse(
+                {
+                    "error": "invalid_client_metadata",
+                    "error_description": "Too many registrations from this address; retry in "
+                    f"{spent.retry_after} s.",
+                },
+                status_code=429,
+                headers={"Retry-After": str(spent.retry_after)},
+            )
+        return await self.registration.handle(request)
+
+    async def revoke(self, request: Request) -> Response:
         """RFC 7009. Not the SDK's handler: it requires a `client_secret` field even of a
         public client, which has none to send."""
+        provider = self.provider
         try:
-            client = await authenticator.authenticate_request(request)
+            client = await self.authenticator.authenticate_request(request)
         except AuthenticationError as exc:
             return JSONResponse(
                 {"error": "invalid_client", "error_description": exc.message}, status_code=401
@@ -110,37 +133,21 @@ def routes(provider: GatewayProvider, counter: Counter) -> list[BaseRoute]:
             await provider.revoke_token(found)
         return Response(status_code=200, headers={"Cache-Control": "no-store"})
 
-    async def authorization_server(request: Request) -> Response:
-        return JSONResponse(server_metadata(provider), headers=_CACHE)
 
-    async def register(request: Request) -> Response:
-        spent = await spend(counter, [(REGISTRATIONS, client_ip(request) or "unknown")])
-        if not spent.allowed:
-            return JSONResponse(
-                {
-                    "error": "invalid_client_metadata",
-                    "error_description": "Too many registrations from this address; retry in "
-                    f"{spent.retry_after} s.",
-                },
-                status_code=429,
-                headers={"Retry-After": str(spent.retry_after)},
-            )
-        return await registration.handle(request)
-
+def routes(provider: GatewayProvider, counter: Counter) -> list[BaseRoute]:
+    own = _Handlers(provider, counter)
+    token = TokenHandler(provider, own.authenticator)
     get = ["GET", "OPTIONS"]
     post = ["POST", "OPTIONS"]
+    document = cors_middleware(own.protected_resource, get)
     return [
-        Route(PROTECTED_RESOURCE_PATH, cors_middleware(protected_resource, get), methods=get),
+        Route(PROTECTED_RESOURCE_PATH, document, methods=get),
+        Route(PROTECTED_RESOURCE_PATH + "/mcp", document, methods=get),
         Route(
-            PROTECTED_RESOURCE_PATH + "/mcp", cors_middleware(protected_resource, get), methods=get
+            AUTHORIZATION_SERVER_PATH, cors_middleware(own.authorization_server, get), methods=get
         ),
-        Route(AUTHORIZATION_SERVER_PATH, cors_middleware(authorization_server, get), methods=get),
         Route(AUTHORIZE_PATH, AuthorizationHandler(provider).handle, methods=["GET", "POST"]),
-        Route(
-            TOKEN_PATH,
-            cors_middleware(TokenHandler(provider, authenticator).handle, post),
-            methods=post,
-        ),
-        Route(REGISTER_PATH, cors_middleware(register, post), methods=post),
-        Route(REVOKE_PATH, cors_middleware(revoke, post), methods=post),
+        Route(TOKEN_PATH, cors_middleware(token.handle, post), methods=post),
+        Route(REGISTER_PATH, cors_middleware(own.register, post), methods=post),
+        Route(REVOKE_PATH, cors_middleware(own.revoke, post), methods=post),
     ]

@@ -253,3 +253,19 @@ async def test_registration_is_rate_limited(harness: Harness) -> None:
     answers = [(await client.register()).status_code for _ in range(21)]
     assert answers[:20] == [201] * 20
     assert answers[20] == 429
+
+
+async def test_any_requested_scope_is_accepted_and_the_token_says_mcp(
+    harness: Harness, signed_in: Web
+) -> None:
+    """Clients register and ask with scope names of their own (Claude: `claudeai`); what
+    the token may do is the consent page's choice, and every token says `mcp`."""
+    client = OAuthClient(harness.client, signed_in)
+    assert (await client.register(scope="claudeai")).status_code == 201
+    page = await client.consent_page(scope="claudeai openid")
+    assert page.status_code == 200
+    r = await client.answer(page)
+    back = query_of(r.headers["location"])
+    tokens = await client.exchange(back["code"])
+    assert tokens.status_code == 200, tokens.text
+    assert tokens.json()["scope"] == "mcp"
