@@ -107,9 +107,10 @@ class Memory:
 class User:
     """The person at the browser: signs in when asked, allows `sample` read-only."""
 
-    def __init__(self, page: Page, callback: str) -> None:
+    def __init__(self, page: Page, callback: str, name: str = "SDK e2e client") -> None:
         self.page = page
         self.callback = callback
+        self.name = name
         self.back: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
     async def start(self) -> None:
@@ -128,7 +129,7 @@ class User:
         await page.fill("input[name=password]", PASSWORD)
         await page.click("button:has-text('Sign in')")
         await expect(page.locator("h1")).to_contain_text("Allow")
-        await expect(page.locator("dd.client-name")).to_have_text("SDK e2e client")
+        await expect(page.locator("dd.client-name")).to_have_text(self.name)
         await expect(page.locator(".redirect-host")).to_have_text(urlsplit(self.callback).netloc)
         await page.check("input[name=access][value=some]")
         await page.select_option("select[name=scope_sample]", "read")
@@ -143,7 +144,9 @@ class User:
 
 
 @contextlib.asynccontextmanager
-async def signed_in_client(server: Server, user: User, storage: Memory) -> AsyncIterator[Client]:
+async def signed_in_client(
+    server: Server, user: User, storage: Memory, metadata_url: str | None = None
+) -> AsyncIterator[Client]:
     auth = OAuthClientProvider(
         server.url + "/mcp",
         OAuthClientMetadata(
@@ -156,6 +159,7 @@ async def signed_in_client(server: Server, user: User, storage: Memory) -> Async
         storage,
         redirect_handler=user.authorize,
         callback_handler=user.returned,
+        client_metadata_url=metadata_url,
     )
     async with (
         httpx2.AsyncClient(auth=auth, timeout=60) as http,
