@@ -106,8 +106,10 @@ async def test_tokens_are_stored_hashed(harness: Harness, oauth: OAuthClient) ->
 async def test_the_token_is_refused_by_every_other_route(
     harness: Harness, oauth: OAuthClient
 ) -> None:
-    token = (await oauth.tokens())["access_token"]
+    tokens = await oauth.tokens()
+    token = tokens["access_token"]
     assert (await mcp(harness, token)).status_code == 200
+    assert (await mcp(harness, tokens["refresh_token"])).status_code == 401  # not a bearer
     for method, path in (
         ("GET", "/v1/me"),
         ("GET", "/v1/skills"),
