@@ -9,6 +9,7 @@
     │   ├── ScopeNotAllowed            403 scope_not_allowed
     │   ├── IntegrationNotConnected    403 integration_not_connected
     │   ├── PlanLimitReached           403 plan_limit_reached
+    │   ├── PolicyDenied               403 policy_denied (rule)
     │   └── CsrfFailed                 403 csrf_failed
     ├── NotFound                       404 not_found
     ├── MethodNotAllowed               405 method_not_allowed
@@ -151,6 +152,14 @@ class IntegrationNotConnected(Forbidden):
 
 class PlanLimitReached(Forbidden):
     code = "plan_limit_reached"
+
+
+class PolicyDenied(Forbidden):
+    """A rule of the key's policy refuses the call: `extra` carries the `rule`
+    ({"index", "name"}, or "default")."""
+
+    code = "policy_denied"
+    default_message = "This API key's policy does not allow this call."
 
 
 class CsrfFailed(Forbidden):

@@ -257,6 +257,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         pepper=keyformat.derive_pepper(settings.secret_key),
         slugs=catalog.integrations.keys(),  # a live view: a reload changes it
         verifier=verifier,
+        catalog=catalog,  # what a policy may name (the same live catalog)
     )
     gateway.provide(
         maker, catalog, plans, connections, gateway.scoped_connections, keys, gateway.log

@@ -28,7 +28,7 @@ FEATURES = (
 
 # A feature's public modules besides service, repository, schemas and models.
 PUBLIC = {
-    "api_keys": {"scopes", "verifier"},  # who may see and run what; KeyVerifier
+    "api_keys": {"policy", "scopes", "verifier"},  # a key's policy; who may see and run what
     "auth": {"deps", "sessions", "signin"},  # the routes' credentials; WebSessions; SignIn
     "connections": {"cache", "credentials", "refresh", "status", "stored"},
     "discovery": {"rendered"},  # RenderedCatalog

@@ -8,13 +8,16 @@ and bad checksums are rejected before any lookup.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from skillgate.api_keys import keyformat
+from skillgate.api_keys.policy import Policy, compile_
 from skillgate.api_keys.repository import ApiKeyRepository
 from skillgate.api_keys.usage import UsageRecorder
 from skillgate.db.base import utcnow
-from skillgate.errors import CredentialRefused, Unauthorized
+from skillgate.errors import BadRequest, CredentialRefused, Unauthorized
 from skillgate.kit.cache import TTLCache
 from skillgate.kit.principal import KeyIdentity, Principal, bearer_token
 
@@ -33,6 +36,16 @@ _CHECK_KEY = {
     "http": "Check the key you send as `Authorization: Bearer <key>`, or create a new one "
     "on the dashboard's API keys page.",
 }
+
+
+def stored_policy(document: Any) -> Policy:
+    """The compiled policy of a key, compiled once per cache fill. A stored document
+    this server cannot read (written by a newer one) refuses every call: a policy
+    fails closed."""
+    try:
+        return compile_(document)
+    except BadRequest:
+        return Policy((), "deny", document)
 
 
 class KeyVerifier:
@@ -115,6 +128,7 @@ class KeyVerifier:
                 display_name=user.display_name,
                 plan=user.plan,
                 confirm=key.confirm,
+                policy=None if key.policy is None else stored_policy(key.policy),
             )
         )
 
