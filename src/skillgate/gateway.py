@@ -44,6 +44,7 @@ from skillgate.discovery.service import Discovery
 from skillgate.executions.service import ExecutionLog
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
+from skillgate.executor.approvals import Approvals
 from skillgate.executor.confirmations import Confirmations
 from skillgate.executor.idempotency import Idempotency
 from skillgate.executor.optioned import OptionRunner
@@ -212,6 +213,7 @@ def _executor(
         options=options,
         log=log,
         metrics=base.metrics,
+        approvals=Approvals(base.sessionmaker, upstream, catalog),
     )
 
 
@@ -260,7 +262,14 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         catalog=catalog,  # what a policy may name (the same live catalog)
     )
     gateway.provide(
-        maker, catalog, plans, connections, gateway.scoped_connections, keys, gateway.log
+        maker,
+        catalog,
+        plans,
+        connections,
+        gateway.scoped_connections,
+        keys,
+        gateway.log,
+        executor.approvals,
     )
     _provide_accounts(gateway, counter=limiter.counter, keys=keys)
     return gateway

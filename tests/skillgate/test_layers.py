@@ -33,6 +33,7 @@ PUBLIC = {
     "connections": {"cache", "credentials", "refresh", "status", "stored"},
     "discovery": {"rendered"},  # RenderedCatalog
     "executions": {"writer"},  # ExecutionWriter
+    "executor": {"approvals"},  # Approvals: held calls, decided by a person
     "users": {"limiter", "passwords", "plans"},
 }
 _LAYERS = {"service", "repository", "schemas", "models"}

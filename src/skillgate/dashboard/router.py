@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from skillgate.dashboard import account, activity, device, integrations, keys, policies
+from skillgate.dashboard import (
+    account,
+    activity,
+    approvals,
+    device,
+    integrations,
+    keys,
+    policies,
+)
 
 router = APIRouter(include_in_schema=False)
-for module in (account, keys, policies, integrations, device, activity):
+for module in (account, keys, policies, approvals, integrations, device, activity):
     router.include_router(module.router)

@@ -30,6 +30,7 @@ from skillgate.errors import PolicyDenied, SkillGateError
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor import params as params_mod
 from skillgate.executor import shaped
+from skillgate.executor.approvals import Approvals
 from skillgate.executor.confirmations import needs_confirmation
 from skillgate.executor.optioned import OptionRunner
 from skillgate.executor.options import PLAIN, RunOptions
@@ -62,18 +63,10 @@ _POLICY_STEPS = {
 
 
 def enforce(run: Run, ruling: Ruling) -> None:
-    """The call as validated against its rule's constraints; `approve` is not yet held
-    for a person (issue 28 item 2): until it is, it refuses the call."""
+    """403 when the call's validated values break its rule's constraints."""
     why = ruling.violation(run.values)
     if why is not None:
         raise denied(ruling, run.integration.slug, run.endpoint.name, why)
-    if ruling.action == "approve":
-        raise denied(
-            ruling,
-            run.integration.slug,
-            run.endpoint.name,
-            "it needs a person's approval, which this server cannot take yet",
-        )
 
 
 class Executor:
@@ -88,8 +81,10 @@ class Executor:
         options: OptionRunner,
         log: ExecutionWriter,
         metrics: Metrics,
+        approvals: Approvals,
     ) -> None:
         self.catalog = catalog
+        self.approvals = approvals  # calls a policy holds for a person
         self.rendered = rendered
         self.upstream = upstream
         self.options = options
@@ -133,7 +128,9 @@ class Executor:
             run = Run(principal, rendered.integration, endpoint, values, options, ruling)
             if ruling is not None and not options.dry_run:
                 enforce(run, ruling)
-            if limit_headers is not None:
+            if ruling is not None and ruling.action == "approve" and not options.dry_run:
+                outcome = await self.approvals.hold(run, ruling)  # or 202 / 403
+            elif limit_headers is not None:
                 outcome = await shaped.answer(self.upstream, run, limit_headers)
             else:
                 outcome = await self.options.run(run, confirming)

@@ -247,15 +247,6 @@ async def test_a_key_under_a_policy_makes_keys_under_it(caller: Caller) -> None:
     assert denied.json()["error"] == "policy_denied"
 
 
-async def test_approve_refuses_until_approvals_exist(caller: Caller, provider: Provider) -> None:
-    await with_policy(caller, {"rules": [{"match": {"class": "write"}, "action": "approve"}]})
-    provider.clear()
-    r = await caller.sample("create_issue", ISSUE)
-    assert r.status_code == 403
-    assert "needs a person's approval" in r.json()["message"]
-    assert provider.api_requests() == []
-
-
 async def test_a_stored_policy_this_server_cannot_read_refuses_every_call(
     caller: Caller,
 ) -> None:
