@@ -87,3 +87,60 @@ def test_svc_run_refused_by_the_policy_exits_1_and_sends_nothing(
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == {"status": 201, "data": {"number": 7}}
     assert len(upstream.calls("POST", "/repos/o/r/issues")) == 1
+
+
+def test_svc_run_held_then_svc_approve_sends_it_once(
+    gateway: Gateway, upstream: FakeGateway, tmp_path: Path
+) -> None:
+    """A held call exits 1 with the approval; the agent's key cannot approve it; the
+    person's `approve` key (SVC_APPROVE_KEY) can, once; the agent's retry gets the
+    answer."""
+    out = run_cli(
+        "skillgate", "keys", "create", "--email", RUNNER, "--name", "held",
+        cwd=gateway.workdir,
+    )  # fmt: skip
+    created = json.loads(out.stdout)
+    key = str(created["full_key"])
+    token = _json(f"{gateway.url}/auth/login", "POST", {"email": RUNNER, "password": PASSWORD}, {})[
+        "access_token"
+    ]
+    person = {"Authorization": f"Bearer {token}"}
+    hold = {"rules": [{"match": {"integration": "github", "class": "write"}, "action": "approve"}]}
+    _json(f"{gateway.url}/api-keys/{created['id']}/policy", "PUT", hold, person)
+    approver = _json(
+        f"{gateway.url}/api-keys", "POST", {"name": "me", "scopes": ["approve"]}, person
+    )["full_key"]
+    upstream.on("POST", "/repos/o/r/issues", Reply(201, {"number": 8}))
+    call = ("run", "github", "create_issue", "--owner", "o", "--repo", "r", "--title", "T")
+
+    r = svc_process(*call, cwd=tmp_path, base_url=gateway.url, key=key)
+    line = only_error(r, 1)
+    assert "waits for a person's approval" in line
+    held = json.loads(r.stdout)
+    assert held["error"] == "approval_pending"
+    approval_id = held["approval"]["id"]
+    assert line.count(approval_id) >= 1
+
+    r = svc_process("approve", approval_id, cwd=tmp_path, base_url=gateway.url, key=key)
+    assert "approve" in only_error(r, 1)  # the agent's own key: no `approve` scope
+    assert upstream.requests == []
+
+    r = svc_process(
+        "approve", approval_id, cwd=tmp_path, base_url=gateway.url, key=key,
+        SVC_APPROVE_KEY=approver,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    decided = json.loads(r.stdout)
+    assert decided["state"] == "sent"
+    assert decided["result"] == {"status": 201, "data": {"number": 8}}
+    [sent] = upstream.calls("POST", "/repos/o/r/issues")
+    assert sent.body == {"title": "T"}
+
+    r = svc_process(
+        "approve", approval_id, cwd=tmp_path, base_url=gateway.url, SVC_APPROVE_KEY=approver
+    )
+    assert "no longer pending" in only_error(r, 1)
+    r = svc_process(*call, cwd=tmp_path, base_url=gateway.url, key=key)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == {"status": 201, "data": {"number": 8}}
+    assert len(upstream.calls("POST", "/repos/o/r/issues")) == 1
