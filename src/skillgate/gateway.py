@@ -213,7 +213,7 @@ def _executor(
         options=options,
         log=log,
         metrics=base.metrics,
-        approvals=Approvals(base.sessionmaker, upstream, catalog),
+        approvals=Approvals(base.sessionmaker, upstream, catalog, log),
     )
 
 

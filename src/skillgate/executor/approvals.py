@@ -40,6 +40,7 @@ from skillgate.errors import (
     ScopeNotAllowed,
     SkillGateError,
 )
+from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor import shaped
 from skillgate.executor.confirmations import request_digest
 from skillgate.executor.models import Approval
@@ -61,10 +62,12 @@ class Approvals:
         sessionmaker: async_sessionmaker[AsyncSession],
         upstream: Upstream,
         catalog: Catalog,
+        log: ExecutionWriter,
         poll_interval: float = 0.5,
     ) -> None:
         self._sessionmaker = sessionmaker
         self.upstream = upstream
+        self.log = log  # the approved call's row (the send happens here, not in Executor)
         self.catalog = catalog
         self.poll_interval = poll_interval
 
@@ -110,7 +113,7 @@ class Approvals:
             body = row.envelope
             failed = "error" in orjson.loads(body)
             status = row.upstream_status or 0
-            return Outcome.answered(body, status, {}, failed, log_error="approved")
+            return Outcome.answered(body, status, {}, failed, log_error="replayed")
         why = "expired before anyone answered it" if state == "expired" else "was denied"
         raise ApprovalDenied(
             f"The approval {row.id} of this call {why}; nothing was sent.",
@@ -221,7 +224,10 @@ class Approvals:
 
     async def _send(self, row: Approval) -> None:
         """The approved request, rebuilt from the stored values, sent if it renders
-        exactly as the person saw it; the envelope (or the gateway's error) stored."""
+        exactly as the person saw it; the envelope (or the gateway's error) stored, the
+        call logged (error `approved`, or the gateway's code)."""
+        started = time.perf_counter()
+        error = "approved"
         try:
             run = await self._rebuilt(row)
             if await self.upstream.preview(run) != row.request:
@@ -234,6 +240,16 @@ class Approvals:
             state, status, body = "sent", outcome.upstream_status, outcome.body
         except SkillGateError as exc:
             state, status, body = "failed", 0, orjson.dumps({"status": 0, **exc.body()})
+            error = exc.code
+        self.log.record(
+            user_id=row.user_id,
+            key_id=row.key_id,
+            integration=row.integration,
+            endpoint=row.endpoint,
+            upstream_status=status or None,
+            error=error,
+            duration_ms=(time.perf_counter() - started) * 1000,
+        )
         async with self._sessionmaker() as session, session.begin():
             await ApprovalRepository(session).finish(
                 row.id, state=state, upstream_status=status, envelope=body

@@ -138,6 +138,12 @@ async def test_approved_once_sent_once_exactly_as_shown(agent: Caller, provider:
     assert r.json() == {"status": 201, "data": {"number": 7}}
     assert (await hold(agent))["id"] != approval["id"]
     assert len(provider.api_requests()) == 1
+    log = await agent.log("endpoint", "error", "outcome", "status")
+    assert log[:3] == [
+        ("create_issue", "approval_pending", "error", None),  # the next call, held
+        ("create_issue", "replayed", "replayed", 201),  # the answer delivered to the retry
+        ("create_issue", "approved", "success", 201),  # the send, when the person approved
+    ]
 
 
 async def test_denied_and_expired_calls_tell_the_agent(agent: Caller, provider: Provider) -> None:
