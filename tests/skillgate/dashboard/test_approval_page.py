@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import Harness, bearer
-from tests.skillgate.dashboard.conftest import Web
+from tests.skillgate.dashboard.conftest import Web, full_key_of
 from tests.upstream import Provider, Reply
 
 pytestmark = pytest.mark.usefixtures("provider")
@@ -66,3 +66,17 @@ async def test_another_user_cannot_see_or_decide(
     r = await other_web.post(f"/approvals/{approval_id}/approve", {}, csrf_from="/approvals")
     assert r.status_code == 404
     assert provider.api_requests() == []
+
+
+async def test_the_person_creates_an_approve_key_on_the_keys_page(
+    harness: Harness, web: Web, provider: Provider
+) -> None:
+    _, approval_id = await _held(harness, web, provider)
+    r = await web.create_key("my terminal", access="approve")
+    assert r.status_code == 201, r.text
+    approve_key = full_key_of(r.text)
+    decided = await harness.client.post(
+        f"/v1/approvals/{approval_id}/approve", headers=bearer(approve_key)
+    )
+    assert decided.json()["state"] == "sent"
+    assert len(provider.api_requests()) == 1
