@@ -4,6 +4,7 @@ what it received, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -297,3 +298,26 @@ async def test_a_policy_costs_no_database_query_per_call(
             event.remove(engine, "before_cursor_execute", count)
         denied = await ruled.sample("create_issue", {**ISSUE, "owner": "x"})
         assert denied.json()["error"] == "policy_denied"  # the policy was in force
+
+
+async def test_a_policy_change_reaches_another_instance_within_the_key_ttl(
+    database_url: str, tmp_path: Path, test_catalog: Catalog, provider: Provider
+) -> None:
+    """Two instances on one database: the one that changes a policy applies it at once,
+    the other once its cached key is older than SKILLGATE_KEY_CACHE_TTL (as a revocation)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    async with (
+        open_harness(database_url, tmp_path / "a", test_catalog, key_cache_ttl=0.5) as one,
+        open_harness(database_url, tmp_path / "b", test_catalog, key_cache_ttl=0.5) as two,
+    ):
+        caller = await ready(one)
+        other = Caller(two, caller.full)
+        get_user = {"username": "u"}
+        assert (await other.sample("get_user", get_user)).status_code == 200  # cached on two
+        await with_policy(caller, {"rules": [], "default": "deny"})
+        assert (await caller.sample("get_user", get_user)).status_code == 403  # at once here
+        await asyncio.sleep(0.6)
+        r = await other.sample("get_user", get_user)
+        assert r.status_code == 403, r.text
+        assert r.json()["rule"] == "default"
