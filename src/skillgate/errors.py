@@ -9,6 +9,7 @@
     ├── Forbidden                      403
     │   ├── ScopeNotAllowed            403 scope_not_allowed
     │   ├── IntegrationNotConnected    403 integration_not_connected
+    │   ├── InsufficientScope          403 insufficient_scope (action_url adds the scopes)
     │   ├── PlanLimitReached           403 plan_limit_reached
     │   ├── PolicyDenied               403 policy_denied (rule)
     │   ├── ApprovalDenied             403 approval_denied (approval)
@@ -159,6 +160,12 @@ class ScopeNotAllowed(Forbidden):
 
 class IntegrationNotConnected(Forbidden):
     code = "integration_not_connected"
+
+
+class InsufficientScope(Forbidden):
+    """The connection was not granted a scope the endpoint needs (RFC 6750's name)."""
+
+    code = "insufficient_scope"
 
 
 class PlanLimitReached(Forbidden):

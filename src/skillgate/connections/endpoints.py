@@ -91,7 +91,8 @@ async def browser_connect(
         return _to_login(connections, request)
     user_id = viewer.user_id
     request_id = text.check("request", request.query_params.get("request") or "") or None
-    provider = await connections.begin_oauth(db, user_id, integration, request_id)
+    add = text.check("add", request.query_params.get("add") or "") or None  # a scope set
+    provider = await connections.begin_oauth(db, user_id, integration, request_id, add)
     if provider is None:  # a token integration: the dashboard's form
         suffix = f"?request={quote(request_id)}" if request_id else ""
         return RedirectResponse(connections.dashboard_url(integration) + suffix, status_code=303)

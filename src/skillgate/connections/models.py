@@ -53,6 +53,8 @@ class ConnectRequest(Base):
     state_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     code_verifier: Mapped[str | None] = mapped_column(String(128), nullable=True)
     error: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    # The OAuth scopes the authorization asked for (a scope set added on demand included).
+    scopes: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 

@@ -170,9 +170,15 @@ class Connections:
         return req
 
     async def begin_oauth(
-        self, db: AsyncSession, user_id: str, slug: str, request_id: str | None
+        self,
+        db: AsyncSession,
+        user_id: str,
+        slug: str,
+        request_id: str | None,
+        add: str | None = None,
     ) -> str | None:
-        """The provider URL to send the browser to; None when the integration uses a token."""
+        """The provider URL to send the browser to; None when the integration uses a token.
+        `add` names a scope set to ask for besides what the connection has (step-up)."""
         integration = self.integration(slug)
         self._check_connectable(integration)
         app = oauth.oauth_app(self.settings, integration)
@@ -184,11 +190,15 @@ class Connections:
                 raise BadRequest("This connect link has expired or was used; start again.")
         else:
             req = await self.open_request(db, user_id, slug)
+        current = await ConnectionRepository(db).get(user_id, slug)
+        granted = current.scopes if current is not None and current.auth_type == "oauth2" else []
+        req.scopes = oauth.requested_scopes(app, granted or [], add)
         state, verifier = oauth.new_state(), oauth.new_verifier()
         req.state_hash = _hash(state)
         req.code_verifier = verifier
         await db.flush()
-        return oauth.authorize_redirect(app, state, verifier, self._callback_url(slug))
+        callback = self._callback_url(slug)
+        return oauth.authorize_redirect(app, state, verifier, callback, req.scopes)
 
     async def complete_oauth(
         self, db: AsyncSession, user_id: str, slug: str, params: dict[str, Any]
@@ -212,8 +222,9 @@ class Connections:
             await self._fail(db, req, "missing code")
             raise BadRequest("The provider's answer had no authorization code; start again.")
         try:
+            requested = req.scopes if req.scopes is not None else list(app.auth.scopes)
             creds, scopes = await oauth.exchange_code(
-                self.outbound, app, code, req.code_verifier, self._callback_url(slug)
+                self.outbound, app, code, req.code_verifier, self._callback_url(slug), requested
             )
         except oauth.OAuthError as exc:
             await self._fail(db, req, str(exc))

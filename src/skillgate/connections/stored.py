@@ -36,6 +36,8 @@ class ActiveConnection:
     auth_type: str
     status: str
     credentials: Credentials
+    # What the provider granted an OAuth connection (empty when unknown: a pasted token).
+    scopes: tuple[str, ...] = ()
 
 
 def binding_of(connection: Connection) -> Binding:
@@ -123,6 +125,7 @@ def active_of(vault: Vault, connection: Connection) -> ActiveConnection:
         auth_type=connection.auth_type,
         status=status,
         credentials=credentials,
+        scopes=tuple(connection.scopes or ()),
     )
 
 
