@@ -44,6 +44,7 @@ from skillgate.discovery.service import Discovery
 from skillgate.executions.service import ExecutionLog
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
+from skillgate.executor.approvals import Approvals
 from skillgate.executor.confirmations import Confirmations
 from skillgate.executor.idempotency import Idempotency
 from skillgate.executor.optioned import OptionRunner
@@ -219,6 +220,7 @@ def _executor(
         options=options,
         log=log,
         metrics=base.metrics,
+        approvals=Approvals(base.sessionmaker, upstream, catalog, log),
     )
 
 
@@ -267,11 +269,19 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         pepper=keyformat.derive_pepper(settings.secret_key),
         slugs=catalog.integrations.keys(),  # a live view: a reload changes it
         verifier=verifier,
+        catalog=catalog,  # what a policy may name (the same live catalog)
     )
     gateway.provide(
-        maker, catalog, plans, connections, gateway.scoped_connections, keys, gateway.log,
+        maker,
+        catalog,
+        plans,
+        connections,
+        gateway.scoped_connections,
+        keys,
+        gateway.log,
         oauth.grants,
-    )  # fmt: skip
+        executor.approvals,
+    )
     _provide_accounts(gateway, counter=limiter.counter, keys=keys)
     return gateway
 
