@@ -15,6 +15,7 @@ import hashlib
 import io
 import logging
 import os
+import zipfile
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -45,6 +46,8 @@ SUMMARY_WEIGHT = 4
 K1 = 2.0
 B = 0.9
 _ARRAYS = ("data", "indices", "indptr")
+# What reading a damaged or foreign file raises: a miss, analysed again.
+_DAMAGED = (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile)
 KEEP = 16  # index snapshots kept (one per catalog digest; the oldest go)
 
 
@@ -142,7 +145,7 @@ def _path(catalog: Catalog) -> Path | None:
 
 
 def _read(path: Path, endpoints: int) -> Analysed | None:
-    with np.load(path, allow_pickle=False) as stored:
+    with path.open("rb") as fh, np.load(fh, allow_pickle=False) as stored:
         meta = orjson.loads(stored["meta"].tobytes())
         arrays = {k: stored[k] for k in _ARRAYS}
     if len(meta["names"]) != endpoints:
@@ -174,7 +177,7 @@ def for_catalog(catalog: Catalog, analyzer: Analyzer) -> Analysed:
     path = _path(catalog)
     endpoints = catalog.endpoint_count
     if path is not None:
-        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+        with contextlib.suppress(*_DAMAGED):
             found = _read(path, endpoints)
             if found is not None:
                 return found

@@ -22,7 +22,7 @@ gets its `match`, and the answer says when none fits (discovery/confidence.py).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,6 +98,18 @@ def _head(integration: Integration, e: Endpoint) -> bytes:
     return doc[:-1]
 
 
+def _knowing(analyzer: Analyzer, postings: Mapping[str, Posting]) -> Callable[[str], bool]:
+    """Whether the index holds a word's term (as a query's own word would be). Not a
+    method: the speller holding the index would make a cycle, which the collector never
+    frees once the server froze it (gc.freeze), and a reload would keep every old index."""
+
+    def knows(word: str) -> bool:
+        terms = analyzer.terms(word)
+        return bool(terms) and terms[0] in postings
+
+    return knows
+
+
 class SearchIndex:
     def __init__(
         self, catalog: Catalog, boost: Mapping[tuple[str, str], float] | None = None
@@ -135,7 +147,9 @@ class SearchIndex:
         self._indexed = analysed.indexed
         self._postings = self._posting_lists() if self._indexed else {}
         table = table_words()
-        self._speller = Speller(dict(analysed.words), table, self._knows)
+        self._speller = Speller(
+            dict(analysed.words), table, _knowing(self.analyzer, self._postings)
+        )
         # Each document's terms (for `match`), read from the score matrix when asked.
         self._documents = Documents(self.bm25) if self._indexed else None
         n = len(self.hits)
@@ -145,11 +159,6 @@ class SearchIndex:
         self._last: tuple[str, tuple[str, Query]] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[tuple[str, tuple[str, ...], str | None, int], SearchAnswer] = {}
-
-    def _knows(self, word: str) -> bool:
-        """Whether the index holds the word's term (as a query's own word would be)."""
-        terms = self.analyzer.terms(word)
-        return bool(terms) and terms[0] in self._postings
 
     def _name_index(self, names: list[list[str]]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per term, the endpoints whose name holds it and the term's share of the name."""
