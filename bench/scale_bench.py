@@ -124,6 +124,16 @@ def _search(extra: list[str]) -> tuple[int, float]:
     return int(endpoints), float(p50)
 
 
+def calibration_ms() -> float:
+    """`python -c pass`, median of 5: how slow the machine is while measuring."""
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1000
+
+
 def measure(workdir: Path, factors: tuple[int, ...] = FACTORS) -> list[dict[str, float]]:
     from bench import run as br  # it imports this module
 
@@ -150,7 +160,15 @@ def measure(workdir: Path, factors: tuple[int, ...] = FACTORS) -> list[dict[str,
                 br.EXTRA_ENV.pop(name, None)
             os.environ.pop("SKILLGATE_CACHE_DIR")
             os.environ.pop("SKILLGATE_CATALOG_PATH")
-        rows.append({"factor": factor, "endpoints": endpoints, **served, "search_p50_ms": p50})
+        rows.append(
+            {
+                "factor": factor,
+                "endpoints": endpoints,
+                **served,
+                "search_p50_ms": p50,
+                "python_ms": calibration_ms(),
+            }
+        )
     return rows
 
 
@@ -180,8 +198,10 @@ def report(rows: list[dict[str, float]]) -> list[str]:
             f"| {r['reload_s']:.2f} s ({r['reload_cpu_s']:.2f}) "
             f"| {r['rss_after_reloads_mb']:.0f} MB | {r['search_p50_ms']:.3f} ms |"
         )
+    calibration = ", ".join(f"{r['python_ms']:.0f}" for r in rows)
     lines += [f"| goal at 10,000 endpoints | | | {GOALS[0]} | {GOALS[1]} | {GOALS[2]} | "
-              f"| {GOALS[3]} |", ""]  # fmt: skip
+              f"| {GOALS[3]} |", "", f"`python -c pass` after each size: {calibration} ms "
+              "(the machine's load: wall-clock times compare only within a run).", ""]  # fmt: skip
     return lines
 
 
