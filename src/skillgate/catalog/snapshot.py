@@ -58,6 +58,19 @@ def directory() -> Path | None:
     return Path(base) / "skillgate" / "catalog"
 
 
+def trusted(folder: Path) -> bool:
+    """Whether entries in `folder` may be served: it is this user's and no one else
+    can write to it (a snapshot skips validation: whoever writes one writes the
+    catalog). A folder that does not exist yet is created 0700 when one is written."""
+    try:
+        info = folder.stat()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return info.st_uid == os.getuid() and not info.st_mode & 0o022
+
+
 @cache
 def _code() -> bytes:
     """What decides a loaded integration besides its files: this package's code."""
@@ -166,7 +179,7 @@ def load(path: Path, raw: bytes, limit: int) -> tuple[Integration, list[tuple[Pa
     from (read again, at most `limit` bytes each, and unchanged); None when there is
     none that still holds."""
     folder = directory()
-    if folder is None:
+    if folder is None or not trusted(folder):
         return None
     try:
         entry = orjson.loads((folder / (key(path, raw) + _SUFFIX)).read_bytes())
@@ -186,7 +199,7 @@ def save(
     """Keep `loaded` (read from `path`, then `files`) for the next load; the integration
     to serve: built from the snapshot (shared parameters) when it equals `loaded`."""
     folder = directory()
-    if folder is None:
+    if folder is None or not trusted(folder):
         return loaded
     data = tables(loaded)
     encoded = orjson.dumps(

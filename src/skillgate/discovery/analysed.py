@@ -136,7 +136,7 @@ def _code() -> bytes:
 
 def _path(catalog: Catalog) -> Path | None:
     folder = snapshot.directory()
-    if folder is None or not catalog.digest:
+    if folder is None or not catalog.digest or not snapshot.trusted(folder):
         return None
     # The weights too: a test or an experiment may set them (the code says the rest).
     weights = orjson.dumps([FIELD_WEIGHTS, SUMMARY_WEIGHT, K1, B])

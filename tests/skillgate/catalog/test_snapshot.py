@@ -136,3 +136,21 @@ def test_old_entries_go(cache: Path, files: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(snapshot, "MAX_ENTRIES", 2)
     load_catalog([files], shipped=False)
     assert len(list(cache.glob("*.json"))) == 2
+
+
+def test_a_directory_others_can_write_to_is_not_used(
+    cache: Path, files: Path, parsed: list[Path]
+) -> None:
+    """A snapshot is served unvalidated: one written by another user could serve any
+    catalog (a private network allowed, a header the gateway owns)."""
+    load_catalog([files], shipped=False)
+    cache.chmod(0o777)
+    try:
+        parsed.clear()
+        load_catalog([files], shipped=False)
+        assert len(parsed) == 3
+    finally:
+        cache.chmod(0o700)
+    parsed.clear()
+    load_catalog([files], shipped=False)
+    assert parsed == []
