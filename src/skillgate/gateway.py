@@ -50,6 +50,7 @@ from skillgate.executor.idempotency import Idempotency
 from skillgate.executor.optioned import OptionRunner
 from skillgate.executor.service import Executor
 from skillgate.executor.upstream import Upstream, UpstreamPolicy
+from skillgate.kit import memory
 from skillgate.kit.outbound import Outbound
 from skillgate.kit.public import PublicUrls
 from skillgate.kit.ratecount import Counter, new_counter
@@ -116,6 +117,8 @@ class Gateway:
         self.catalog.replace_with(fresh)
         self.rendered.swap(rendered)
         self.discovery.index = index
+        del rendered, index
+        memory.give_back()  # what the old catalog held (kit/memory.py)
         return self.catalog
 
     async def close(self) -> None:
