@@ -18,7 +18,11 @@ from skillgate.kit.upstream import Credential as Credential  # the executor's im
 ParamType = Literal["string", "number", "boolean", "array", "object"]
 Location = Literal["path", "query", "body", "header"]
 HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
-BodyEncoding = Literal["json", "form", "graphql"]
+BodyEncoding = Literal["json", "form", "graphql", "multipart"]
+# How an array or object value goes into a query string or a form body (executor.wire):
+# `deepObject` in brackets (`metadata[k]=v`, `tags[]=a`, `items[0][price]=p`), `form`
+# an array as repeated keys (`k=a&k=b`); unset: as JSON text (Slack's `blocks`).
+WireStyle = Literal["deepObject", "form"]
 
 # An integration's slug and an endpoint's name: their longest, as every door's input
 # checks and schemas state them (and the `integration` columns hold them).
@@ -97,6 +101,11 @@ class Parameter(_Frozen):
     also: tuple[ParamType, ...] = ()
     # `null` may be sent (JSON bodies only): it clears the field (`milestone: null`).
     nullable: bool = False
+    # An array or object in the query or a form or multipart body: how it is written.
+    style: WireStyle | None = None
+    # A file (multipart body): its content as text, or {"base64", "filename",
+    # "content_type"} (executor.uploads); `svc run --name @./path` reads a local file.
+    file: bool = False
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -138,6 +147,12 @@ class Parameter(_Frozen):
                     )
             if self.default is not None and self.default not in self.enum:
                 raise ValueError(f"parameter {self.name!r}: default is not one of its enum")
+        if self.style is not None and self.location not in ("query", "body"):
+            raise ValueError(
+                f"parameter {self.name!r}: only query and body parameters have a style"
+            )
+        if self.file and (self.location != "body" or self.type != "string"):
+            raise ValueError(f"parameter {self.name!r}: a file is a string body parameter")
         if self.items is not None and self.type != "array":
             raise ValueError(f"parameter {self.name!r}: `items` only applies to arrays")
         return self
@@ -238,6 +253,8 @@ class Endpoint(_Frozen):
             raise ValueError("`graphql` is only allowed with `body: graphql`")
         if has_body and self.method == "GET":
             raise ValueError("a GET endpoint cannot have body parameters")
+        if self.body != "multipart" and any(p.file for p in self.parameters):
+            raise ValueError("a file parameter needs `body: multipart`")
         paging = self.pagination
         for label in ("param", "size_param"):
             named = getattr(paging, label) if paging is not None else None

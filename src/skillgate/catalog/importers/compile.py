@@ -116,10 +116,10 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
         out["scopes"] = list(op.scopes)
     if (
         op.body is not None
-        and op.body.encoding == "form"
+        and op.body.encoding in ("form", "multipart")
         and any(p.location == "body" for p in params)
     ):
-        out["body"] = "form"
+        out["body"] = op.body.encoding
     out["changes_data"] = changes_data(op)
     paging = pagination.recognise(op.params, params, op.result_schema, op.link_header)
     if paging:

@@ -21,13 +21,15 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
 - a parameter given as `content` (JSON-encoded) is an `object`/`array` whose
   value is sent as JSON text; a query array in `style: deepObject` (Stripe's
   `expand`) is sent the way such servers read it, `name[]=a&name[]=b` (wire
-  name `name[]`);
+  name `name[]`), a query object in that style in brackets (`style: deepObject`,
+  `created[gte]=1`);
 - a path's `#fragment` (Box writes `/files/{file_id}#add_shared_link` to tell
   apart operations on one URL) is never sent by a client: the endpoint's path
   is the part before it;
 - request body: `application/json` (or `application/<x>+json` beside it), else
-  `application/x-www-form-urlencoded` (`body: form`); any other content type
-  alone is skipped ("multipart upload not supported by the executor", ...);
+  `application/x-www-form-urlencoded` (`body: form`), else `multipart/form-data`
+  (`body: multipart`), each property's `encoding` style and explode kept (see
+  `params`); any other content type alone is skipped;
 - errors from the documented 4xx/5xx responses; pagination from the query
   parameters, the 2xx JSON schema and its `Link` header;
 - a non-GET that only reads: only an `x-readOnly`/`x-read-only`/`x-readonly`
@@ -68,6 +70,7 @@ _VAR = re.compile(r"\{([^{}]+)\}")
 _VERSION = re.compile(r"^v\d+(\.\d+)*$|^\d+(\.\d+)+$", re.IGNORECASE)
 _READ_FLAGS = ("x-readOnly", "x-read-only", "x-readonly")
 FORM = "application/x-www-form-urlencoded"
+MULTIPART = "multipart/form-data"
 
 
 def _version(document: dict[str, Any]) -> None:
@@ -131,6 +134,7 @@ def _param(raw: dict[str, Any]) -> SourceParam:
         description=str(raw.get("description") or ""),
         explode=explode,
         examples=tuple(examples),
+        style=str(style),
     )
 
 
@@ -158,16 +162,21 @@ def _body(op: dict[str, Any]) -> SourceBody | None:
         return None
     required = bool(body.get("required"))
     bases = {media.split(";")[0].strip().lower(): media for media in content}
-    for base, encoding in (("application/json", "json"), (FORM, "form")):
+    for base, encoding in (("application/json", "json"), (FORM, "form"), (MULTIPART, "multipart")):
         if base in bases:
-            schema = (content[bases[base]] or {}).get("schema") or {}
-            return SourceBody(schema, encoding, required)
+            media = content[bases[base]] or {}
+            styles = {
+                str(key): (str(enc.get("style", "form")), bool(enc.get("explode", True)))
+                for key, enc in (media.get("encoding") or {}).items()
+                if isinstance(enc, dict)
+            }
+            return SourceBody(media.get("schema") or {}, encoding, required, styles)
     kinds = ", ".join(content)
     if any(_is_json(m) for m in content):
         raise SkipOperation(f"request body only as {kinds}; the executor sends application/json")
-    if any(m.startswith("multipart/") for m in bases):
-        raise SkipOperation(f"multipart upload not supported by the executor ({kinds})")
-    raise SkipOperation(f"request body only as {kinds}; the executor sends JSON or form bodies")
+    raise SkipOperation(
+        f"request body only as {kinds}; the executor sends JSON, form or multipart bodies"
+    )
 
 
 def _responses(op: dict[str, Any]) -> tuple[dict[int, str], Schema | None, bool]:

@@ -4,9 +4,12 @@ Rules (both importers):
 - path, query and header parameters keep their location; path parameters are
   required and a string or number (anything else becomes a string);
 - a query array the API wants comma-separated (`explode: false`) becomes a
-  string parameter noted "Comma-separated."; a query object without a JSON
-  `content` (deepObject style) cannot be sent: the operation is skipped when it
-  is required, the parameter left out (with a note) when optional;
+  string parameter noted "Comma-separated."; a query object in `style:
+  deepObject` (exploded or not: OpenAPI defines only the exploded form) is an
+  `object` with `style: deepObject`, its fields listed, sent in
+  brackets (`filter[status]=open`); one in another style without a JSON
+  `content` cannot be sent: the operation is skipped when it is required, the
+  parameter left out (with a note) when optional;
 - cookie parameters, and header parameters naming a header the gateway owns
   (`models.PROTECTED_HEADERS`, `Content-Type`): skipped operation when required,
   left out when optional;
@@ -27,10 +30,20 @@ Rules (both importers):
   envelope of Asana and JSON:API, `{"data": {"name": ...}}`) has that object's
   fields as parameters, `data_name` with `maps_to: data.name` (one level;
   nested objects in it stay `object` parameters);
-- a body that is not an object (an array, a scalar), a free-form object with no
-  declared properties, a property name with a `.` and, in a form body, a
-  required nested object or array: skipped operation (the executor places body
-  parameters by dotted path into one JSON object or one form);
+- a form or multipart body (`body: form` / `multipart`): an array or object
+  field is written as the body's OpenAPI `encoding` says (`style`, see
+  `executor.wire`): `deepObject` in brackets (Stripe's `metadata[k]=v`,
+  `line_items[0][price]=p`), an array of scalars as repeated keys (`form`, the
+  default) or comma-separated (`explode: false`, a string noted so), any other
+  array or object as JSON text (the default content type OpenAPI gives an
+  object part), noted "Sent as JSON text."; a field's name is its wire name as
+  it is (a `.` in it is no path: `paypal.subject`); a multipart string with
+  `format: binary` (or `contentMediaType`) is a `file` parameter; an array of
+  files, or another style (`spaceDelimited`, ...), cannot be sent (skipped when
+  required, left out when optional);
+- a JSON body that is not an object (an array, a scalar), a free-form object
+  with no declared properties, a JSON property name with a `.`: skipped
+  operation (the executor places JSON body parameters by dotted path);
 - names are sanitised (`naming.param_name`) with `maps_to` carrying the wire
   name; a name taken by an earlier parameter (path, then query, header, body)
   gets the location after it (`state_body`), then `_2`, `_3`, ...
@@ -69,6 +82,8 @@ class Param:
     multi_segment: bool = False
     also: tuple[str, ...] = ()
     nullable: bool = False
+    style: str | None = None
+    file: bool = False
     name: str = field(default="")
 
     def to_dict(self) -> dict[str, Any]:
@@ -90,6 +105,10 @@ class Param:
             out["also"] = list(self.also)
         if self.nullable:
             out["nullable"] = True
+        if self.style is not None:
+            out["style"] = self.style
+        if self.file:
+            out["file"] = True
         if self.required:
             out["example"] = self.example
         return out
@@ -150,13 +169,16 @@ def from_source(src: SourceParam, notes: list[str]) -> Param | None:
         return None
     force: sch.Typed | None = None
     note = ""
+    style: str | None = None
     if src.location == "path":
         force = t if t.type in ("string", "number") else sch.Typed("string")
     elif src.location == "query" and t.type == "array" and not src.explode:
         force, note = sch.Typed("string"), "Comma-separated."
     elif src.location == "query" and t.type == "object" and not schema.get("x-json-content"):
-        _unsupported(src, f"{label}: an object in the query string (deepObject)", notes)
-        return None
+        if src.style != "deepObject":  # with or without explode: brackets are its one form
+            _unsupported(src, f"{label}: an object in the query string ({src.style})", notes)
+            return None
+        style = "deepObject"
     p = make(
         src.wire,
         src.location,
@@ -168,6 +190,34 @@ def from_source(src: SourceParam, notes: list[str]) -> Param | None:
         note=note,
     )
     p.multi_segment = src.multi_segment and src.location == "path"
+    return _bracketed(p, schema) if style else p
+
+
+def _object_of(schema: Schema) -> Schema:
+    """The object a bracketed (deepObject) value holds: the schema, its array's items,
+    or its first object alternative (Stripe's `created`: a number or {gt, lt, ...})."""
+    for candidate in (schema, sch.merged(schema.get("items")), *sch.alternatives(schema)):
+        if isinstance(candidate.get("properties"), dict) and candidate["properties"]:
+            return candidate
+    return {}
+
+
+def _bracketed(p: Param, schema: Schema) -> Param:
+    """`p` sent in brackets: its fields named in the description (what the agent passes
+    is the JSON object; the wire form is the gateway's), and a required one's example
+    holding its required fields when the source gives none."""
+    p.style = "deepObject"
+    obj = _object_of(schema)
+    props = obj.get("properties") or {}
+    needed = [k for k in obj.get("required") or [] if k in props]
+    if props:
+        names = [f"{k} (required)" if k in needed else k for k in list(props)[:12]]
+        more = ", ..." if len(props) > 12 else ""
+        lead = "Items have fields: " if p.type == "array" else "Fields: "
+        p.description = f"{p.description.rstrip()} {lead}{', '.join(names)}{more}."
+    if p.required and not p.example_sourced and needed:
+        sample = {k: sch.placeholder(sch.typed(sch.merged(props[k])).type, k, None) for k in needed}
+        p.example = [sample] if p.type == "array" else sample
     return p
 
 
@@ -231,14 +281,14 @@ def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
         if sch.is_read_only(prop):
             continue
         needed = key in required
-        if "." in key:
+        if "." in key and body.encoding == "json":
             _unsupported_body(key, needed, "its name holds a '.'", notes)
             continue
         note = _either_note(groups) if key in either else ""
         # Whether a small object is split into fields is decided as it was before the
         # schema's `required` list became binding on an optional body: names stay.
         shape = needed and body.required
-        result.extend(_body_param(key, prop, needed, shape, body.encoding, note, notes))
+        result.extend(_body_param(key, prop, needed, shape, body, note, notes))
     return result
 
 
@@ -294,38 +344,99 @@ def _body_param(
     prop: Schema,
     required: bool,
     shape: bool,
-    encoding: str,
+    body: SourceBody,
     note: str,
     notes: list[str],
 ) -> list[Param]:
     t = sch.typed(prop)
-    if t.type == "object" and _flattenable(prop, shape):
-        inner = set(prop.get("required") or [])
-        fields = [
-            (sub, sch.merged(sub_schema))
-            for sub, sub_schema in prop["properties"].items()
-            if not sch.is_read_only(sch.merged(sub_schema))
-        ]
-        wire = [f"{key}.{sub}" if encoding == "json" else f"{key}[{sub}]" for sub, _ in fields]
-        some = ""
-        if required and not inner & {sub for sub, _ in fields}:
-            # A required object none of whose fields is required: give one at least.
-            some = f"{key} is required: give at least one of its fields."
+    encoding = body.encoding
+    if encoding == "multipart" and _is_file(prop):
+        p = make(key, "body", prop, required=required, force=sch.Typed("string"), note=note)
+        p.file = True
+        return [p]
+    if t.type == "object" and encoding != "multipart" and _flattenable(prop, shape):
+        return _split(key, prop, required, encoding)
+    if encoding != "json" and t.type in ("object", "array"):
+        return _form_param(key, prop, t, required, body, note, notes)
+    return [make(key, "body", prop, required=required, note=note, json_body=encoding == "json")]
+
+
+def _split(key: str, prop: Schema, required: bool, encoding: str) -> list[Param]:
+    """A small flat object as one parameter per field (`start.dateTime`, `a[b]`)."""
+    inner = set(prop.get("required") or [])
+    fields = [
+        (sub, sch.merged(sub_schema))
+        for sub, sub_schema in prop["properties"].items()
+        if not sch.is_read_only(sch.merged(sub_schema))
+    ]
+    wire = [f"{key}.{sub}" if encoding == "json" else f"{key}[{sub}]" for sub, _ in fields]
+    some = ""
+    if required and not inner & {sub for sub, _ in fields}:
+        # A required object none of whose fields is required: give one at least.
+        some = f"{key} is required: give at least one of its fields."
+    return [
+        make(
+            w,
+            "body",
+            s,
+            required=required and sub in inner,
+            note=some,
+            json_body=encoding == "json",
+        )
+        for w, (sub, s) in zip(wire, fields, strict=True)
+    ]
+
+
+def _is_file(prop: Schema) -> bool:
+    """A multipart property that is a file (`format: binary`, 3.1 `contentMediaType`)."""
+    return prop.get("type") in ("string", "file", None) and (
+        prop.get("format") == "binary" or "contentMediaType" in prop or prop.get("type") == "file"
+    )
+
+
+def _form_param(
+    key: str,
+    prop: Schema,
+    t: sch.Typed,
+    required: bool,
+    body: SourceBody,
+    note: str,
+    notes: list[str],
+) -> list[Param]:
+    """An array or object in a form or multipart body, written as its `encoding` says:
+    `deepObject` in brackets, an array of scalars as repeated keys (`form`, the
+    default) or comma-separated (`explode: false`), anything else as JSON text (the
+    OpenAPI default content type of an object part)."""
+    style, explode = body.styles.get(key, ("form", True))
+    items = sch.merged(prop.get("items")) if t.type == "array" else {}
+    if items and _is_file(items):
+        _unsupported_body(key, required, "an array of files", notes)
+        return []
+    if style == "deepObject":  # explode or not: OpenAPI defines brackets only
+        chosen: str | None = "deepObject"
+    elif style != "form":
+        _unsupported_body(key, required, f"style {style} is not sent by the executor", notes)
+        return []
+    elif t.type == "array" and t.items is not None and not explode:
         return [
             make(
-                w,
+                key,
                 "body",
-                s,
-                required=required and sub in inner,
-                note=some,
-                json_body=encoding == "json",
+                prop,
+                required=required,
+                force=sch.Typed("string"),
+                note="Comma-separated.",
             )
-            for w, (sub, s) in zip(wire, fields, strict=True)
         ]
-    if encoding == "form" and t.type in ("object", "array"):
-        _unsupported_body(key, required, f"a nested {t.type} cannot be form-encoded", notes)
-        return []
-    return [make(key, "body", prop, required=required, note=note, json_body=encoding == "json")]
+    elif t.type == "array" and t.items is not None:
+        chosen = "form"
+    else:
+        chosen, note = None, " ".join(n for n in (note, "Sent as JSON text.") if n)
+    p = make(key, "body", prop, required=required, note=note)
+    if chosen == "deepObject" and t.items is None:
+        return [_bracketed(p, prop)]
+    p.style = chosen
+    return [p]
 
 
 def _flattenable(prop: Schema, required: bool) -> bool:
