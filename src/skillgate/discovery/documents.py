@@ -12,11 +12,9 @@ from typing import Any
 from skillgate.catalog.examples import build_example
 from skillgate.catalog.models import Endpoint, Integration, Parameter
 
-# How a file parameter is passed (executor.uploads, skillgate_cli.uploads).
-FILE_HOWTO = (
-    'A file: pass its text, or {"base64": ..., "filename": ..., "content_type": ...}; '
-    "with svc, --NAME @./path reads a local file."
-)
+# How a file parameter is passed (executor.uploads), and from svc (skillgate_cli.uploads).
+FILE_HOWTO = 'A file: pass its text, or {"base64": ..., "filename": ..., "content_type": ...}.'
+SVC_FILE = "With svc, --{name} @./path reads a local file."
 
 
 def parameter_doc(p: Parameter) -> dict[str, Any]:
@@ -24,7 +22,7 @@ def parameter_doc(p: Parameter) -> dict[str, Any]:
         "name": p.name,
         "type": p.type,
         "required": p.required,
-        "description": f"{p.description} {FILE_HOWTO.replace('NAME', p.name)}"
+        "description": f"{p.description} {FILE_HOWTO} {SVC_FILE.format(name=p.name)}"
         if p.file
         else p.description,
         "in": p.location,
