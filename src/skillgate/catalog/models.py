@@ -18,7 +18,7 @@ from skillgate.kit.upstream import Credential as Credential  # the executor's im
 ParamType = Literal["string", "number", "boolean", "array", "object"]
 Location = Literal["path", "query", "body", "header"]
 HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
-BodyEncoding = Literal["json", "form", "graphql", "multipart"]
+BodyEncoding = Literal["json", "form", "graphql", "multipart", "binary"]
 # How an array or object value goes into a query string or a form body (executor.wire):
 # `deepObject` in brackets (`metadata[k]=v`, `tags[]=a`, `items[0][price]=p`), `form`
 # an array as repeated keys (`k=a&k=b`); unset: as JSON text (Slack's `blocks`).
@@ -253,8 +253,11 @@ class Endpoint(_Frozen):
             raise ValueError("`graphql` is only allowed with `body: graphql`")
         if has_body and self.method == "GET":
             raise ValueError("a GET endpoint cannot have body parameters")
-        if self.body != "multipart" and any(p.file for p in self.parameters):
-            raise ValueError("a file parameter needs `body: multipart`")
+        if self.body not in ("multipart", "binary") and any(p.file for p in self.parameters):
+            raise ValueError("a file parameter needs `body: multipart` or `binary`")
+        body_params = [p for p in self.parameters if p.location == "body"]
+        if self.body == "binary" and (len(body_params) != 1 or not body_params[0].file):
+            raise ValueError("`body: binary` takes exactly one body parameter, a file")
         paging = self.pagination
         for label in ("param", "size_param"):
             named = getattr(paging, label) if paging is not None else None

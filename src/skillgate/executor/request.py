@@ -201,6 +201,12 @@ def _body(
                 fields.extend(uploads.text_fields(p.wire_name, values[p.name]))
         body, headers["Content-Type"] = uploads.multipart(fields)
         return body
+    if encoding == "binary":  # the one file parameter is the whole body
+        if not params:
+            return None
+        up = uploads.upload(params[0], values[params[0].name], cap=sys.maxsize)
+        headers.setdefault("Content-Type", "application/octet-stream")
+        return up.data
     body_values: dict[str, Any] = {}
     for p in params:
         _place(body_values, p.wire_name, values[p.name])

@@ -3,7 +3,7 @@ Stripe's shipped document, read here as plain JSON (its `$ref`s followed by hand
 importer code), declares `encoding: {style: deepObject, explode: true}` for its form
 fields; every compiled Stripe field that source declares so is sent in brackets, and
 no nested field of a kept operation is left out. Real excerpts (GitLab, NetLicensing,
-FaceCheck; tests/fixtures/importers/wire-excerpts.json) give the other rules."""
+FaceCheck, Rumble; tests/fixtures/importers/wire-excerpts.json) give the other rules."""
 
 from __future__ import annotations
 
@@ -71,3 +71,9 @@ def test_excerpts_of_real_documents() -> None:
     assert upload["body"] == "multipart"
     assert list(params(upload)) == ["id_search"]
     assert any("'images': an array of files: left out" in n for n in facecheck.notes)
+    rumble = by_name(import_openapi(excerpts["rumble"], slug="rumble"))["import_scan_data"]
+    assert rumble["body"] == "binary"  # application/octet-stream: the file is the body
+    assert [p for p in rumble["parameters"] if p["in"] == "body"] == [
+        {"name": "body", "type": "string", "in": "body", "description": "The file to upload.",
+         "file": True}
+    ]  # fmt: skip

@@ -11,9 +11,10 @@ parser), never the executor's code:
   where the source also accepts one (`created=...`);
 - multipart uploads (Asana's attachment, Box's avatar, shipped): a file parameter as
   text or base64 with a filename and type, the other fields as text parts; the upload
-  cap answers 413 naming the parameter, malformed base64 400 naming it, nothing sent.
+  cap answers 413 naming the parameter, malformed base64 400 naming it, nothing sent;
+- a raw `application/octet-stream` body (Rumble's scan import): the file's bytes.
 
-The GitLab, NetLicensing and FaceCheck operations are excerpts of real documents
+The GitLab, NetLicensing, FaceCheck and Rumble operations are excerpts of real documents
 (tests/fixtures/importers/wire-excerpts.json, each citing its source file)."""
 
 from __future__ import annotations
@@ -263,6 +264,21 @@ async def test_multipart_base64_file_with_name_and_type(
     assert (sent.method, sent.path) == ("POST", "/users/12345/avatar")
     assert _parts(sent) == [("pic", "me.png", "image/png", png)]
     assert sent.headers["content-length"] == str(len(sent.body))
+
+
+async def test_a_binary_body_is_the_file_itself(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    # Rumble's scan import: `application/octet-stream`, `format: binary`
+    data = b"\x1f\x8b\x08\x00" + bytes(range(200))
+    site = "0a1b2c3d-0000-4000-8000-000000000001"
+    sent = await _sent(
+        gateway, provider, "rumble", "import_scan_data", site_id=site,
+        body={"base64": base64.b64encode(data).decode(), "filename": "scan.gz"},
+    )  # fmt: skip
+    assert (sent.method, sent.path) == ("PUT", f"/org/sites/{site}/import")
+    assert sent.headers["content-type"] == "application/octet-stream"
+    assert sent.body == data
 
 
 @pytest.mark.parametrize(

@@ -116,7 +116,7 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
         out["scopes"] = list(op.scopes)
     if (
         op.body is not None
-        and op.body.encoding in ("form", "multipart")
+        and op.body.encoding in ("form", "multipart", "binary")
         and any(p.location == "body" for p in params)
     ):
         out["body"] = op.body.encoding

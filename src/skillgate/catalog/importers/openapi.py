@@ -29,7 +29,9 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
 - request body: `application/json` (or `application/<x>+json` beside it), else
   `application/x-www-form-urlencoded` (`body: form`), else `multipart/form-data`
   (`body: multipart`), each property's `encoding` style and explode kept (see
-  `params`); any other content type alone is skipped;
+  `params`), else `application/octet-stream` (`body: binary`: one file
+  parameter `body` whose bytes are the request body); any other content type
+  alone is skipped;
 - errors from the documented 4xx/5xx responses; pagination from the query
   parameters, the 2xx JSON schema and its `Link` header;
 - a non-GET that only reads: only an `x-readOnly`/`x-read-only`/`x-readonly`
@@ -71,6 +73,7 @@ _VERSION = re.compile(r"^v\d+(\.\d+)*$|^\d+(\.\d+)+$", re.IGNORECASE)
 _READ_FLAGS = ("x-readOnly", "x-read-only", "x-readonly")
 FORM = "application/x-www-form-urlencoded"
 MULTIPART = "multipart/form-data"
+BINARY = "application/octet-stream"
 
 
 def _version(document: dict[str, Any]) -> None:
@@ -171,6 +174,10 @@ def _body(op: dict[str, Any]) -> SourceBody | None:
                 if isinstance(enc, dict)
             }
             return SourceBody(media.get("schema") or {}, encoding, required, styles)
+    if BINARY in bases:  # a raw upload: the file is the whole body
+        media = content[bases[BINARY]] or {}
+        schema = {**(media.get("schema") or {}), "description": body.get("description") or ""}
+        return SourceBody(schema, "binary", required)
     kinds = ", ".join(content)
     if any(_is_json(m) for m in content):
         raise SkipOperation(f"request body only as {kinds}; the executor sends application/json")

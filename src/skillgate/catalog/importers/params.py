@@ -41,6 +41,8 @@ Rules (both importers):
   `format: binary` (or `contentMediaType`) is a `file` parameter; an array of
   files, or another style (`spaceDelimited`, ...), cannot be sent (skipped when
   required, left out when optional);
+- an `application/octet-stream` body is one `file` parameter named `body`
+  (`body: binary`): its bytes are the request body;
 - a JSON body that is not an object (an array, a scalar), a free-form object
   with no declared properties, a JSON property name with a `.`: skipped
   operation (the executor places JSON body parameters by dotted path);
@@ -62,6 +64,7 @@ from skillgate.catalog.models import HEADER_RE, PROTECTED_HEADERS
 
 GATEWAY_HEADERS = PROTECTED_HEADERS | {"content-type"}
 FLAT_MAX = 6
+BINARY_BODY = "body"  # the one parameter of a raw (`application/octet-stream`) upload
 ENVELOPE = "data"
 
 
@@ -263,7 +266,13 @@ def _either_note(groups: list[list[str]]) -> str:
 
 
 def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
-    """The body's top-level properties as parameters (nested ones flattened when small)."""
+    """The body's top-level properties as parameters (nested ones flattened when small);
+    a binary body is one file parameter, `body`."""
+    if body.encoding == "binary":
+        text = str(body.schema.get("description") or "") or "The file to upload."
+        p = make(BINARY_BODY, "body", {}, required=body.required, description=text)
+        p.file = True
+        return [p]
     schema, required, groups = _object_schema(body)
     props = schema.get("properties")
     if not isinstance(props, dict) or not props:

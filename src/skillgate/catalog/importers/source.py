@@ -65,7 +65,7 @@ class SourceParam:
 @dataclass
 class SourceBody:
     schema: Schema
-    encoding: str  # json | form | multipart
+    encoding: str  # json | form | multipart | binary
     required: bool = False
     # A form or multipart body's OpenAPI `encoding`: property -> (style, explode).
     styles: dict[str, tuple[str, bool]] = field(default_factory=dict)
