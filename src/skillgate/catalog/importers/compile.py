@@ -34,6 +34,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from skillgate.catalog.importers import body as body_mod
 from skillgate.catalog.importers import errors as errors_mod
 from skillgate.catalog.importers import pagination, segments
 from skillgate.catalog.importers import params as params_mod
@@ -72,7 +73,7 @@ def _parameters(op: SourceOperation, notes: list[str]) -> list[Param]:
         if op.method == "GET":
             notes.append("a request body on a GET: left out")
         else:
-            result.extend(params_mod.from_body(op.body, notes))
+            result.extend(body_mod.from_body(op.body, notes))
     placeholders = _PLACEHOLDER.findall(op.path)
     declared = {p.wire for p in result if p.location == "path"}
     for ph in placeholders:
