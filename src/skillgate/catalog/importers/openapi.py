@@ -28,13 +28,14 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
   apart operations on one URL) is never sent by a client: the endpoint's path
   is the part before it;
 - request body: `application/json`, else `application/x-www-form-urlencoded`
-  (`body: form`), else `multipart/form-data` (`body: multipart`), each
-  property's `encoding` style and explode kept (see `params`), else another JSON
-  type (`application/merge-patch+json`, `application/json-patch+json`,
-  `application/vnd.api+json`: a JSON body sent with that `content_type`), else
-  `*/*` with a schema (a JSON body sent as `application/json`), else
+  (`body: form`), else another JSON type (`application/merge-patch+json`,
+  `application/json-patch+json`, `application/vnd.api+json`: a JSON body sent
+  with that `content_type`), else `*/*` with a schema (a JSON body sent as
+  `application/json`), else `multipart/form-data` (`body: multipart`), each
+  property's `encoding` style and explode kept (see `params`), else
   `application/octet-stream` (`body: binary`: one file parameter `body` whose
-  bytes are the request body); any other content type alone is skipped;
+  bytes are the request body); `*/*` alone with no schema (a raw upload) and any
+  other content type alone are skipped;
 - errors from the documented 4xx/5xx responses; pagination from the query
   parameters, the 2xx JSON schema and its `Link` header;
 - a non-GET that only reads: only an `x-readOnly`/`x-read-only`/`x-readonly`
@@ -171,17 +172,23 @@ def _is_json(media: str) -> bool:
     )
 
 
-def _media(bases: dict[str, str]) -> tuple[str, str, str | None] | None:
+def _media(bases: dict[str, str], content: dict[str, Any]) -> tuple[str, str, str | None] | None:
     """(media type, encoding, Content-Type to send when not the encoding's own) of the
-    body to send: JSON, else a form, else multipart, else another JSON type
-    (`merge-patch+json`, `json-patch+json`: sent as itself), else `*/*` (sent as JSON)."""
-    for base, encoding in (("application/json", "json"), (FORM, "form"), (MULTIPART, "multipart")):
+    body to send: JSON, else a form, else another JSON type (`merge-patch+json`,
+    `json-patch+json`: sent as itself), else `*/*` with a schema (sent as JSON), else
+    multipart, else `*/*` with none (a raw upload: skipped by the caller)."""
+    for base, encoding in (("application/json", "json"), (FORM, "form")):
         if base in bases:
             return bases[base], encoding, None
     other = next((b for b in bases if _is_json(b)), None)
     if other is not None:
         return bases[other], "json", other
-    if "*/*" in bases:
+    described = "*/*" in bases and (content[bases["*/*"]] or {}).get("schema")
+    if described:
+        return bases["*/*"], "json", None
+    if MULTIPART in bases:
+        return bases[MULTIPART], "multipart", None
+    if "*/*" in bases and BINARY not in bases:
         return bases["*/*"], "json", None
     return None
 
@@ -195,7 +202,7 @@ def _body(op: dict[str, Any]) -> SourceBody | None:
         return None
     required = bool(body.get("required"))
     bases = {media.split(";")[0].strip().lower(): media for media in content}
-    chosen = _media(bases)
+    chosen = _media(bases, content)
     if chosen is not None:
         name, encoding, content_type = chosen
         media = content[name] or {}
