@@ -1,6 +1,7 @@
 """Build the one upstream request: URL from the path template, query, headers, body.
 
-The host is fixed by the catalog (or its `SKILLGATE_<SLUG>_BASE_URL` override).
+The host is fixed by the catalog (the endpoint's own, else the integration's or its
+`SKILLGATE_<SLUG>_BASE_URL` override; connection variables filled in by the caller).
 Path parameters become percent-encoded single segments, or, for one the catalog
 marks `multi_segment` (a git ref, branch, tag or file path), segments split at
 `/` (or a given `%2F`), each encoded once; values that could change the path's
@@ -134,6 +135,15 @@ def _plan(endpoint: Endpoint) -> _Plan:
     return plan
 
 
+def _parts(credential: Credential | tuple[Credential, ...] | None) -> tuple[Credential, ...]:
+    """One credential, or several (HTTP Basic is one; Trello's key and token two)."""
+    if credential is None:
+        return ()
+    if isinstance(credential[0], str):
+        return (credential,)
+    return credential
+
+
 @lru_cache(maxsize=256)
 def _split_base(base_url: str) -> SplitResult:
     return urlsplit(base_url)
@@ -144,7 +154,7 @@ def build(
     base_url: str,
     values: dict[str, Any],
     default_headers: dict[str, str],
-    credential: Credential | None,
+    credential: Credential | tuple[Credential, ...] | None,
 ) -> UpstreamRequest:
     plan = _plan(endpoint)
     path = "".join(
@@ -189,6 +199,6 @@ def build(
     elif encoding == "json" and (body_values or endpoint.method in ("POST", "PUT", "PATCH")):
         body = _json(body_values)
         headers["Content-Type"] = "application/json"
-    if credential is not None:  # last: no parameter can replace it
-        query = place_credential(credential, headers, query)
+    for part in _parts(credential):  # last: no parameter can replace them
+        query = place_credential(part, headers, query)
     return UpstreamRequest(endpoint.method, with_query(url, query), headers, body, query)

@@ -114,6 +114,8 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
         out["docs_url"] = op.docs_url
     if op.scopes:
         out["scopes"] = list(op.scopes)
+    if op.base_url:
+        out["base_url"] = op.base_url
     if (
         op.body is not None
         and op.body.encoding == "form"
@@ -132,7 +134,7 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
 
 def _verify_path(op: SourceOperation, params: list[Param]) -> str:
     """The path to prove a token with, when the GET needs nothing but documented defaults."""
-    if op.method != "GET":
+    if op.method != "GET" or op.base_url:  # the token is checked at the integration's host
         return ""
     path = op.path
     for p in params:

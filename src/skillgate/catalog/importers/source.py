@@ -90,6 +90,8 @@ class SourceOperation:
     deprecated: bool = False
     # OAuth scopes any one of which allows the call (Google's per-method `scopes`).
     scopes: tuple[str, ...] = ()
+    # The operation's own host when not the document's (OpenAPI per-operation servers).
+    base_url: str | None = None
 
     @property
     def label(self) -> str:
@@ -111,8 +113,9 @@ class Imported:
     authorize_url: str | None = None
     token_url: str | None = None
     authorize_params: dict[str, str] = field(default_factory=dict)
-    # How a pasted token is sent when the document says (`bearer`, `header:X-Api-Key`,
-    # `query:key`); None when it declares no usable scheme.
+    # How a pasted credential is sent when the document says (an auth spec of
+    # `importers.security`: `bearer`, `basic`, `header:X-Api-Key`, `query:key`,
+    # `query:key+query:token`); None when it declares no usable scheme.
     auth_hint: str | None = None
     # What the dashboard says about a pasted token, when the importer knows better
     # than "Paste an API token for <name>." (Google: a short-lived OAuth token).
@@ -124,3 +127,5 @@ class Imported:
     endpoint_scopes: dict[str, list[str]] = field(default_factory=dict)
     # Parts left out of kept operations (an optional cookie parameter, ...), one line each.
     notes: list[str] = field(default_factory=list)
+    # The document server's variables: name -> {"description", "default"} (OpenAPI).
+    server_variables: dict[str, dict[str, str]] = field(default_factory=dict)
