@@ -33,7 +33,8 @@ async def test_basic_credentials_and_a_variable_through_the_form(
         page = await web.get("/integrations/site")
         for field in ('name="var_cloudid"', 'name="username"', 'name="token"'):
             assert field in page.text
-X
+        assert "Email" in page.text  # the catalog's labels
+        assert "API token" in page.text
         form = {"username": "me@example.com", "token": "tok", "var_cloudid": "x/../../y"}
         refused = await web.post("/integrations/site/token", form)
         assert refused.status_code == 400
