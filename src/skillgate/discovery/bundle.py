@@ -197,7 +197,7 @@ def _connecting_and_errors(integration: Integration) -> list[str]:
         methods.append(f"a pasted {integration.auth.token.label}")
     if integration.auth.basic is not None:
         basic = integration.auth.basic
-        methods.append(f"a {basic.username_label} and {basic.password_label} (HTTP Basic)")
+        methods.append(f"{basic.username_label} and {basic.password_label} (HTTP Basic)")
     lines += [
         f"Connect {integration.name} with " + " or ".join(methods) + ". The gateway keeps the",
         "credentials; they never reach the agent. When a call answers",

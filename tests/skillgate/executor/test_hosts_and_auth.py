@@ -114,6 +114,11 @@ async def test_a_connection_variable_and_basic_auth_reach_the_upstream(
         shown = await _dry_run(harness, full, "site", "get_issue", key="A-1")
         assert shown["url"] == f"{provider.url}/ex/jira/{CLOUD_ID}/rest/api/3/issue/A-1"
         assert shown["headers"]["Authorization"] == "Basic [redacted]"
+        # SKILL.md tells the agent what the user gives when connecting.
+        bundle = await harness.client.get("/v1/site/download", headers=bearer(full))
+        skill = bundle.json()["files"][0]["content"]
+        assert "Connect Site with Email and API token (HTTP Basic)." in skill
+        assert "- `cloudid`: Cloud id (e.g. `0f6c3e2a-8a6b-4d35-9d0c-6c3f7f1b2a10`)." in skill
 
 
 @pytest.mark.own_app
