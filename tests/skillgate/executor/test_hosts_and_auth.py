@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Harness, bearer, open_harness
+from skillgate.catalog.loader import load_catalog
+from tests.conftest import FIXTURES, Harness, bearer, open_harness
 from tests.skillgate.hosts_catalog import CLOUD_ID, hosts_catalog
 from tests.upstream import Provider, Recorded, Reply
 
@@ -190,3 +191,66 @@ async def test_a_key_and_a_token_both_go_in_the_query(
         assert "authorization" not in sent.headers
         shown = await _dry_run(harness, full, "board", "get_board", id="b1")
         assert shown["url"] == f"{provider.url}/1/boards/b1?key=[redacted]&token=[redacted]"
+
+
+SITED = """\
+slug: sited
+name: Sited
+description: An OAuth API on a path per tenant, like api.atlassian.com/ex/jira/{{cloudid}}.
+base_url: http://127.0.0.1:{port}/t/{{tenant}}
+allow_private_network: true
+variables:
+  - {{name: tenant, label: Tenant, help: Your tenant's id., pattern: "[a-z]{{2,20}}"}}
+auth:
+  oauth2:
+    authorize_url: http://127.0.0.1:{port}/oauth/authorize
+    token_url: http://127.0.0.1:{port}/oauth/token
+    scopes: [read]
+verify: {{path: /me}}
+endpoints:
+  - name: get_thing
+    method: GET
+    path: /things/{{id}}
+    category: things
+    description: Get one thing by its id.
+    parameters:
+      - {{name: id, type: string, in: path, required: true, description: The id., example: t1}}
+    errors: [{{code: 404, cause: Not found., fix: Check it.}}]
+"""
+
+
+@pytest.mark.own_app
+async def test_oauth_keeps_the_variables_the_connect_form_gave(
+    database_url: str, tmp_path: Path, provider: Provider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    from tests.skillgate.dashboard.conftest import Web
+
+    monkeypatch.setenv("SKILLGATE_SITED_CLIENT_ID", "client-1")
+    monkeypatch.setenv("SKILLGATE_SITED_CLIENT_SECRET", "secret-1")
+    catalog_dir = tmp_path / "sited"
+    catalog_dir.mkdir()
+    (catalog_dir / "sited.yaml").write_text(SITED.format(port=provider.port))
+    catalog = load_catalog([FIXTURES / "catalog", catalog_dir], shipped=False)
+    async with open_harness(database_url, tmp_path / "data", catalog) as harness:
+        web = Web(harness.client)
+        assert (await web.signup("ada@example.com")).status_code == 303
+        refused = await web.get("/connect/sited", params={"var_tenant": "a/../b"})
+        assert refused.status_code == 303
+        assert (
+            "variables.tenant" in parse_qs(urlsplit(refused.headers["location"]).query)["error"][0]
+        )
+        r = await web.get("/connect/sited", params={"var_tenant": "acme"})
+        assert r.status_code == 303, r.text
+        q = {k: v[0] for k, v in parse_qs(urlsplit(r.headers["location"]).query).items()}
+        code = provider.issue_code(q["code_challenge"])
+        back = await web.get("/connect/sited/callback", params={"code": code, "state": q["state"]})
+        assert back.headers["location"].endswith("/integrations/sited?connected=1")
+        full, _ = await harness.key()
+        provider.clear()
+        ran = await harness.run(full, "sited", "get_thing", id="t1")
+        assert ran.status_code == 200, ran.text
+        (sent,) = provider.api_requests()
+        assert sent.path == "/t/acme/things/t1"
+        assert sent.headers["authorization"].startswith("Bearer at-")
