@@ -115,10 +115,12 @@ def check_values(
     return values
 
 
-@lru_cache(maxsize=1024)
 def _origin(url: str) -> tuple[str, str, str]:
     parts = urlsplit(url)
     return parts.scheme, parts.netloc.lower(), parts.path.rstrip("/")
+
+
+_base_origin = lru_cache(maxsize=1024)(_origin)  # the catalog's few base URLs
 
 
 def fill(template: str, values: Mapping[str, str]) -> str:
@@ -142,7 +144,7 @@ def under(url: str, allowed: Iterable[str]) -> bool:
     """Whether `url` is at or below one of the `allowed` base URLs (scheme, host, path)."""
     scheme, netloc, path = _origin(url)
     for base in allowed:
-        b_scheme, b_netloc, b_path = _origin(base)
+        b_scheme, b_netloc, b_path = _base_origin(base)
         if (scheme, netloc) == (b_scheme, b_netloc) and (
             path == b_path or path.startswith(b_path + "/")
         ):
