@@ -1,7 +1,6 @@
 """Build the one upstream request: URL from the path template, query, headers, body.
 
-The host is fixed by the catalog (the endpoint's own, else the integration's or its
-`SKILLGATE_<SLUG>_BASE_URL` override; connection variables filled in by the caller).
+The host is fixed by the catalog (or its `SKILLGATE_<SLUG>_BASE_URL` override).
 Path parameters become percent-encoded single segments, or, for one the catalog
 marks `multi_segment` (a git ref, branch, tag or file path), segments split at
 `/` (or a given `%2F`), each encoded once; values that could change the path's
@@ -135,15 +134,6 @@ def _plan(endpoint: Endpoint) -> _Plan:
     return plan
 
 
-def _parts(credential: Credential | tuple[Credential, ...] | None) -> tuple[Credential, ...]:
-    """One credential, or several (HTTP Basic is one; Trello's key and token two)."""
-    if credential is None:
-        return ()
-    if isinstance(credential[0], str):
-        return (credential,)
-    return credential
-
-
 @lru_cache(maxsize=256)
 def _split_base(base_url: str) -> SplitResult:
     return urlsplit(base_url)
@@ -199,6 +189,6 @@ def build(
     elif encoding == "json" and (body_values or endpoint.method in ("POST", "PUT", "PATCH")):
         body = _json(body_values)
         headers["Content-Type"] = "application/json"
-    for part in _parts(credential):  # last: no parameter can replace them
-        query = place_credential(part, headers, query)
+    if credential is not None:  # last: no parameter can replace it
+        query = place_credential(credential, headers, query)
     return UpstreamRequest(endpoint.method, with_query(url, query), headers, body, query)

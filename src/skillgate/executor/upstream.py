@@ -43,9 +43,8 @@ class UpstreamPolicy:
     total_timeout: float
     max_bytes: int  # one upstream body, as read (kit.outbound)
     answer_bytes: int  # one answer, all its pages together (executor.capped)
-    # slug -> the host its operator set (SKILLGATE_<SLUG>_BASE_URL): every call to the
-    # integration goes there (its endpoints' own hosts too); else the catalog's hosts
-    # are called. The operator's own choice of host may be a private address, like the
+    # slug -> the host its operator set (SKILLGATE_<SLUG>_BASE_URL), else the catalog's
+    # is called. The operator's own choice of host may be a private address, like the
     # catalog's allow_private_network.
     hosts: Mapping[str, str] = field(default_factory=dict)
 

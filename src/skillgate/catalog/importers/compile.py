@@ -129,12 +129,13 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
     out["parameters"] = [p.to_dict() for p in params]
     has_path = any(p.location == "path" for p in params)
     out["errors"] = errors_mod.errors(op.responses, has_path)
-    return out, _verify_path(op, params)
+    # A token is checked at the integration's own host: never on an endpoint's own one.
+    return out, "" if op.base_url else _verify_path(op, params)
 
 
 def _verify_path(op: SourceOperation, params: list[Param]) -> str:
     """The path to prove a token with, when the GET needs nothing but documented defaults."""
-    if op.method != "GET" or op.base_url:  # the token is checked at the integration's host
+    if op.method != "GET":
         return ""
     path = op.path
     for p in params:

@@ -83,6 +83,8 @@ class SourceOperation:
     responses: dict[int, str] = field(default_factory=dict)
     # The success response's JSON schema, for pagination recognition.
     result_schema: Schema | None = None
+    # The operation's own host when not the document's (OpenAPI per-operation servers).
+    base_url: str | None = None
     # The success response declares a `Link` header (RFC 8288 pagination).
     link_header: bool = False
     # The provider says the operation only reads (a POST search); None: no hint.
@@ -90,8 +92,6 @@ class SourceOperation:
     deprecated: bool = False
     # OAuth scopes any one of which allows the call (Google's per-method `scopes`).
     scopes: tuple[str, ...] = ()
-    # The operation's own host when not the document's (OpenAPI per-operation servers).
-    base_url: str | None = None
 
     @property
     def label(self) -> str:
