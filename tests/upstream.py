@@ -105,12 +105,13 @@ class Provider:
     def api_requests(self) -> list[Recorded]:
         return [r for r in self.requests if not r.path.startswith("/oauth/")]
 
-    def issue_code(self, verifier_challenge: str | None = None) -> str:
+    def issue_code(self, verifier_challenge: str | None = None, scope: str | None = None) -> str:
+        """A code for an authorization; `scope`: what the user allowed (the token's)."""
         code = secrets.token_hex(8)
-        self.codes[code] = {"challenge": verifier_challenge}
+        self.codes[code] = {"challenge": verifier_challenge, "scope": scope}
         return code
 
-    def new_tokens(self) -> dict[str, Any]:
+    def new_tokens(self, scope: str | None = None) -> dict[str, Any]:
         access = "at-" + secrets.token_hex(8)
         refresh = "rt-" + secrets.token_hex(8)
         self.valid_tokens.add(access)
@@ -120,7 +121,7 @@ class Provider:
             "refresh_token": refresh,
             "token_type": "bearer",
             "expires_in": self.access_ttl,
-            "scope": "read write",
+            "scope": scope or "read write",
         }
 
     # --- the loopback server's handler -----------------------------------------------
@@ -148,8 +149,8 @@ class Provider:
         if form.get("grant_type") == "authorization_code":
             if form.get("code") not in self.codes:
                 return Reply(400, {"error": "invalid_grant"})
-            del self.codes[form["code"]]
-            return Reply(200, self.new_tokens())
+            granted = self.codes.pop(form["code"]).get("scope")
+            return Reply(200, self.new_tokens(granted))
         if form.get("grant_type") == "refresh_token":
             time.sleep(0.05)  # a slow provider widens any race
             if self.refresh_mode == "error_500":

@@ -8,6 +8,7 @@
     ├── Forbidden                      403
     │   ├── ScopeNotAllowed            403 scope_not_allowed
     │   ├── IntegrationNotConnected    403 integration_not_connected
+    │   ├── InsufficientScope          403 insufficient_scope (action_url adds the scopes)
     │   ├── PlanLimitReached           403 plan_limit_reached
     │   └── CsrfFailed                 403 csrf_failed
     ├── NotFound                       404 not_found
@@ -147,6 +148,12 @@ class ScopeNotAllowed(Forbidden):
 
 class IntegrationNotConnected(Forbidden):
     code = "integration_not_connected"
+
+
+class InsufficientScope(Forbidden):
+    """The connection was not granted a scope the endpoint needs (RFC 6750's name)."""
+
+    code = "insufficient_scope"
 
 
 class PlanLimitReached(Forbidden):

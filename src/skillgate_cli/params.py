@@ -10,6 +10,7 @@ The spec's table, and what we add to it:
 | `--name "a,b"`               | `["a", "b"]`                              |
 | `--name true` / `false`      | a boolean                                 |
 | `--name '{"k":1}'`, `'[1,2]'`| parsed JSON                               |
+| `--name null` (declared, not a string) | JSON null (clears a nullable field) |
 | `--name=value`               | as `--name value`                         |
 | `--name a --name b`          | `["a", "b"]`                              |
 | `'{"k": 1}'` (positional)    | merged into the params                    |
@@ -79,9 +80,15 @@ def guess_value(text: str) -> Any:
 
 
 def typed_value(name: str, text: str, type_: str, items: str | None = None) -> Any:
-    """A value parsed to its declared type; ParamError when it cannot be."""
+    """A value parsed to its declared type; ParamError when it cannot be.
+
+    `null` for a parameter that is not a string is JSON null: the gateway sends it
+    where the source accepts null (it clears the field) and otherwise leaves the
+    parameter out (or refuses a required one)."""
     if type_ == "string":
         return text
+    if text == "null":
+        return None
     if type_ == "number":
         number = parse_number(text)
         if number is None:

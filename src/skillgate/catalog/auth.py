@@ -17,6 +17,7 @@ An integration's `auth` offers one or more kinds:
 from __future__ import annotations
 
 import base64
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -31,10 +32,25 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+SCOPE_SET_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+
+
+class ScopeSet(_Frozen):
+    """Scopes a connection adds only when the user asks for a call that needs them
+    (incremental authorization): not requested at the first connect."""
+
+    scopes: tuple[str, ...] = Field(min_length=1)
+    # What granting it lets the agent do, shown where the user is asked to add it.
+    description: str = Field(min_length=5)
+
+
 class OAuth2Auth(_Frozen):
     authorize_url: str
     token_url: str
+    # Requested when the user connects; an endpoint needing one of a `scope_sets`
+    # entry's scopes is offered too, and asks the user to add that set when called.
     scopes: tuple[str, ...] = ()
+    scope_sets: dict[str, ScopeSet] = Field(default_factory=dict)
     scope_separator: str = " "
     pkce: bool = True
     authorize_params: dict[str, str] = Field(default_factory=dict)
@@ -42,6 +58,21 @@ class OAuth2Auth(_Frozen):
     header: str = "Authorization"
     format: str = "Bearer {token}"
     help: str | None = None
+
+    @field_validator("scope_sets")
+    @classmethod
+    def _set_names(cls, v: dict[str, ScopeSet]) -> dict[str, ScopeSet]:
+        for name in v:
+            if not SCOPE_SET_RE.match(name):
+                raise ValueError(f"scope set name {name!r} must match {SCOPE_SET_RE.pattern}")
+        return v
+
+    def scope_set_for(self, needed: tuple[str, ...]) -> str | None:
+        """The scope set to add for an endpoint allowed by any one of `needed`: None when
+        the scopes requested at connect allow it (or it names none)."""
+        if not needed or set(needed) & set(self.scopes):
+            return None
+        return next((n for n, s in self.scope_sets.items() if set(needed) & set(s.scopes)), None)
 
 
 class KeyPart(_Frozen):

@@ -13,9 +13,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from skillgate.catalog import destructive
+from skillgate.catalog.auth import SCOPE_SET_RE as SCOPE_SET_RE
 from skillgate.catalog.auth import Auth as Auth
 from skillgate.catalog.auth import BasicAuth as BasicAuth
 from skillgate.catalog.auth import OAuth2Auth as OAuth2Auth
+from skillgate.catalog.auth import ScopeSet as ScopeSet
 from skillgate.catalog.auth import TokenAuth as TokenAuth
 from skillgate.catalog.auth import credential as credential
 from skillgate.catalog.auth import sent_credentials as sent_credentials

@@ -52,9 +52,11 @@ def check_scopes(integration: Integration, endpoint: Endpoint) -> str | None:
     oauth = integration.auth.oauth2
     if oauth is None or not endpoint.scopes or set(endpoint.scopes) & set(oauth.scopes):
         return None
+    if oauth.scope_set_for(endpoint.scopes) is not None:
+        return None  # the user adds that set when the endpoint is first called
     return (
         f"needs one of the OAuth scopes {', '.join(endpoint.scopes)}, none of which "
-        "auth.oauth2.scopes requests; request one of them or exclude it "
+        "auth.oauth2.scopes or a scope set requests; request one of them or exclude it "
         f"({endpoint.operation or endpoint.name}) with the reason"
     )
 

@@ -91,13 +91,16 @@ async def browser_connect(
         return _to_login(connections, request)
     user_id = viewer.user_id
     request_id = text.check("request", request.query_params.get("request") or "") or None
+    add = text.check("add", request.query_params.get("add") or "") or None  # a scope set
     given = {  # the dashboard's form: the connection's variables as `var_<name>`
         k[4:]: text.check(k[:40], v)
         for k, v in request.query_params.items()
         if k.startswith("var_") and v
     }
     try:
-        provider = await connections.begin_oauth(db, user_id, integration, request_id, given)
+        provider = await connections.begin_oauth(
+            db, user_id, integration, request_id, add, variables=given
+        )
     except BadRequest as exc:
         if not given:
             raise

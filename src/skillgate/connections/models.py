@@ -59,6 +59,8 @@ class ConnectRequest(Base):
     # Connection variables given with the request (`svc connect --set domain=acme`),
     # checked; stored with the connection it completes.
     variables: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    # The OAuth scopes the authorization asked for (a scope set added on demand included).
+    scopes: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 

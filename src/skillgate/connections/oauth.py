@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -21,7 +22,7 @@ from yarl import URL
 
 from skillgate.catalog.models import Integration, OAuth2Auth
 from skillgate.connections.credentials import Credentials
-from skillgate.errors import UpstreamError
+from skillgate.errors import BadRequest, UpstreamError
 from skillgate.kit.outbound import Outbound, UpstreamRequest
 from skillgate.settings import Settings
 
@@ -81,15 +82,31 @@ def new_verifier() -> str:
     return str(generate_token(64))
 
 
-def authorize_redirect(app: OAuthApp, state: str, verifier: str, redirect_uri: str) -> str:
+def requested_scopes(app: OAuthApp, granted: Sequence[str], add: str | None) -> list[str]:
+    """What an authorization asks for: the integration's scopes, those the connection
+    already has (a provider that replaces a token's scopes keeps them) and, when the user
+    adds one, a scope set's. BadRequest names an unknown set."""
+    extra: tuple[str, ...] = ()
+    if add is not None:
+        chosen = app.auth.scope_sets.get(add)
+        if chosen is None:
+            known = ", ".join(app.auth.scope_sets) or "none"
+            raise BadRequest(f"add: {add!r} is not a scope set of this integration ({known}).")
+        extra = chosen.scopes
+    return list(dict.fromkeys([*app.auth.scopes, *granted, *extra]))
+
+
+def authorize_redirect(
+    app: OAuthApp, state: str, verifier: str, redirect_uri: str, scopes: Sequence[str]
+) -> str:
     query: dict[str, str] = {
         "response_type": "code",
         "client_id": app.client_id,
         "redirect_uri": redirect_uri,
         "state": state,
     }
-    if app.auth.scopes:
-        query["scope"] = app.auth.scope_separator.join(app.auth.scopes)
+    if scopes:
+        query["scope"] = app.auth.scope_separator.join(scopes)
     if app.auth.pkce:
         query["code_challenge"] = create_s256_code_challenge(verifier)
         query["code_challenge_method"] = "S256"
@@ -157,21 +174,27 @@ def _credentials(data: dict[str, Any], previous_refresh: str | None = None) -> C
     )
 
 
-def granted_scopes(data: dict[str, Any], app: OAuthApp) -> list[str]:
+def granted_scopes(data: dict[str, Any], requested: Sequence[str]) -> list[str]:
+    """The scopes the token answer lists; what was asked for when it lists none."""
     scope = data.get("scope")
     if isinstance(scope, str) and scope:
         return [s for s in scope.replace(",", " ").split() if s]
-    return list(app.auth.scopes)
+    return list(requested)
 
 
 async def exchange_code(
-    outbound: Outbound, app: OAuthApp, code: str, verifier: str, redirect_uri: str
+    outbound: Outbound,
+    app: OAuthApp,
+    code: str,
+    verifier: str,
+    redirect_uri: str,
+    requested: Sequence[str],
 ) -> tuple[Credentials, list[str]]:
     form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri}
     if app.auth.pkce:
         form["code_verifier"] = verifier
     data = await _token_request(outbound, app, form)
-    return _credentials(data), granted_scopes(data, app)
+    return _credentials(data), granted_scopes(data, requested)
 
 
 async def refresh(outbound: Outbound, app: OAuthApp, refresh_token: str) -> Credentials:

@@ -193,9 +193,11 @@ class Connections:
         user_id: str,
         slug: str,
         request_id: str | None,
+        add: str | None = None,
         variables: Mapping[str, str] | None = None,
     ) -> str | None:
         """The provider URL to send the browser to; None when the integration uses a token.
+        `add` names a scope set to ask for besides what the connection has (step-up).
         The connection's variables: the request's, else `variables` (checked)."""
         integration = self.integration(slug)
         self._check_connectable(integration)
@@ -210,11 +212,15 @@ class Connections:
             req = await self.open_request(db, user_id, slug)
         if integration.variables and not req.variables:
             req.variables = hosts.check_values(integration.variables, variables)
+        current = await ConnectionRepository(db).get(user_id, slug)
+        granted = current.scopes if current is not None and current.auth_type == "oauth2" else []
+        req.scopes = oauth.requested_scopes(app, granted or [], add)
         state, verifier = oauth.new_state(), oauth.new_verifier()
         req.state_hash = _hash(state)
         req.code_verifier = verifier
         await db.flush()
-        return oauth.authorize_redirect(app, state, verifier, self._callback_url(slug))
+        callback = self._callback_url(slug)
+        return oauth.authorize_redirect(app, state, verifier, callback, req.scopes)
 
     async def complete_oauth(
         self, db: AsyncSession, user_id: str, slug: str, params: dict[str, Any]
@@ -238,8 +244,9 @@ class Connections:
             await self._fail(db, req, "missing code")
             raise BadRequest("The provider's answer had no authorization code; start again.")
         try:
+            requested = req.scopes if req.scopes is not None else list(app.auth.scopes)
             creds, scopes = await oauth.exchange_code(
-                self.outbound, app, code, req.code_verifier, self._callback_url(slug)
+                self.outbound, app, code, req.code_verifier, self._callback_url(slug), requested
             )
         except oauth.OAuthError as exc:
             await self._fail(db, req, str(exc))

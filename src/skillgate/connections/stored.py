@@ -38,6 +38,8 @@ class ActiveConnection:
     credentials: Credentials
     # The connection variables the user gave (catalog.hosts), filled into the hosts.
     variables: Mapping[str, str] = field(default_factory=dict)
+    # What the provider granted an OAuth connection (empty when unknown: a pasted token).
+    scopes: tuple[str, ...] = ()
 
 
 def binding_of(connection: Connection) -> Binding:
@@ -128,6 +130,7 @@ def active_of(vault: Vault, connection: Connection) -> ActiveConnection:
         status=status,
         credentials=credentials,
         variables=dict(connection.variables or {}),
+        scopes=tuple(connection.scopes or ()),
     )
 
 

@@ -14,13 +14,16 @@ if TYPE_CHECKING:
     from skillgate.discovery.search import Hit
 
 BODIES = 8  # rendered bodies kept per answer (callers' connected sets among its hits)
+# The compact text's first line (SearchAnswer.text), as the JSON's `no_match` says.
+FITS_LINE = "no_match: false (best first; get_skill gives an endpoint's parameters)"
+NO_MATCH_LINE = "no_match: true (nothing here seems to do the task: do not act on a guess)"
 
 
 class SearchAnswer:
     """One search's hits and its JSON answer, rendered once per set of connected
     integrations among the hits' (a kept answer costs a look-up, not a join)."""
 
-    __slots__ = ("_bodies", "_end", "_matches", "_start", "hits", "matches", "slugs")
+    __slots__ = ("_bodies", "_end", "_matches", "_start", "_texts", "hits", "matches", "slugs")
 
     def __init__(self, query: str, hits: list[Hit], matches: list[float]) -> None:
         """`matches`: each hit's `match` (discovery/confidence.py), in the hits' order."""
@@ -32,6 +35,7 @@ class SearchAnswer:
         # Each hit's `match` field, spliced before its status.
         self._matches = [b',"match":' + f"{m:.2f}".encode() for m in matches]
         self._bodies: dict[frozenset[str], bytes] = {}
+        self._texts: dict[frozenset[str], str] = {}
 
     @property
     def no_match(self) -> bool:
@@ -53,4 +57,30 @@ class SearchAnswer:
             found = self._start + results + self._end
             if len(self._bodies) < BODIES:
                 self._bodies[on] = found
+        return found
+
+    def text(self, connected: frozenset[str]) -> str:
+        """The same answer as compact lines, for a reader that counts tokens (MCP's text
+        block): whether nothing fits, the results' integrations by connection status,
+        then one line per result, best first: `slug/name METHOD path match 0.91: one
+        line` (the category, the one field left out, is in the JSON)."""
+        on = self.slugs & connected
+        found = self._texts.get(on)
+        if found is None:
+            lines = [NO_MATCH_LINE if self.no_match else FITS_LINE]
+            slugs = sorted(self.slugs)
+            for said, these in (
+                ("connected", [s for s in slugs if s in on]),
+                ("not_connected", [s for s in slugs if s not in on]),
+            ):
+                if these:
+                    lines.append(f"{said}: {', '.join(these)}")
+            for h, m in zip(self.hits, self.matches, strict=True):
+                e = h.endpoint
+                lines.append(
+                    f"{h.integration.slug}/{e.name} {e.method} {e.path} match {m:.2f}: {h.line}"
+                )
+            found = "\n".join(lines)
+            if len(self._texts) < BODIES:
+                self._texts[on] = found
         return found

@@ -26,6 +26,11 @@ def parameter_doc(p: Parameter) -> dict[str, Any]:
         doc["enum"] = list(p.enum)
     if p.default is not None:
         doc["default"] = p.default
+    if p.also:
+        # A union: a value of one of these types is sent as it is.
+        doc["also"] = list(p.also)
+    if p.nullable:
+        doc["nullable"] = True  # null is sent: it clears the field
     return doc
 
 
@@ -51,6 +56,11 @@ def endpoint_doc(integration: Integration, e: Endpoint) -> dict[str, Any]:
     if e.scopes:
         # Any one of them lets the connection's token call it (why a 403 can happen).
         doc["scopes"] = list(e.scopes)
+        oauth = integration.auth.oauth2
+        added = oauth.scope_set_for(e.scopes) if oauth else None
+        if added is not None and oauth is not None:
+            # Not asked for at connect: the first call asks the user to add this set.
+            doc["scope_set"] = {"name": added, "description": oauth.scope_sets[added].description}
     return doc
 
 

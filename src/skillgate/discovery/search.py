@@ -39,7 +39,7 @@ from skillgate.discovery.confidence import Matcher
 from skillgate.discovery.cues import Cues
 from skillgate.discovery.rerank import Reorder
 from skillgate.discovery.spelling import Speller
-from skillgate.discovery.texts import fields, named_by_path, summary, table_words
+from skillgate.discovery.texts import fields, named_by_path, one_line, summary, table_words
 
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -97,9 +97,10 @@ class Hit:
     # The result object as JSON without its closing brace: discovery adds the status.
     head: bytes
     row: int  # its document's row in the index
+    line: str  # its description in one line (texts.one_line), as the answer gives it
 
 
-def _head(integration: Integration, e: Endpoint) -> bytes:
+def _head(integration: Integration, e: Endpoint, line: str) -> bytes:
     doc = orjson.dumps(
         {
             "integration": integration.slug,
@@ -107,7 +108,8 @@ def _head(integration: Integration, e: Endpoint) -> bytes:
             "method": e.method,
             "path": e.path,
             "category": e.category,
-            "description": e.description,
+            # One line: ten results in about the tokens three whole descriptions took.
+            "description": line,
         }
     )
     return doc[:-1]
@@ -128,7 +130,9 @@ class SearchIndex:
         for slug, integration in catalog.integrations.items():
             start = len(self.hits)
             for e in integration.endpoints:
-                self.hits.append(Hit(integration, e, _head(integration, e), len(self.hits)))
+                line = one_line(e.description)
+                hit = Hit(integration, e, _head(integration, e, line), len(self.hits), line)
+                self.hits.append(hit)
                 corpus.append(self._document(integration, e, seen))
                 spoken.update(fields(integration, e).values())
             self.ranges[slug] = (start, len(self.hits))

@@ -5,6 +5,7 @@ the key's scopes, with the caller's connection status. Every door's discovery
 from __future__ import annotations
 
 from skillgate.connections.status import StatusCache
+from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.arguments import SearchArgs
 from skillgate.discovery.rendered import RenderedCatalog, with_status
 from skillgate.discovery.search import SearchIndex
@@ -46,13 +47,25 @@ class Discovery:
         return rendered.bundle(access)
 
     async def search(self, principal: Principal, args: SearchArgs) -> bytes:
-        """`{"query", "results"}`: the endpoints the key may see that best match the
-        query, best first, each with the caller's connection status of its integration.
-        404 for an unknown `integration` (naming the closest), 403 for one out of scope.
-        The arguments come checked (discovery.arguments), as every door makes them."""
+        """`{"query", "results", "no_match"}`: the endpoints the key may see that best
+        match the query, best first, each with the caller's connection status of its
+        integration. 404 for an unknown `integration` (naming the closest), 403 for one
+        out of scope. The arguments come checked (discovery.arguments), as every door
+        makes them."""
+        answer, connected = await self._search(principal, args)
+        return answer.body(connected)
+
+    async def search_both(self, principal: Principal, args: SearchArgs) -> tuple[bytes, str]:
+        """`search`'s JSON and the same answer as compact lines (SearchAnswer.text)."""
+        answer, connected = await self._search(principal, args)
+        return answer.body(connected), answer.text(connected)
+
+    async def _search(
+        self, principal: Principal, args: SearchArgs
+    ) -> tuple[SearchAnswer, frozenset[str]]:
         query, integration = args.query, args.integration
         if integration is not None:
             self.rendered.integration(integration, principal.scopes)
         answer = self.index.answer(query, principal.scopes, integration, args.limit)
         connected = await self.statuses.connected(principal.user_id) if answer.hits else frozenset()
-        return answer.body(connected)
+        return answer, connected

@@ -79,7 +79,6 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("out of office", ("vacation",)),
     ("auto reply", ("vacation",)),
     # Calendars
-    ("call", ("event",)),
     ("invite", ("attendee",)),
     ("reschedule", ("update",)),
     ("postpone", ("update",)),

@@ -10,7 +10,7 @@ from skillgate.discovery.analysis import _CAMEL, _WORD, LEAD_INS, STOPWORDS
 from skillgate.discovery.cues import CUES
 from skillgate.discovery.synonyms import ACTIONS, MEANS, SYNONYMS
 
-__all__ = ["fields", "named_by_path", "summary", "table_words"]
+__all__ = ["fields", "named_by_path", "one_line", "summary", "table_words"]
 
 
 def fields(integration: Integration, e: Endpoint) -> dict[str, str]:
@@ -56,3 +56,25 @@ def table_words() -> list[str]:
 def summary(description: str) -> str:
     """The description's first sentence."""
     return _SENTENCE.split(description, maxsplit=1)[0]
+
+
+# A search result's description: at most this many characters (docs/api.md, search).
+ONE_LINE = 100
+# A first sentence shorter than this says little ("List stargazers."): the next follows.
+_TERSE = 40
+
+
+def one_line(description: str) -> str:
+    """What a search result says of its endpoint: the description's first sentence (and
+    the next while the first is terse), cut at a word to at most `ONE_LINE` characters
+    with an ellipsis; the whole is in the endpoint's documentation."""
+    sentences = _SENTENCE.split(" ".join(description.split()))
+    line = sentences[0]
+    for more in sentences[1:]:
+        if len(line) >= _TERSE or len(line) + 1 + len(more) > ONE_LINE:
+            break
+        line = f"{line} {more}"
+    if len(line) <= ONE_LINE:
+        return line
+    cut = line[: ONE_LINE - 1].rsplit(" ", 1)[0].rstrip(" ,;:(")
+    return cut + "…"

@@ -84,6 +84,8 @@ def validate(endpoint: Endpoint, params: Any, as_typed: Any = None) -> dict[str,
                 f"unknown parameter {shown!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
             )
             continue
+        if value == "null" and param.nullable and "string" not in (param.type, *param.also):
+            value = None  # `svc run ... --milestone null` without the types cached
         if value is None:
             if param.nullable:
                 values[name] = None  # the source accepts null: it is sent (clears the field)

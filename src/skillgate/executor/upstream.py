@@ -23,7 +23,7 @@ from skillgate.connections.cache import CredentialCache
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.refresh import Refresher
 from skillgate.connections.stored import ActiveConnection
-from skillgate.errors import BadRequest, IntegrationNotConnected
+from skillgate.errors import BadRequest, InsufficientScope, IntegrationNotConnected
 from skillgate.executor import request as request_mod
 from skillgate.executor.preview import REDACTED, request_json
 from skillgate.executor.run import Run
@@ -92,6 +92,7 @@ class Upstream:
         once more after a 401 when they can be)."""
         integration = run.integration
         conn = await self.connection(run.principal, integration)
+        self.check_scopes(run, conn)
         creds = conn.credentials
         can_refresh = conn.auth_type == "oauth2" and creds.refresh_token is not None
         if can_refresh and creds.expires_soon():
@@ -105,6 +106,7 @@ class Upstream:
     async def preview(self, run: Run) -> dict[str, Any]:
         """The request a real call would send, its credential redacted."""
         conn = await self.connection(run.principal, run.integration)
+        self.check_scopes(run, conn)
         return request_json(self.request(run, conn, REDACTED, redacted=True))
 
     async def connection(self, principal: Principal, integration: Integration) -> ActiveConnection:
@@ -118,6 +120,25 @@ class Upstream:
                 action_url=self.reconnect_url(integration),
             )
         return conn
+
+    def check_scopes(self, run: Run, conn: ActiveConnection) -> None:
+        """403 insufficient_scope when the endpoint needs a scope set the OAuth connection
+        was not granted, with the link that adds it (incremental authorization)."""
+        oauth = run.integration.auth.oauth2
+        needed = run.endpoint.scopes
+        if oauth is None or conn.auth_type != "oauth2" or set(needed) & set(conn.scopes):
+            return
+        added = oauth.scope_set_for(needed)
+        if added is None:
+            return  # asked for at connect: the provider's own answer says if it is missing
+        name = run.integration.name
+        raise InsufficientScope(
+            f"{run.endpoint.name} needs {' or '.join(needed)}, which your {name} connection "
+            f"was not granted ({oauth.scope_sets[added].description}); add it at the "
+            "action_url (the provider asks the user to allow it), then retry.",
+            action_url=self.policy.public.add_scopes_url(run.integration.slug, added),
+            extra={"scopes": list(needed), "scope_set": added},
+        )
 
     def reconnect_url(self, integration: Integration) -> str:
         """The dashboard page where the user connects (or reconnects) `integration`."""

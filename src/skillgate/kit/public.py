@@ -112,6 +112,12 @@ class PublicUrls:
         the `action_url` of every "not connected" and "token expired" answer."""
         return f"{self.app}/integrations/{slug}"
 
+    def add_scopes_url(self, slug: str, scope_set: str) -> str:
+        """Where a person adds scope set `scope_set` to their `slug` connection (the
+        provider's consent page, through the browser connect route): the `action_url`
+        of an `insufficient_scope` answer."""
+        return f"{self.app}/connect/{slug}?add={scope_set}"
+
     def _derived(self) -> str:
         origin = _current.get()
         if origin is None:

@@ -7,9 +7,13 @@ source declares (required-ness, and that a required one is offered); each body f
 the source's schema requires (OpenAPI: `required` of the body object, of its one object
 `oneOf` alternative, or inside a `data` envelope; Google: `annotations.required` naming
 the method), which must be a required parameter; and no parameter is required that
-the source does not require. Every difference must be listed, with its reason, in
+the source does not require; each offered parameter's types (`type` and `also`)
+against the source's (`integer` is `number`; an array offered for "one item or a
+list" and a comma-joined string for a `form`/`explode: false` array are the same
+wire), its enum values within the source's, and the endpoint's scopes equal to the
+operation's. Every difference must be listed, with its reason, in
 `verify_deviations.yaml` beside this file; a listed difference that no longer occurs
-fails too, so the list stays true. Partial: types and scopes are not compared yet.
+fails too, so the list stays true. Each integration's host is its source's server's.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import lzma
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import yaml
@@ -75,13 +80,20 @@ def _all_of(doc: dict[str, Any], schema: Any) -> dict[str, Any]:
 class Fact:
     """What the source says about one operation."""
 
-    def __init__(self, method: str, path: str) -> None:
+    def __init__(self, method: str, path: str, doc: dict[str, Any], google: bool) -> None:
+        self.doc = doc
+        self.google = google
         self.method = method
         self.path = path
         self.params: dict[tuple[str, str], bool] = {}  # (location, wire) -> required
         self.body_required: set[str] = set()  # top-level body fields the schema requires
         self.body_fields: dict[str, dict[str, Any]] = {}  # top-level name -> schema
         self.read_only: set[str] = set()
+        self.wrapped = False  # the body is required and is the `data` envelope
+        self.kinds: dict[tuple[str, str], set[str]] = {}  # (location, wire) -> JSON types
+        self.enums: dict[tuple[str, str], set[str]] = {}  # (location, wire) -> enum values
+        self.scopes: set[str] = set()  # any one of them allows the call
+        self.joined: set[tuple[str, str]] = set()  # arrays sent comma-joined (explode false)
 
 
 def _openapi_facts(doc: dict[str, Any]) -> dict[str, Fact]:
@@ -92,7 +104,7 @@ def _openapi_facts(doc: dict[str, Any]) -> dict[str, Fact]:
         for method, op in item.items():
             if method not in ("get", "post", "put", "patch", "delete"):
                 continue
-            fact = Fact(method.upper(), path)
+            fact = Fact(method.upper(), path, doc, False)
             for raw in [*(item.get("parameters") or []), *(op.get("parameters") or [])]:
                 raw = _deref(doc, raw, False)
                 schema = _deref(doc, raw.get("schema") or {}, False)
@@ -100,9 +112,52 @@ def _openapi_facts(doc: dict[str, Any]) -> dict[str, Fact]:
                 if raw.get("style") == "deepObject" and schema.get("type") == "array":
                     wire += "[]"
                 fact.params[(raw["in"], wire)] = bool(raw.get("required")) or raw["in"] == "path"
+                _kind_and_enum(doc, fact, (raw["in"], wire), schema, False)
+                if raw.get("explode") is False and raw.get("style", "form") == "form":
+                    fact.joined.add((raw["in"], wire))
+            fact.scopes = _openapi_scopes(doc, op)
             _openapi_body(doc, op, fact)
             facts[op.get("operationId") or f"{method.upper()} {path}"] = fact
     return facts
+
+
+_JSON_KINDS = {"integer": "number", "number": "number", "string": "string"}
+_JSON_KINDS |= {"boolean": "boolean", "array": "array", "object": "object"}
+
+
+def _kinds(doc: dict[str, Any], schema: Any, google: bool, depth: int = 0) -> set[str]:
+    """The JSON types a schema accepts (`null` left out); empty when it does not say."""
+    schema = _deref(doc, schema, google)
+    if not isinstance(schema, dict) or depth > 5:
+        return set()
+    declared = schema.get("type")
+    names = declared if isinstance(declared, list) else [declared] if declared else []
+    found = {_JSON_KINDS[n] for n in names if n in _JSON_KINDS}
+    for key in ("oneOf", "anyOf"):
+        for alt in schema.get(key) or []:
+            found |= _kinds(doc, alt, google, depth + 1)
+    if not found and (schema.get("properties") or schema.get("additionalProperties")):
+        found = {"object"}
+    for part in schema.get("allOf") or []:
+        found = found or _kinds(doc, part, google, depth + 1)
+    return found
+
+
+def _kind_and_enum(
+    doc: dict[str, Any], fact: Fact, where: tuple[str, str], schema: Any, google: bool
+) -> None:
+    schema = _deref(doc, schema, google)
+    kinds = _kinds(doc, schema, google)
+    if kinds:
+        fact.kinds[where] = kinds
+    enum = schema.get("enum") if isinstance(schema, dict) else None
+    if isinstance(enum, list) and enum:
+        fact.enums[where] = {json.dumps(v) for v in enum if v is not None}
+
+
+def _openapi_scopes(doc: dict[str, Any], op: dict[str, Any]) -> set[str]:
+    security = op.get("security", doc.get("security")) or []
+    return {str(s) for requirement in security for s in (requirement or {}).values() for s in s}
 
 
 def _openapi_body(doc: dict[str, Any], op: dict[str, Any], fact: Fact) -> None:
@@ -129,9 +184,13 @@ def _openapi_body(doc: dict[str, Any], op: dict[str, Any], fact: Fact) -> None:
     props = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
     if list(props) == ["data"]:  # the envelope: {"data": {...}}
         inner = _all_of(doc, props["data"])
-        if inner.get("properties") and "data" in (schema.get("required") or []):
+        # `data` is required when the schema says so, or when it is the only field of a
+        # body the operation requires (Asana: `requestBody.required`, no `required` list).
+        needed = "data" in (schema.get("required") or []) or bool((body or {}).get("required"))
+        if inner.get("properties") and needed:
             fact.body_fields = {f"data.{k}": v for k, v in inner["properties"].items()}
             fact.body_required = {f"data.{k}" for k in inner.get("required") or []}
+            fact.wrapped = needed
             fact.body_fields["data"] = props["data"]
             return
     fact.body_fields = dict(props)
@@ -156,13 +215,17 @@ def _google_facts(doc: dict[str, Any]) -> dict[str, Fact]:
 
 def _google_method(doc: dict[str, Any], m: dict[str, Any]) -> Fact:
     raw = _PLUS.sub(r"{\1}", m.get("flatPath") or m["path"])
-    fact = Fact(m["httpMethod"], raw if raw.startswith("/") else "/" + raw)
+    fact = Fact(m["httpMethod"], raw if raw.startswith("/") else "/" + raw, doc, True)
     holes = set(re.findall(r"\{([^{}]+)\}", fact.path))
     for name, p in (m.get("parameters") or {}).items():
         where = p.get("location", "query")
         if where == "path" and name not in holes:
             continue  # the flat path spells it as other placeholders (People's resourceName)
         fact.params[(where, name)] = bool(p.get("required"))
+        _kind_and_enum(doc, fact, (where, name), p, True)
+        if p.get("repeated"):  # a repeated Discovery parameter is a list
+            fact.kinds[(where, name)] = {"array"}
+    fact.scopes = {str(s) for s in m.get("scopes") or []}
     for hole in holes:
         fact.params.setdefault(("path", hole), True)
     if "fields" in (doc.get("parameters") or {}):  # API-wide partial responses, optional
@@ -201,7 +264,13 @@ def _differences(endpoint: Endpoint, fact: Fact) -> list[str]:
     body = [p for p in endpoint.parameters if p.location == "body"]
     tops = {_top(p.wire_name) for p in body} | {p.wire_name for p in body}
     for name in sorted(fact.body_required - fact.read_only):
-        given = [p for p in body if p.wire_name == name or _top(p.wire_name) == name]
+        given = [
+            p
+            for p in body
+            if p.wire_name == name
+            or _top(p.wire_name) == name
+            or name.startswith(p.wire_name + ".")
+        ]
         if name not in tops and not given:
             if endpoint.body is not None or body:
                 out.append(f"body {name}: required by the source, not offered")
@@ -209,12 +278,39 @@ def _differences(endpoint: Endpoint, fact: Fact) -> list[str]:
             out.append(f"body {name}: required by the source, offered as optional")
     for p in body:
         top = p.wire_name if p.wire_name in fact.body_fields else _top(p.wire_name)
-        if p.required and top in fact.body_fields and top not in fact.body_required:
+        needed = top in fact.body_required or (top == "data" and fact.wrapped)
+        if p.required and top in fact.body_fields and not needed:
             out.append(f"body {p.wire_name}: required, the source does not require {top}")
     for p in endpoint.parameters:
         where = (p.location, p.wire_name)
         if p.location in ("query", "header") and p.required and where not in fact.params:
             out.append(f"{p.location} {p.wire_name}: required, the source does not declare it")
+    out += _type_differences(endpoint, fact)
+    if set(endpoint.scopes) != fact.scopes:
+        out.append(f"scopes: {sorted(endpoint.scopes)} != the source's {sorted(fact.scopes)}")
+    return out
+
+
+def _type_differences(endpoint: Endpoint, fact: Fact) -> list[str]:
+    """Each offered parameter's types (`type` and `also`) and enum against the source's."""
+    out: list[str] = []
+    for p in endpoint.parameters:
+        where = (p.location, p.wire_name)
+        if p.location == "body" and p.wire_name in fact.body_fields:
+            _kind_and_enum(fact.doc, fact, where, fact.body_fields[p.wire_name], fact.google)
+        theirs = fact.kinds.get(where)
+        ours = {p.type, *p.also}
+        if where in fact.joined and theirs == {"array"}:
+            theirs = {"array", "string"}  # `a,b` is the same wire as ["a", "b"]
+        if ours == {"array"} and theirs and theirs - ours <= {p.items or "string"}:
+            theirs = ours  # one item or a list of them: a single value is wrapped
+        if theirs and not (ours <= theirs if where in fact.joined else ours == theirs):
+            out.append(
+                f"{p.location} {p.wire_name}: type {sorted(ours)}, the source says {sorted(theirs)}"
+            )
+        enum = fact.enums.get(where)
+        if enum and p.enum is not None and {json.dumps(v) for v in p.enum} - enum:
+            out.append(f"{p.location} {p.wire_name}: enum values the source does not list")
     return out
 
 
@@ -230,6 +326,11 @@ def _found(catalog: Catalog) -> dict[str, list[str]]:
         google = source["importer"] == "google"
         facts = _google_facts(doc) if google else _openapi_facts(doc)
         integration: Integration = catalog.integrations[source["slug"]]
+        host = _source_host(doc, google)
+        if urlsplit(integration.base_url).hostname != host:
+            found[f"{source['slug']}.(integration)"] = [
+                f"host: {urlsplit(integration.base_url).hostname} != the source's {host}"
+            ]
         for endpoint in integration.endpoints:
             if endpoint.operation is None:
                 continue  # hand-written (no source operation)
@@ -242,6 +343,13 @@ def _found(catalog: Catalog) -> dict[str, list[str]]:
             if problems:
                 found[key] = problems
     return found
+
+
+def _source_host(doc: dict[str, Any], google: bool) -> str | None:
+    if google:
+        return urlsplit(str(doc["rootUrl"])).hostname
+    servers = doc.get("servers") or [{}]
+    return urlsplit(str(servers[0].get("url", ""))).hostname
 
 
 def test_every_shipped_endpoint_says_what_its_source_says(shipped: Catalog) -> None:
@@ -262,3 +370,26 @@ def test_every_shipped_endpoint_says_what_its_source_says(shipped: Catalog) -> N
     shown = "\n".join(f"{k}: {d}" for k, v in sorted(unlisted.items()) for d in v)
     assert not unlisted, f"{total} unlisted differences:\n{shown}"
     assert not stale, f"listed differences that no longer occur: {stale}"
+
+
+def test_the_verifier_sees_a_wrong_type_enum_or_scope(shipped: Catalog) -> None:
+    """The comparison is not vacuous: a changed type, enum value or scope is a difference."""
+    doc = json.loads(lzma.decompress((SOURCES / "gmail.v1.json.xz").read_bytes()))
+    facts = _google_facts(doc)
+    gmail = shipped.integrations["gmail"]
+    endpoint = next(e for e in gmail.endpoints if e.operation == "gmail.users.messages.list")
+    assert _differences(endpoint, facts[endpoint.operation]) == []
+    params = [
+        p.model_copy(update={"type": "number"}) if p.name == "q" else p for p in endpoint.parameters
+    ]
+    wrong = endpoint.model_copy(update={"parameters": params, "scopes": ("https://x/only",)})
+    found = _differences(wrong, facts[endpoint.operation])
+    assert "query q: type ['number'], the source says ['string']" in found
+    assert any(d.startswith("scopes: ['https://x/only'] != the source's") for d in found)
+    listed = next(e for e in gmail.endpoints if any(p.enum for p in e.parameters))
+    params = [
+        p.model_copy(update={"enum": (*p.enum, "invented")}) if p.enum else p
+        for p in listed.parameters
+    ]
+    found = _differences(listed.model_copy(update={"parameters": params}), facts[listed.operation])
+    assert any(d.endswith("enum values the source does not list") for d in found)

@@ -470,3 +470,25 @@ def test_a_question_put_as_a_request_asks_to_see() -> None:
     assert send in analyzer.query("tell Ana the meeting moved").related
     assert analyzer.query("honestly just delete the weekly sync").terms[0] == "delet"
     assert analyzer.query("hey, can you open a bug").related == analyzer.query("open a bug").related
+
+
+def test_a_result_describes_its_endpoint_in_one_line() -> None:
+    """The search answer's description is the first sentence (the next one joined while
+    the first is terse), cut at a word to at most 100 characters."""
+    from skillgate.discovery.texts import ONE_LINE, one_line
+
+    first = "Open a new issue in a repository you can push to."
+    assert one_line(f"{first} Returns the issue with its number.") == first
+    assert (
+        one_line("List stargazers. Lists the people that have starred the repository.")
+        == "List stargazers. Lists the people that have starred the repository."
+    )
+    long = (
+        "Add a comment to an issue or to a pull request's conversation"
+        " (use create_review for line comments on a diff)."
+    )
+    line = one_line(long)
+    assert len(line) <= ONE_LINE
+    assert line.endswith("…")
+    assert long.startswith(line[:-1])
+    assert one_line("Two\n   lines  of text.") == "Two lines of text."

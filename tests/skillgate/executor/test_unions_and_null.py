@@ -13,6 +13,8 @@ from urllib.parse import parse_qsl
 import pytest
 
 from skillgate.catalog.loader import SHIPPED_DIR, Catalog, load_catalog
+from skillgate.doors.mcp.schemas import endpoint_tool
+from skillgate_cli.params import parse_args
 from tests.conftest import Harness, open_harness
 from tests.upstream import Provider
 
@@ -115,3 +117,48 @@ async def test_a_form_outside_the_union_is_refused_naming_every_type(
     assert r.status_code == 400
     assert "public: expected a string or a boolean, got an array" in r.text
     assert provider.api_requests() == []
+
+
+async def test_the_agent_is_told_every_form_on_http_and_mcp(
+    gateway: tuple[Harness, str], two: Catalog
+) -> None:
+    """The endpoint's documentation and its MCP tool schema say what the executor takes."""
+    harness, full = gateway
+    r = await harness.client.get(
+        "/v1/skills/github/update_issue", headers={"Authorization": f"Bearer {full}"}
+    )
+    assert r.status_code == 200, r.text
+    params = {p["name"]: p for p in r.json()["parameters"]}
+    assert params["milestone"]["type"] == "number"
+    assert params["milestone"]["also"] == ["string"]
+    assert params["milestone"]["nullable"] is True
+    assert "also" not in params["owner"]
+    assert "nullable" not in params["owner"]
+    github = two.integrations["github"]
+    update = next(e for e in github.endpoints if e.name == "update_issue")
+    schema = endpoint_tool(github, update).input_schema["properties"]
+    assert schema["milestone"]["type"] == ["number", "string", "null"]
+    assert schema["type"]["type"] == ["object", "string", "null"]
+    assert schema["state_reason"]["enum"][-1] is None  # null is one of its values too
+    assert schema["owner"]["type"] == "string"
+
+
+async def test_the_text_null_clears_a_nullable_field_that_takes_no_string(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    """`svc run ... --field null` sends JSON null where the field cannot be a string:
+    parsed so by svc when it knows the types, and by the gateway when it does not."""
+    harness, full = gateway
+    team = {"org": "octo", "team_slug": "web"}
+    declared = {"parent_team_id": ("number", None)}
+    params, _ = parse_args(["--parent-team-id", "null"], declared)
+    assert params == {"parent_team_id": None}
+    for value in (None, "null"):  # svc with the types pulled, and without them
+        body = await _sent_json(
+            harness, provider, full, "github", "teams_update_in_org", **team, parent_team_id=value
+        )
+        assert body == {"parent_team_id": None}
+    # Where a string is one of its types, the text `null` stays text.
+    issue = {"owner": "o", "repo": "r", "issue_number": 1}
+    body = await _sent_json(harness, provider, full, "github", "update_issue", **issue, type="null")
+    assert body == {"type": "null"}

@@ -26,7 +26,9 @@ Rules (both importers):
 - a JSON body whose only property is `data` holding a bigger object (the
   envelope of Asana and JSON:API, `{"data": {"name": ...}}`) has that object's
   fields as parameters, `data_name` with `maps_to: data.name` (one level;
-  nested objects in it stay `object` parameters);
+  nested objects in it stay `object` parameters); a smaller `data` of a body the
+  source marks required stays one `object` parameter, required, its description
+  naming the fields required inside it;
 - a body that is not an object (an array, a scalar), a free-form object with no
   declared properties, a property name with a `.` and, in a form body, a
   required nested object or array: skipped operation (the executor places body
@@ -220,26 +222,34 @@ def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
         if schema.get("additionalProperties") not in (None, False):
             raise SkipOperation("request body is a free-form JSON object with no declared fields")
         return []
+    # A required body whose only field is the `data` envelope (Asana's, with no
+    # `required` list) needs that envelope: its own required fields bind.
+    wrapped = body.required and list(props) == [ENVELOPE]
     envelope = _envelope(props, body.encoding)
     if envelope is not None:
         key, inner = envelope
-        return _flatten(key, inner, key in required, notes)
+        return _flatten(key, inner, key in required or wrapped, notes)
     either = {name for g in groups for name in g}
     result: list[Param] = []
     for key, raw in props.items():
         prop = sch.merged(raw)
         if sch.is_read_only(prop):
             continue
-        needed = key in required
+        needed = key in required or wrapped
         if "." in key:
             _unsupported_body(key, needed, "its name holds a '.'", notes)
             continue
-        note = _either_note(groups) if key in either else ""
+        note = _either_note(groups) if key in either else _inside_note(prop) if wrapped else ""
         # Whether a small object is split into fields is decided as it was before the
         # schema's `required` list became binding on an optional body: names stay.
-        shape = needed and body.required
+        shape = key in required and body.required
         result.extend(_body_param(key, prop, needed, shape, body.encoding, note, notes))
     return result
+
+
+def _inside_note(prop: Schema) -> str:
+    inner = [k for k in prop.get("required") or [] if k in (prop.get("properties") or {})]
+    return f"Required inside it: {', '.join(inner)}." if inner else ""
 
 
 def _envelope(props: dict[str, Any], encoding: str) -> tuple[str, Schema] | None:

@@ -129,11 +129,14 @@ GENERIC_NAMES = frozenset(t.name for t in GENERIC_TOOLS)
 
 
 def _parameter_schema(p: Parameter) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": p.type, "description": p.description}
-    if p.type == "array" and p.items is not None:
+    # A union's other types and `null` where the source accepts them (a JSON Schema type list).
+    kinds = [p.type, *p.also, *(["null"] if p.nullable else [])]
+    schema: dict[str, Any] = {"type": kinds[0] if len(kinds) == 1 else kinds}
+    schema["description"] = p.description
+    if "array" in kinds and p.items is not None:
         schema["items"] = {"type": p.items}
     if p.enum is not None:
-        schema["enum"] = list(p.enum)
+        schema["enum"] = [*p.enum, *([None] if p.nullable else [])]
     if p.default is not None:
         schema["default"] = p.default
     return schema

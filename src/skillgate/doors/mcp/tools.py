@@ -4,7 +4,9 @@ Every tool calls what the agent HTTP API calls (`Discovery`, `Executor.run`),
 with the `Principal` the door verified, so scopes, rate limits, credentials and
 the execution log are the same. A result carries the JSON the HTTP API answers
 twice: as `structuredContent` and as one text block (for clients that only read
-text). A call the gateway refuses (not connected, out of scope, bad params, rate
+text), but search_skills, whose text block is the same answer as compact lines, one
+per result (discovery.answer.SearchAnswer.text: ten candidates in about the tokens
+three took as JSON). A call the gateway refuses (not connected, out of scope, bad params, rate
 limited, unknown endpoint) is a result with `isError: true` carrying the HTTP
 API's error object, and so is a control character in the tool's name or in any
 text argument of the four generic tools (400 `bad_request` naming the argument:
@@ -47,15 +49,19 @@ V = TypeVar("V")
 
 @dataclass(frozen=True, slots=True)
 class ToolAnswer:
-    """A tool's answer: the HTTP API's JSON bytes, and whether the call failed."""
+    """A tool's answer: the HTTP API's JSON bytes, whether the call failed, and the text
+    block when it is not the JSON itself (search_skills' compact lines)."""
 
     body: bytes
     is_error: bool = False
+    text: str | None = None
 
     def result(self) -> types.CallToolResult:
-        """As the SDK's result: the JSON as structured content and as one text block."""
+        """As the SDK's result: the JSON as structured content, and as one text block
+        (or the compact text)."""
+        said = self.body.decode() if self.text is None else self.text
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=self.body.decode())],
+            content=[types.TextContent(type="text", text=said)],
             structured_content=orjson.loads(self.body),
             is_error=self.is_error,
         )
@@ -65,7 +71,7 @@ class ToolAnswer:
         the door's fast path (door.py) answers with it."""
         return (
             b'{"content":[{"type":"text","text":'
-            + orjson.dumps(self.body.decode())
+            + orjson.dumps(self.body.decode() if self.text is None else self.text)
             + b'}],"structuredContent":'
             + self.body
             + (b',"isError":true}' if self.is_error else b',"isError":false}')
@@ -214,7 +220,11 @@ class Tools:
                 found = _search_args(args)
             except BadRequest as exc:
                 return refusal(exc, request_id)
-            run = self.discovery.search(principal, found)
+            try:  # the JSON as structured content, compact lines as the text block
+                body, lines = await self.discovery.search_both(principal, found)
+            except Exception as exc:
+                return refusal(exc, request_id)
+            return ToolAnswer(body, text=lines)
         elif name == schemas.GET_SKILL:
             slug, endpoint = self._target(args, _SKILL_ARGS)
             run = self.discovery.endpoint(principal, slug, endpoint)

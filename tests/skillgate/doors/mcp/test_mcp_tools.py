@@ -35,6 +35,31 @@ def same_twice(result: CallToolResult) -> Any:
     return result.structured_content
 
 
+def searched(result: CallToolResult) -> Any:
+    """search_skills' structured content, checked against its one text block: the same
+    answer as compact lines (whether nothing fits, the integrations by connection
+    status, one line per result, best first, with name, method, path, match and the
+    description), in fewer bytes than the JSON."""
+    assert len(result.content) == 1
+    assert result.content[0].type == "text"
+    found: Any = result.structured_content
+    lines = result.content[0].text.splitlines()
+    assert lines[0].startswith(f"no_match: {json.dumps(found['no_match'])} (")
+    rows = [line for line in lines[1:] if not line.startswith(("connected:", "not_connected:"))]
+    assert len(rows) == len(found["results"])
+    for row, r in zip(rows, found["results"], strict=True):
+        assert row == (
+            f"{r['integration']}/{r['name']} {r['method']} {r['path']}"
+            f" match {r['match']:.2f}: {r['description']}"
+        )
+    for status in ("connected", "not_connected"):
+        said = [line for line in lines if line.startswith(f"{status}: ")]
+        slugs = sorted({r["integration"] for r in found["results"] if r["status"] == status})
+        assert said == ([f"{status}: {', '.join(slugs)}"] if slugs else [])
+    assert len(result.content[0].text) < len(json.dumps(found))
+    return found
+
+
 async def test_handshake_and_tool_list(gateway: Gateway) -> None:
     async with mcp_client(gateway.mcp_url, gateway.keys["full"]) as client:
         assert client.protocol_version == "2025-11-25"
@@ -64,7 +89,7 @@ async def test_handshake_and_tool_list(gateway: Gateway) -> None:
 async def test_discovery_tools_answer_what_the_http_api_answers(gateway: Gateway) -> None:
     async with mcp_client(gateway.mcp_url, gateway.keys["scoped"]) as client:
         listing = same_twice(await client.call_tool("list_integrations", {}))
-        found = same_twice(
+        found = searched(
             await client.call_tool("search_skills", {"query": "user profile", "limit": 3})
         )
         doc = same_twice(
@@ -198,7 +223,7 @@ async def test_the_2026_revision_search_get_run(gateway: Gateway) -> None:
         found = await client.call_tool(
             "search_skills", {"query": "profile", "integration": "sample"}
         )
-        hit = same_twice(found)["results"][0]
+        hit = searched(found)["results"][0]
         doc = await client.call_tool(
             "get_skill", {"integration": "sample", "endpoint": hit["name"]}
         )
