@@ -54,6 +54,11 @@ from skillgate.kit.public import PublicUrls
 from skillgate.kit.ratecount import Counter, new_counter
 from skillgate.kit.redis import new_redis
 from skillgate.kit.vault import Vault
+from skillgate.mcpauth.clients import Clients
+from skillgate.mcpauth.provider import GatewayProvider
+from skillgate.mcpauth.service import Grants
+from skillgate.mcpauth.tokens import Digester
+from skillgate.mcpauth.verifier import TokenVerifier
 from skillgate.metrics import Metrics
 from skillgate.settings import Settings
 from skillgate.users.limiter import PlanLimiter
@@ -87,6 +92,8 @@ class Gateway:
     discovery: Discovery
     executor: Executor
     log: ExecutionLog
+    oauth: GatewayProvider  # the authorization server of /mcp (mcpauth)
+    oauth_tokens: TokenVerifier  # its access tokens, for the MCP door
     services: dict[type, Any] = field(default_factory=dict)  # what FastAPI routes receive
 
     def provide(self, *services: Any) -> None:
@@ -228,6 +235,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     connections = _connections(base, catalog)
     upstream = _upstream(base, plans=plans, limiter=limiter, connections=connections)
     executor = _executor(base, catalog, rendered=rendered, upstream=upstream, log=executions)
+    oauth, oauth_tokens = _authorization_server(base, catalog)
     gateway = Gateway(
         settings=settings,
         engine=base.engine,
@@ -251,6 +259,8 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         discovery=Discovery(rendered, connections.statuses, SearchIndex(catalog)),
         executor=executor,
         log=ExecutionLog(executions),
+        oauth=oauth,
+        oauth_tokens=oauth_tokens,
     )
     # What the account door's routes receive, by type.
     keys = ApiKeys(
@@ -259,10 +269,41 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         verifier=verifier,
     )
     gateway.provide(
-        maker, catalog, plans, connections, gateway.scoped_connections, keys, gateway.log
-    )
+        maker, catalog, plans, connections, gateway.scoped_connections, keys, gateway.log,
+        oauth.grants,
+    )  # fmt: skip
     _provide_accounts(gateway, counter=limiter.counter, keys=keys)
     return gateway
+
+
+def _authorization_server(base: _Base, catalog: Catalog) -> tuple[GatewayProvider, TokenVerifier]:
+    """The OAuth authorization server of /mcp: clients, grants, the SDK's provider, and
+    the verifier of its access tokens (which drops a revoked grant's cached entries)."""
+    settings = base.settings
+    assert settings.secret_key is not None
+    forget: list[TokenVerifier] = []
+
+    def forget_grant(grant_id: str) -> None:
+        for verifier in forget:
+            verifier.forget_grant(grant_id)
+
+    grants = Grants(
+        Clients(
+            base.sessionmaker,
+            base.vault,
+            base.outbound,
+            allow_loopback=settings.oauth_cimd_allow_loopback,
+        ),
+        base.public,
+        Digester(settings.secret_key),
+        catalog.integrations.keys(),
+        access_ttl=settings.oauth_access_ttl,
+        refresh_ttl=settings.oauth_refresh_ttl,
+        forget=forget_grant,
+    )
+    verifier = TokenVerifier(base.sessionmaker, grants, settings.key_cache_ttl)
+    forget.append(verifier)
+    return GatewayProvider(base.sessionmaker, grants), verifier
 
 
 def _connections(base: _Base, catalog: Catalog) -> Connections:

@@ -22,7 +22,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[2] / "src" / "skillgate"
 FEATURES = (
     "api_keys", "auth", "catalog", "connections", "dashboard", "device", "discovery",
-    "executions", "executor", "me", "users",
+    "executions", "executor", "mcpauth", "me", "users",
 )  # fmt: skip
 
 

@@ -76,7 +76,7 @@ _OUT_OF_SCOPE = "This API key's scopes do not include {slug!r}; use a key with t
 
 def require_key_manager(principal: Principal) -> None:
     """`/api-keys`: an API key needs scope `*`; tokens and sessions pass."""
-    if principal.via == "api_key" and "*" not in principal.scopes:
+    if principal.via in ("api_key", "oauth") and "*" not in principal.scopes:
         raise ScopeNotAllowed(_KEY_MANAGER)
 
 

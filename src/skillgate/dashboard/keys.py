@@ -32,6 +32,7 @@ from skillgate.db.base import utcnow
 from skillgate.db.session import DB
 from skillgate.errors import BadRequest, NotFound, SkillGateError
 from skillgate.http.provide import provided
+from skillgate.mcpauth.service import Grants
 from skillgate.users.plans import PlanLimits, Plans, max_active_keys
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
@@ -51,6 +52,7 @@ CONFIRM_CHOICES = (
 )
 
 Keys = Annotated[ApiKeys, provided(ApiKeys)]
+Apps = Annotated[Grants, provided(Grants)]
 Integrations = Annotated[Catalog, provided(Catalog)]
 PlanTable = Annotated[Plans, provided(Plans)]
 
@@ -109,7 +111,12 @@ def expiry_from_form(form: FormData) -> datetime | None:
 
 
 async def _page_context(
-    db: AsyncSession, keys: ApiKeys, catalog: Catalog, limits: PlanLimits, viewer: Viewer
+    db: AsyncSession,
+    keys: ApiKeys,
+    catalog: Catalog,
+    limits: PlanLimits,
+    viewer: Viewer,
+    apps: Grants,
 ) -> dict[str, Any]:
     now = utcnow()
     rows = [KeyRow(k, _status(k, now)) for k in await keys.list_for(db, viewer.user_id)]
@@ -121,6 +128,7 @@ async def _page_context(
         "viewer": viewer,
         "nav": "keys",
         "rows": rows,
+        "apps": await apps.list_for(db, viewer.user_id),
         "quota": quota,
         "limits": limits,
         "integrations": integrations,
@@ -139,9 +147,16 @@ async def _page_context(
 
 @router.get("/keys")
 async def keys_page(
-    request: Request, viewer: SignedIn, db: DB, keys: Keys, catalog: Integrations, plans: PlanTable
+    request: Request,
+    viewer: SignedIn,
+    db: DB,
+    keys: Keys,
+    catalog: Integrations,
+    plans: PlanTable,
+    apps: Apps,
 ) -> Response:
-    context = await _page_context(db, keys, catalog, plans.limits_for(viewer.plan), viewer)
+    limits = plans.limits_for(viewer.plan)
+    context = await _page_context(db, keys, catalog, limits, viewer, apps)
     return web.render(request, "keys.html", context)
 
 
@@ -154,6 +169,7 @@ async def create_key(
     keys: Keys,
     catalog: Integrations,
     plans: PlanTable,
+    apps: Apps,
 ) -> Response:
     slugs = catalog.slugs
     try:
@@ -172,7 +188,7 @@ async def create_key(
             raise
         await db.rollback()
         limits = plans.limits_for(viewer.plan)
-        context = await _page_context(db, keys, catalog, limits, viewer)
+        context = await _page_context(db, keys, catalog, limits, viewer, apps)
         context["error"] = web.sentence(exc.message)
         context["form"] = {
             "name": web.field(form, "name"),

@@ -7,6 +7,7 @@ from skillgate.db.base import Base
 from skillgate.device.models import DeviceCode
 from skillgate.executions.models import Execution
 from skillgate.executor.models import Confirmation, IdempotentCall
+from skillgate.mcpauth.models import OAuthClient, OAuthCode, OAuthGrant, OAuthToken
 from skillgate.users.models import User
 
 __all__ = [
@@ -18,6 +19,10 @@ __all__ = [
     "DeviceCode",
     "Execution",
     "IdempotentCall",
+    "OAuthClient",
+    "OAuthCode",
+    "OAuthGrant",
+    "OAuthToken",
     "User",
     "WebSession",
 ]

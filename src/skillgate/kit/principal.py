@@ -14,7 +14,7 @@ from typing import Literal
 
 from skillgate.errors import CredentialRefused, Unauthorized
 
-Via = Literal["api_key", "access_token", "session"]
+Via = Literal["api_key", "access_token", "session", "oauth"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,15 @@ class Principal:
     def scopes(self) -> tuple[str, ...]:
         """The API key's scopes; sessions and access tokens act as the whole account."""
         return self.key.scopes if self.key is not None else ("*",)
+
+    @property
+    def budget(self) -> str:
+        """Whose plan rate limit a call spends: the API key's own; one shared by all of
+        the user's OAuth apps (they do not count toward the plan's key limit, so they may
+        not multiply its budget); the user's for sessions and access tokens."""
+        if self.via == "oauth":
+            return f"oauth:{self.user_id}"
+        return self.key.key_id if self.key is not None else self.user_id
 
     @classmethod
     def of_key(cls, ident: KeyIdentity) -> Principal:

@@ -162,7 +162,7 @@ def endpoint_tool(integration: Integration, endpoint: Endpoint) -> types.Tool:
             read_only_hint=not mutates,
             # MCP's destructive: may delete or overwrite, not merely add (catalog.destructive).
             destructive_hint=bool(endpoint.destructive),
-            idempotent_hint=endpoint.method in ("GET", "PUT", "DELETE"),
+            idempotent_hint=endpoint.method in ("GET", "HEAD", "PUT", "DELETE"),
             open_world_hint=True,
         ),
     )
