@@ -44,11 +44,13 @@ from skillgate.discovery.service import Discovery
 from skillgate.executions.service import ExecutionLog
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
+from skillgate.executor.approvals import Approvals
 from skillgate.executor.confirmations import Confirmations
 from skillgate.executor.idempotency import Idempotency
 from skillgate.executor.optioned import OptionRunner
 from skillgate.executor.service import Executor
 from skillgate.executor.upstream import Upstream, UpstreamPolicy
+from skillgate.kit import memory
 from skillgate.kit.outbound import Outbound
 from skillgate.kit.public import PublicUrls
 from skillgate.kit.ratecount import Counter, new_counter
@@ -115,6 +117,8 @@ class Gateway:
         self.catalog.replace_with(fresh)
         self.rendered.swap(rendered)
         self.discovery.index = index
+        del rendered, index
+        memory.give_back()  # what the old catalog held (kit/memory.py)
         return self.catalog
 
     async def close(self) -> None:
@@ -219,6 +223,7 @@ def _executor(
         options=options,
         log=log,
         metrics=base.metrics,
+        approvals=Approvals(base.sessionmaker, upstream, catalog, log),
     )
 
 
@@ -267,11 +272,19 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         pepper=keyformat.derive_pepper(settings.secret_key),
         slugs=catalog.integrations.keys(),  # a live view: a reload changes it
         verifier=verifier,
+        catalog=catalog,  # what a policy may name (the same live catalog)
     )
     gateway.provide(
-        maker, catalog, plans, connections, gateway.scoped_connections, keys, gateway.log,
+        maker,
+        catalog,
+        plans,
+        connections,
+        gateway.scoped_connections,
+        keys,
+        gateway.log,
         oauth.grants,
-    )  # fmt: skip
+        executor.approvals,
+    )
     _provide_accounts(gateway, counter=limiter.counter, keys=keys)
     return gateway
 

@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from skillgate.api_keys.models import ApiKey
+from skillgate.api_keys.scopes import APPROVE
 from skillgate.api_keys.service import ApiKeys
 from skillgate.catalog.loader import Catalog
 from skillgate.dashboard import web
@@ -86,8 +87,12 @@ def _status(key: ApiKey, now: datetime) -> str:
 
 
 def scopes_from_form(form: FormData, slugs: list[str]) -> list[str]:
-    """`*` for "all integrations", else `slug` / `slug:read` per chosen integration."""
-    if web.field(form, "access") != "some":
+    """`*` for "all integrations", `approve` for a key that only decides held calls
+    (docs/execution.md, "Approvals"), else `slug` / `slug:read` per chosen integration."""
+    access = web.field(form, "access")
+    if access == "approve":
+        return [APPROVE]
+    if access != "some":
         return ["*"]
     chosen: list[str] = []
     for slug in slugs:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from skillgate.errors import CredentialRefused, Unauthorized
 
@@ -32,6 +32,9 @@ class KeyIdentity:
     display_name: str
     plan: str
     confirm: str = "destructive"  # which calls need a confirmation token (api_keys.confirm)
+    # The key's compiled policy (an `api_keys.policy.Policy`: kit cannot name the
+    # feature), None without one.
+    policy: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,9 @@ class Principal:
     # Which calls need a confirmation token: the key's policy; sessions and access
     # tokens confirm destructive calls. A field, not a property: read on every call.
     confirm: str = "destructive"
+    # The key's compiled policy (`api_keys.policy.Policy`), None without one: read on
+    # every call, so a field too. Sessions and access tokens have none.
+    policy: Any = None
 
     @property
     def scopes(self) -> tuple[str, ...]:
@@ -71,6 +77,7 @@ class Principal:
             "api_key",
             ident,
             confirm=ident.confirm,
+            policy=ident.policy,
         )
 
 
