@@ -51,3 +51,15 @@ def test_connect_contract_unknown_integration_exit_1(fake: FakeGateway, tmp_path
     r = svc("connect", "nope", cwd=tmp_path, base_url=fake.url, key="sk_x")
     assert "Unknown integration 'nope'" in only_error(r, 1)
     assert r.stdout == ""
+
+
+def test_connect_contract_sends_connection_variables(fake: FakeGateway, tmp_path: Path) -> None:
+    fake.on("POST", "/v1/connect", STARTED)
+    args = ("connect", "jira", "--set", "domain=acme", "--set", "x= y ", "--no-wait")
+    r = svc(*args, cwd=tmp_path, base_url=fake.url, key="sk_x")
+    assert r.returncode == 0, r.stderr
+    [start] = fake.calls("POST", "/v1/connect")
+    assert start.body == {"integration": "jira", "variables": {"domain": "acme", "x": "y"}}
+    bad = svc("connect", "jira", "--set", "domain", cwd=tmp_path, base_url=fake.url, key="sk_x")
+    assert "--set 'domain': expected NAME=VALUE" in only_error(bad, 1)
+    assert len(fake.calls("POST", "/v1/connect")) == 1  # nothing sent for the bad one

@@ -13,6 +13,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from skillgate.catalog import destructive
+from skillgate.catalog.auth import SCOPE_SET_RE as SCOPE_SET_RE
+from skillgate.catalog.auth import Auth as Auth
+from skillgate.catalog.auth import BasicAuth as BasicAuth
+from skillgate.catalog.auth import OAuth2Auth as OAuth2Auth
+from skillgate.catalog.auth import ScopeSet as ScopeSet
+from skillgate.catalog.auth import TokenAuth as TokenAuth
+from skillgate.catalog.auth import credential as credential
+from skillgate.catalog.auth import sent_credentials as sent_credentials
+from skillgate.catalog.hosts import ConnectionVariable, check_hosts
 from skillgate.kit.upstream import Credential as Credential  # the executor's import
 
 ParamType = Literal["string", "number", "boolean", "array", "object"]
@@ -68,6 +77,17 @@ def value_matches(type_: str, value: Any) -> bool:
     if type_ == "number" and isinstance(value, bool):
         return False
     return isinstance(value, _PY_TYPES[type_])
+
+
+def _no_credentials(url: str) -> str:
+    """A base URL without its final '/'; never one carrying `user:password@`."""
+    if "@" in url.split("://", 1)[-1].split("/", 1)[0]:
+        # Shown in every user's dry run and skill document: never a credential.
+        raise ValueError(
+            "base_url must not carry credentials (user:password@); give the API's "
+            "token through `auth`"
+        )
+    return url.rstrip("/")
 
 
 class _Frozen(BaseModel):
@@ -214,6 +234,9 @@ class Endpoint(_Frozen):
     # confirmation policy needs a token to call it. None in a file means "derive it"
     # (catalog.destructive); after loading it is always a bool.
     destructive: bool | None = None
+    # Where this endpoint is served when not at the integration's `base_url` (OpenAPI
+    # per-operation `servers`: GitHub's uploads.github.com); may hold `{variables}`.
+    base_url: str | None = Field(default=None, pattern=r"^https?://[^/?#]+(/[^?#]*)?$")
 
     @field_validator("name")
     @classmethod
@@ -221,6 +244,11 @@ class Endpoint(_Frozen):
         if not NAME_RE.match(v):
             raise ValueError(f"endpoint name {v!r} must match {NAME_RE.pattern}")
         return v
+
+    @field_validator("base_url")
+    @classmethod
+    def _own_host(cls, v: str | None) -> str | None:
+        return _no_credentials(v) if v is not None else None
 
     @field_validator("path")
     @classmethod
@@ -301,84 +329,6 @@ class Endpoint(_Frozen):
         return self.method not in READ_METHODS
 
 
-SCOPE_SET_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
-
-
-class ScopeSet(_Frozen):
-    """Scopes a connection adds only when the user asks for a call that needs them
-    (incremental authorization): not requested at the first connect."""
-
-    scopes: tuple[str, ...] = Field(min_length=1)
-    # What granting it lets the agent do, shown where the user is asked to add it.
-    description: str = Field(min_length=5)
-
-
-class OAuth2Auth(_Frozen):
-    authorize_url: str
-    token_url: str
-    # Requested when the user connects; an endpoint needing one of a `scope_sets`
-    # entry's scopes is offered too, and asks the user to add that set when called.
-    scopes: tuple[str, ...] = ()
-    scope_sets: dict[str, ScopeSet] = Field(default_factory=dict)
-    scope_separator: str = " "
-    pkce: bool = True
-    authorize_params: dict[str, str] = Field(default_factory=dict)
-    token_auth_method: Literal["client_secret_post", "client_secret_basic"] = "client_secret_post"
-    header: str = "Authorization"
-    format: str = "Bearer {token}"
-    help: str | None = None
-
-    @field_validator("scope_sets")
-    @classmethod
-    def _set_names(cls, v: dict[str, ScopeSet]) -> dict[str, ScopeSet]:
-        for name in v:
-            if not SCOPE_SET_RE.match(name):
-                raise ValueError(f"scope set name {name!r} must match {SCOPE_SET_RE.pattern}")
-        return v
-
-    def scope_set_for(self, needed: tuple[str, ...]) -> str | None:
-        """The scope set to add for an endpoint allowed by any one of `needed`: None when
-        the scopes requested at connect allow it (or it names none)."""
-        if not needed or set(needed) & set(self.scopes):
-            return None
-        return next((n for n, s in self.scope_sets.items() if set(needed) & set(s.scopes)), None)
-
-
-class TokenAuth(_Frozen):
-    label: str = "API token"
-    help: str = Field(min_length=5)
-    header: str = "Authorization"
-    format: str = "Bearer {token}"
-    # Send the token as this query parameter instead of a header (APIs that take
-    # `?api_key=`); `header` and `format` are then unused.
-    query: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
-
-    @field_validator("format")
-    @classmethod
-    def _has_token(cls, v: str) -> str:
-        if "{token}" not in v:
-            raise ValueError("format must contain {token}")
-        return v
-
-
-def credential(auth: OAuth2Auth | TokenAuth, token: str) -> Credential:
-    """How `auth` sends `token`: a header (`format` applied) or a query parameter."""
-    if isinstance(auth, TokenAuth) and auth.query is not None:
-        return ("query", auth.query, token)
-    return ("header", auth.header, auth.format.replace("{token}", token))
-
-
-class Auth(_Frozen):
-    oauth2: OAuth2Auth | None = None
-    token: TokenAuth | None = None
-
-    @model_validator(mode="after")
-    def _one_method(self) -> Auth:
-        if self.oauth2 is None and self.token is None:
-            raise ValueError("auth needs `oauth2`, `token` or both")
-        return self
-
-
 class VerifyRequest(_Frozen):
     method: HttpMethod = "GET"
     path: str
@@ -409,6 +359,9 @@ class Integration(_Frozen):
     # The operator's explicit leave (`skillgate catalog import --allow-private-network`)
     # for this integration's calls to reach loopback, private or link-local addresses
     # (169.254.169.254 included); without it the executor refuses them (kit.outbound).
+    # Values the user gives when connecting, filled into `{name}` in the base URLs
+    # (catalog.hosts): Jira's site, Mailchimp's data centre, Shopify's shop.
+    variables: tuple[ConnectionVariable, ...] = ()
     allow_private_network: bool = Field(
         default=False,
         description="Let calls reach loopback, private or link-local addresses "
@@ -432,13 +385,7 @@ class Integration(_Frozen):
     @field_validator("base_url")
     @classmethod
     def _strip_slash(cls, v: str) -> str:
-        if "@" in v.split("://", 1)[-1].split("/", 1)[0]:
-            # Shown in every user's dry run and skill document: never a credential.
-            raise ValueError(
-                "base_url must not carry credentials (user:password@); give the API's "
-                "token through `auth`"
-            )
-        return v.rstrip("/")
+        return _no_credentials(v)
 
     @model_validator(mode="after")
     def _unique_names(self) -> Integration:
@@ -447,4 +394,11 @@ class Integration(_Frozen):
             if e.name in seen:
                 raise ValueError(f"endpoint {e.name!r} is declared twice")
             seen.add(e.name)
+        check_hosts(self.hosts, self.variables)
         return self
+
+    @property
+    def hosts(self) -> tuple[str, ...]:
+        """Every base URL the catalog lists for this integration, its own first."""
+        own = (e.base_url for e in self.endpoints if e.base_url)
+        return tuple(dict.fromkeys((self.base_url, *own)))

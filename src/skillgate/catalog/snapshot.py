@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 import orjson
 import pydantic
 
+from skillgate.catalog.hosts import ConnectionVariable
 from skillgate.catalog.models import (
     Auth,
     Endpoint,
@@ -44,7 +45,7 @@ from skillgate.catalog.models import (
 )
 
 ENV = "SKILLGATE_CACHE_DIR"
-FORMAT = 1
+FORMAT = 2  # 2: endpoints' own `base_url`, the integration's connection `variables`
 MAX_ENTRIES = 256
 _SUFFIX = ".json"
 
@@ -154,6 +155,7 @@ def integration(data: dict[str, Any]) -> Integration:
     shell = data["integration"]
     shell["auth"] = Auth.model_validate(shell["auth"])
     shell["verify"] = VerifyRequest.model_validate(shell["verify"])
+    shell["variables"] = tuple(ConnectionVariable.model_validate(v) for v in shell["variables"])
     shell["common_errors"] = tuple(ErrorDoc.model_construct(**x) for x in shell["common_errors"])
     timeouts = shell["timeouts"]
     shell["timeouts"] = Timeouts.model_construct(**timeouts) if timeouts is not None else None

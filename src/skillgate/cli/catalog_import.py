@@ -21,7 +21,8 @@ from typing import Any
 import click
 
 AUTH_HELP = (
-    "How a pasted token is sent: bearer, header:NAME or query:NAME (default: the document's)."
+    "How a pasted credential is sent: bearer, basic, header:NAME, query:NAME, cookie:NAME, "
+    "or a key and a token (query:key+query:token) (default: the document's)."
 )
 PRIVATE_HELP = (
     "Let this integration's calls reach loopback, private or link-local addresses "
@@ -57,7 +58,12 @@ def _common(fn: Any) -> Any:
 
 @import_group.command("openapi")
 @_common
-@click.option("--base-url", default=None, help="The API's base URL (default: the first server).")
+@click.option(
+    "--base-url",
+    default=None,
+    help="The API's base URL (default: the first server); {name} parts are variables "
+    "each user gives when connecting (https://{domain}.atlassian.net).",
+)
 @click.option("--auth", default=None, help=AUTH_HELP)
 def import_openapi_cmd(
     file: str,
@@ -76,6 +82,7 @@ def import_openapi_cmd(
 
 @import_group.command("google")
 @_common
+@click.option("--auth", default=None, help=AUTH_HELP)
 def import_google_cmd(
     file: str,
     slug: str,
@@ -83,9 +90,11 @@ def import_google_cmd(
     verify_path: str | None,
     out: str | None,
     allow_private_network: bool,
+    auth: str | None,
 ) -> None:
     """A Google API Discovery document (e.g. gmail.v1.json from google-api-python-client)."""
-    _run("google", file, slug, out, allow_private_network, name=name, verify_path=verify_path)
+    options = {"name": name, "verify_path": verify_path, "auth": auth}
+    _run("google", file, slug, out, allow_private_network, **options)
 
 
 def _run(kind: str, file: str, slug: str, out: str | None, private: bool, **options: Any) -> None:
@@ -109,9 +118,12 @@ def _run(kind: str, file: str, slug: str, out: str | None, private: bool, **opti
         message = str(exc)
         _fail(message if message.startswith(file) else f"{file}: {message}")
     data = _network(data, private)
-    if not private and private_host(str(data.get("base_url") or "")):
+    hosts = [str(data.get("base_url") or "")]
+    hosts += [str(e["base_url"]) for e in data.get("endpoints") or [] if e.get("base_url")]
+    private_url = next((h for h in hosts if private_host(h)), None)
+    if not private and private_url:
         _fail(
-            f"{file}: base_url {data['base_url']} is a loopback, private or link-local "
+            f"{file}: base_url {private_url} is a loopback, private or link-local "
             "address; the gateway calls such addresses only for an integration that allows "
             "it: pass --allow-private-network if this is intended"
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import click
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -11,6 +12,9 @@ from skillgate.cli.checked import CheckedGroup
 from skillgate.cli.context import run_db
 from skillgate.cli.output import emit
 from skillgate.settings import Settings
+
+if TYPE_CHECKING:
+    from skillgate.catalog.models import Integration
 
 
 @click.group(cls=CheckedGroup)
@@ -37,14 +41,29 @@ async def _user_id(session: AsyncSession, email: str) -> str:
 @click.option(
     "--expires-in", type=int, default=None, help="Seconds until the access token expires."
 )
+@click.option(
+    "--username", default=None, help="HTTP Basic's username (then --access-token is its password)."
+)
+@click.option("--key", default=None, help="The key part of a key and token pair (Trello).")
+@click.option(
+    "--set",
+    "settings_",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A connection variable (its site, data centre or shop); repeatable.",
+)
 def set_connection(
     email: str,
     integration: str,
     access_token: str,
     refresh_token: str | None,
     expires_in: int | None,
+    username: str | None,
+    key: str | None,
+    settings_: tuple[str, ...],
 ) -> None:
     """Store a user's credentials for an integration (no verification request)."""
+    from skillgate.catalog.hosts import check_values
     from skillgate.catalog.loader import load_catalog
     from skillgate.connections import stored
     from skillgate.connections.credentials import Credentials
@@ -62,24 +81,48 @@ def set_connection(
             access_token=access_token,
             refresh_token=refresh_token,
             expires_at=time.time() + expires_in if expires_in is not None else None,
+            username=username,
+            key=key,
         )
-        auth_type = "oauth2" if refresh_token or found.auth.token is None else "token"
         row = await stored.store(
             session,
             Vault(settings.encryption_keys or ""),
             await _user_id(session, email),
             integration,
-            auth_type,
+            _auth_type(found, refresh_token, username),
             creds,
+            variables=check_values(found.variables, _pairs(settings_)),
         )
         return {
             "integration": row.integration,
             "status": row.status,
             "auth_type": row.auth_type,
+            "variables": row.variables,
             "token_expires_at": row.token_expires_at,
         }
 
     emit(run_db(work))
+
+
+def _auth_type(found: Integration, refresh_token: str | None, username: str | None) -> str:
+    """basic with a username (when the integration takes it), oauth2 with a refresh
+    token or when there is no pasted kind, else token."""
+    if username is not None and found.auth.basic is not None:
+        return "basic"
+    return "oauth2" if refresh_token or found.auth.pasted is None else "token"
+
+
+def _pairs(items: tuple[str, ...]) -> dict[str, str]:
+    """`--set NAME=VALUE` options as a dict (BadRequest naming a malformed one)."""
+    from skillgate.errors import BadRequest
+
+    out: dict[str, str] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise BadRequest(f"--set {item!r}: expected NAME=VALUE")
+        out[name.strip()] = value.strip()
+    return out
 
 
 @connections.command("delete")

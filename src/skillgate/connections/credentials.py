@@ -15,6 +15,10 @@ class Credentials:
     refresh_token: str | None = field(default=None, repr=False)
     expires_at: float | None = None  # epoch seconds
     token_type: str = "bearer"
+    # HTTP Basic's username (Twilio's Account SID), or the first part of a two-part
+    # credential (Trello's API key); `access_token` is then the password or token.
+    username: str | None = field(default=None, repr=False)
+    key: str | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         return f"Credentials(access_token=***, refresh={'yes' if self.refresh_token else 'no'})"
@@ -29,6 +33,8 @@ class Credentials:
             refresh_token=data.get("refresh_token"),
             expires_at=data.get("expires_at"),
             token_type=str(data.get("token_type", "bearer")),
+            username=data.get("username"),
+            key=data.get("key"),
         )
 
     def expires_soon(self, now: float | None = None) -> bool:

@@ -56,7 +56,7 @@ BROWSER: dict[str, Any] = {
 async def put_token(
     integration: Text, body: TokenBody, principal: KeyTokenOrSession, db: DB, connections: Scoped
 ) -> ConnectionOut:
-    return await connections.connect_token(db, principal, integration, body.token)
+    return await connections.connect_token(db, principal, integration, body)
 
 
 @router.delete(
@@ -92,7 +92,21 @@ async def browser_connect(
     user_id = viewer.user_id
     request_id = text.check("request", request.query_params.get("request") or "") or None
     add = text.check("add", request.query_params.get("add") or "") or None  # a scope set
-    provider = await connections.begin_oauth(db, user_id, integration, request_id, add)
+    given = {  # the dashboard's form: the connection's variables as `var_<name>`
+        k[4:]: text.check(k[:40], v)
+        for k, v in request.query_params.items()
+        if k.startswith("var_") and v
+    }
+    try:
+        provider = await connections.begin_oauth(
+            db, user_id, integration, request_id, add, variables=given
+        )
+    except BadRequest as exc:
+        if not given:
+            raise
+        # A value the form gave is refused: back to the form, saying which and why.
+        back = connections.dashboard_url(integration) + "?" + urlencode({"error": exc.message})
+        return RedirectResponse(back, status_code=303)
     if provider is None:  # a token integration: the dashboard's form
         suffix = f"?request={quote(request_id)}" if request_id else ""
         return RedirectResponse(connections.dashboard_url(integration) + suffix, status_code=303)

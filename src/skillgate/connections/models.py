@@ -28,6 +28,9 @@ class Connection(Base):
     scopes: Mapped[list[str]] = mapped_column(JSON, default=list)
     account: Mapped[str | None] = mapped_column(String(200), nullable=True)
     token_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # The integration's connection variables as the user gave them (catalog.hosts):
+    # not secret, per user (`{"domain": "acme"}` for acme.atlassian.net).
+    variables: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -53,6 +56,9 @@ class ConnectRequest(Base):
     state_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     code_verifier: Mapped[str | None] = mapped_column(String(128), nullable=True)
     error: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    # Connection variables given with the request (`svc connect --set domain=acme`),
+    # checked; stored with the connection it completes.
+    variables: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
     # The OAuth scopes the authorization asked for (a scope set added on demand included).
     scopes: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -18,6 +18,8 @@ from skillgate.connections.schemas import (
     ConnectionOut,
     ConnectRequestOut,
     ConnectStarted,
+    TokenBody,
+    Variables,
 )
 from skillgate.connections.service import REQUEST_TTL, Connections, request_status
 from skillgate.errors import NotFound
@@ -29,11 +31,11 @@ class ScopedConnections:
         self.connections = connections
 
     async def open_request(
-        self, db: AsyncSession, principal: Principal, slug: str
+        self, db: AsyncSession, principal: Principal, slug: str, variables: Variables | None = None
     ) -> ConnectStarted:
         """POST /v1/connect: a connect request and the link the user opens."""
         require_access(principal, slug, "full")
-        req = await self.connections.open_request(db, principal.user_id, slug)
+        req = await self.connections.open_request(db, principal.user_id, slug, variables)
         return ConnectStarted(
             id=req.id,
             integration=req.integration,
@@ -58,11 +60,19 @@ class ScopedConnections:
         )
 
     async def connect_token(
-        self, db: AsyncSession, principal: Principal, slug: str, token: str
+        self, db: AsyncSession, principal: Principal, slug: str, body: TokenBody
     ) -> ConnectionOut:
-        """PUT /v1/connections/{integration}: store a pasted token the upstream accepts."""
+        """PUT /v1/connections/{integration}: store pasted credentials the upstream accepts."""
         require_access(principal, slug, "full")
-        connection = await self.connections.connect_token(db, principal.user_id, slug, token)
+        connection = await self.connections.connect_token(
+            db,
+            principal.user_id,
+            slug,
+            body.token,
+            username=body.username,
+            key=body.key,
+            variables=body.variables,
+        )
         return ConnectionOut.of(connection)
 
     async def disconnect(self, db: AsyncSession, principal: Principal, slug: str) -> None:

@@ -20,21 +20,21 @@ scopes and answers the API's schema objects, with the same action names.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from skillgate.catalog import hosts
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Integration
-from skillgate.connections import oauth, stored
+from skillgate.connections import oauth, stored, verify
 from skillgate.connections.cache import CredentialCache
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.models import Connection, ConnectRequest
 from skillgate.connections.repository import ConnectionRepository, ConnectRequestRepository
 from skillgate.connections.status import StatusCache
-from skillgate.connections.verify import verify_token
 from skillgate.db.base import utcnow
 from skillgate.db.session import on_commit
 from skillgate.errors import BadRequest, NotFound
@@ -100,7 +100,7 @@ class Connections:
 
     def _check_connectable(self, integration: Integration) -> None:
         """Say now, not mid-flow, when this server cannot connect the integration."""
-        if integration.auth.token is None and not self.oauth_ready(integration):
+        if integration.auth.pasted is None and not self.oauth_ready(integration):
             slug = integration.slug.upper()
             raise BadRequest(
                 f"OAuth for {integration.name} is not configured on this server: the operator "
@@ -125,10 +125,19 @@ class Connections:
         *,
         scopes: Sequence[str] = (),
         account: str | None = None,
+        variables: Mapping[str, str] | None = None,
     ) -> Connection:
         """Create or replace the connection; this instance's caches drop it on commit."""
         connection = await stored.store(
-            db, self.vault, user_id, slug, auth_type, credentials, scopes=scopes, account=account
+            db,
+            self.vault,
+            user_id,
+            slug,
+            auth_type,
+            credentials,
+            scopes=scopes,
+            account=account,
+            variables=variables,
         )
         self._changed_on_commit(db, user_id, slug)
         return connection
@@ -149,14 +158,23 @@ class Connections:
 
     # -- connect requests, OAuth and pasted tokens
 
-    async def open_request(self, db: AsyncSession, user_id: str, slug: str) -> ConnectRequest:
-        """A pending connect request, valid `REQUEST_TTL`."""
+    async def open_request(
+        self,
+        db: AsyncSession,
+        user_id: str,
+        slug: str,
+        variables: Mapping[str, str] | None = None,
+    ) -> ConnectRequest:
+        """A pending connect request, valid `REQUEST_TTL`, with the connection variables
+        when given (all of them, checked: 400 naming the field)."""
         integration = self.integration(slug)
         self._check_connectable(integration)
+        values = hosts.check_values(integration.variables, variables) if variables else {}
         now = utcnow()
         req = ConnectRequest(
             user_id=user_id,
             integration=slug,
+            variables=values,
             status="pending",
             expires_at=now + REQUEST_TTL,
             created_at=now,
@@ -176,9 +194,11 @@ class Connections:
         slug: str,
         request_id: str | None,
         add: str | None = None,
+        variables: Mapping[str, str] | None = None,
     ) -> str | None:
         """The provider URL to send the browser to; None when the integration uses a token.
-        `add` names a scope set to ask for besides what the connection has (step-up)."""
+        `add` names a scope set to ask for besides what the connection has (step-up).
+        The connection's variables: the request's, else `variables` (checked)."""
         integration = self.integration(slug)
         self._check_connectable(integration)
         app = oauth.oauth_app(self.settings, integration)
@@ -190,6 +210,8 @@ class Connections:
                 raise BadRequest("This connect link has expired or was used; start again.")
         else:
             req = await self.open_request(db, user_id, slug)
+        if integration.variables and not req.variables:
+            req.variables = hosts.check_values(integration.variables, variables)
         current = await ConnectionRepository(db).get(user_id, slug)
         granted = current.scopes if current is not None and current.auth_type == "oauth2" else []
         req.scopes = oauth.requested_scopes(app, granted or [], add)
@@ -232,18 +254,36 @@ class Connections:
                 f"{integration.name} refused the authorization; start again."
             ) from None
         req.code_verifier = None
-        connection = await self.store(db, user_id, slug, "oauth2", creds, scopes=scopes)
+        connection = await self.store(
+            db, user_id, slug, "oauth2", creds, scopes=scopes, variables=req.variables
+        )
         await ConnectRequestRepository(db).mark_connected(user_id, slug, utcnow())
         return connection
 
     async def connect_token(
-        self, db: AsyncSession, user_id: str, slug: str, token: str
+        self,
+        db: AsyncSession,
+        user_id: str,
+        slug: str,
+        token: str,
+        *,
+        username: str | None = None,
+        key: str | None = None,
+        variables: Mapping[str, str] | None = None,
     ) -> Connection:
-        """Store a pasted token once the integration's verification request accepts it."""
+        """Store pasted credentials (a token, HTTP Basic's username and password, a
+        two-part key and token) and the connection's variables, once the integration's
+        verification request accepts them."""
         integration = self.integration(slug)
-        account = await verify_token(self.outbound, self.settings, integration, token)
+        given = {"token": token, "username": username, "key": key}
+        auth_type = verify.pasted_type(integration, given)
+        creds = verify.pasted(integration, given)
+        values = hosts.check_values(integration.variables, variables)
+        account = await verify.verify_token(
+            self.outbound, self.settings, integration, creds, auth_type, values
+        )
         connection = await self.store(
-            db, user_id, slug, "token", Credentials(access_token=token.strip()), account=account
+            db, user_id, slug, auth_type, creds, account=account, variables=values
         )
         await ConnectRequestRepository(db).mark_connected(user_id, slug, utcnow())
         return connection

@@ -9,8 +9,8 @@ directly. They flush; the caller commits.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import structlog
@@ -36,6 +36,8 @@ class ActiveConnection:
     auth_type: str
     status: str
     credentials: Credentials
+    # The connection variables the user gave (catalog.hosts), filled into the hosts.
+    variables: Mapping[str, str] = field(default_factory=dict)
     # What the provider granted an OAuth connection (empty when unknown: a pasted token).
     scopes: tuple[str, ...] = ()
 
@@ -68,6 +70,7 @@ async def store(
     *,
     scopes: Sequence[str] = (),
     account: str | None = None,
+    variables: Mapping[str, str] | None = None,
 ) -> Connection:
     """Create or replace the user's connection to `integration`."""
     repo = ConnectionRepository(session)
@@ -81,6 +84,7 @@ async def store(
     connection.auth_type = auth_type
     connection.scopes = list(scopes)
     connection.account = account
+    connection.variables = dict(variables or {})
     seal_credentials(vault, connection, credentials, now)
     if fresh:
         await repo.add(connection)
@@ -125,6 +129,7 @@ def active_of(vault: Vault, connection: Connection) -> ActiveConnection:
         auth_type=connection.auth_type,
         status=status,
         credentials=credentials,
+        variables=dict(connection.variables or {}),
         scopes=tuple(connection.scopes or ()),
     )
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
 
-from skillgate.catalog.models import Integration, credential
+from skillgate.catalog import hosts
+from skillgate.catalog.models import BasicAuth, Integration, TokenAuth, sent_credentials
+from skillgate.connections.credentials import Credentials
 from skillgate.errors import BadRequest
 from skillgate.kit.outbound import USER_AGENT, Outbound, UpstreamRequest
 from skillgate.kit.upstream import body_failed, place_credential, with_query
@@ -29,20 +32,55 @@ def _account(body: Any) -> str | None:
     return None
 
 
-async def verify_token(
-    outbound: Outbound, settings: Settings, integration: Integration, token: str
-) -> str | None:
-    """The account label when the upstream accepts `token`; BadRequest when it refuses."""
-    auth = integration.auth.token
-    if auth is None:
-        raise BadRequest(f"{integration.name} connects with OAuth only; use the Connect button.")
-    token = token.strip()
-    if not token or len(token) > 4096 or any(c in token for c in "\r\n\x00"):
-        raise BadRequest("token: paste the token exactly (one line, at most 4096 characters).")
-    base_url = settings.upstream_base_url(integration.slug, integration.base_url)
+def _checked(label: str, value: str | None) -> str:
+    value = (value or "").strip()
+    if not value or len(value) > 4096 or any(c in value for c in "\r\n\x00"):
+        raise BadRequest(f"{label}: paste it exactly (one line, at most 4096 characters).")
+    return value
 
+
+def pasted_type(integration: Integration, given: Mapping[str, str | None]) -> str:
+    """`basic` when the integration takes HTTP Basic and `username` is given (or it
+    takes nothing else), else `token`."""
+    basic = integration.auth.basic is not None
+    return "basic" if basic and (given.get("username") or not integration.auth.token) else "token"
+
+
+def pasted(integration: Integration, given: Mapping[str, str | None]) -> Credentials:
+    """The credentials a connect form or PUT body gives (`token`, and `username` for
+    HTTP Basic or `key` for a two-part token), checked; BadRequest naming the field."""
+    auth = integration.auth.kind(pasted_type(integration, given))
+    if not isinstance(auth, TokenAuth | BasicAuth):
+        raise BadRequest(f"{integration.name} connects with OAuth only; use the Connect button.")
+    second = "username" if isinstance(auth, BasicAuth) else ("key" if auth.key else None)
+    for name in ("username", "key"):
+        if given.get(name) and name != second:
+            raise BadRequest(f"{name}: {integration.name} does not take one; leave it out.")
+    return Credentials(
+        access_token=_checked("token", given.get("token")),
+        username=_checked("username", given.get("username")) if second == "username" else None,
+        key=_checked("key", given.get("key")) if second == "key" else None,
+    )
+
+
+async def verify_token(
+    outbound: Outbound,
+    settings: Settings,
+    integration: Integration,
+    creds: Credentials,
+    auth_type: str = "token",
+    variables: Mapping[str, str] | None = None,
+) -> str | None:
+    """The account label when the upstream accepts the pasted credentials; BadRequest
+    when it refuses."""
+    auth = integration.auth.kind(auth_type)
+    assert auth is not None
+    template = settings.upstream_base_url(integration.slug, integration.base_url)
+    base_url = hosts.fill(template, variables or {})
     headers = {"User-Agent": USER_AGENT, **integration.default_headers}
-    query = place_credential(credential(auth, token), headers, [])
+    query: list[tuple[str, str]] = []
+    for part in sent_credentials(auth, creds.access_token, creds.username, creds.key):
+        query = place_credential(part, headers, query)
     url = with_query(base_url + integration.verify.path, query)
     body = None
     if integration.verify.graphql:
@@ -59,8 +97,9 @@ async def verify_token(
         or settings.upstream_base_url_set(integration.slug),
     )
     if response.status >= 400 or body_failed(integration.body_errors, response.body):
+        what = "these credentials" if auth_type == "basic" else "this token"
         raise BadRequest(
-            f"token: {integration.name} did not accept this token (HTTP {response.status}); "
+            f"token: {integration.name} did not accept {what} (HTTP {response.status}); "
             "check it and its permissions."
         )
     return _account(response.body)

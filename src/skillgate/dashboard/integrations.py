@@ -4,7 +4,9 @@
     GET  /integrations/{slug}               status and the ways to connect; shows the
                                             outcome of a connect (?connected=1, ?error=)
                                             and a terminal's request (?request=<id>)
-    POST /integrations/{slug}/token         connect (or replace) with a pasted token
+    POST /integrations/{slug}/token         connect (or replace) with a pasted token, API
+                                            key, or HTTP Basic username and password, and
+                                            the integration's variables (`var_<name>`)
     POST /integrations/{slug}/disconnect    remove the stored credentials
 
 OAuth goes through the existing browser routes: the Connect button is a link to
@@ -18,6 +20,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -62,7 +65,7 @@ class IntegrationView:
 
     @property
     def connectable(self) -> bool:
-        return self.oauth_ready or self.integration.auth.token is not None
+        return self.oauth_ready or self.integration.auth.pasted is not None
 
 
 async def _views(
@@ -98,6 +101,7 @@ async def _detail(
     connection = await connections.get_connection(db, viewer.user_id, slug)
     view = IntegrationView(integration, connection, connections.oauth_ready(integration))
     terminal: dict[str, str] | None = None
+    given: dict[str, str] = dict(connection.variables or {}) if connection else {}
     if request_id:
         try:
             req = await connections.get_request(db, viewer.user_id, request_id[:64])
@@ -106,6 +110,7 @@ async def _detail(
         else:
             if req.integration == slug:
                 terminal = {"id": req.id, "status": request_status(req)}
+                given = dict(req.variables or {})
     query = request.query_params
     outcome_error = query.get("error")
     if outcome_error and error is None:
@@ -118,6 +123,7 @@ async def _detail(
         "error": error,
         "just_connected": query.get("connected") == "1" and view.status == "connected",
         "oauth_href": f"/connect/{slug}" + (f"?request={terminal['id']}" if terminal else ""),
+        "given": given,  # connection variables to show in the forms' fields
     }
     return web.render(request, "integration.html", context, status=status)
 
@@ -130,6 +136,11 @@ async def integration_page(
     return await _detail(request, db, connections, viewer, slug, request_id=request_id)
 
 
+def variables_of(form: FormData, integration: Integration) -> dict[str, str]:
+    """The connection variables a form (or query string) gives, as `var_<name>` fields."""
+    return {v.name: web.field(form, f"var_{v.name}") for v in integration.variables}
+
+
 @router.post("/integrations/{slug}/token")
 async def connect_with_token(
     request: Request, slug: str, viewer: SignedIn, form: CheckedForm, db: DB, connections: Conns
@@ -137,7 +148,15 @@ async def connect_with_token(
     connections.integration(slug)  # 404 for an unknown slug, before anything else
     request_id = web.field(form, "request")[:64]
     try:
-        await connections.connect_token(db, viewer.user_id, slug, web.field(form, "token"))
+        await connections.connect_token(
+            db,
+            viewer.user_id,
+            slug,
+            web.field(form, "token"),
+            username=web.field(form, "username") or None,
+            key=web.field(form, "key") or None,
+            variables=variables_of(form, connections.integration(slug)),
+        )
     except (BadRequest, UpstreamError) as exc:
         await db.rollback()
         return await _detail(

@@ -175,6 +175,17 @@ def _endpoint_section(slug: str, endpoints: list[Endpoint]) -> list[str]:
     return lines
 
 
+def _variables(integration: Integration) -> list[str]:
+    """What the user gives when connecting besides credentials (catalog.hosts)."""
+    if not integration.variables:
+        return []
+    lines = ["", "When connecting, the user also gives:", ""]
+    for var in integration.variables:
+        example = f" (e.g. `{var.example}`)" if var.example else ""
+        lines.append(f"- `{var.name}`: {var.label}{example}. {var.help}")
+    return lines
+
+
 def _connecting_and_errors(integration: Integration) -> list[str]:
     """SKILL.md's closing sections: how to connect, and the errors to expect."""
     slug = integration.slug
@@ -184,11 +195,15 @@ def _connecting_and_errors(integration: Integration) -> list[str]:
         methods.append("OAuth (the dashboard's Connect button, or `svc connect " + slug + "`)")
     if integration.auth.token is not None:
         methods.append(f"a pasted {integration.auth.token.label}")
+    if integration.auth.basic is not None:
+        basic = integration.auth.basic
+        methods.append(f"{basic.username_label} and {basic.password_label} (HTTP Basic)")
     lines += [
         f"Connect {integration.name} with " + " or ".join(methods) + ". The gateway keeps the",
         "credentials; they never reach the agent. When a call answers",
         "`integration_not_connected` or `token_expired`, show the user the `action_url`",
         "from the response so they can (re)connect, then retry.",
+        *_variables(integration),
         "",
         "## Errors",
         "",

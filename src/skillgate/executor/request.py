@@ -133,7 +133,7 @@ def build(
     base_url: str,
     values: dict[str, Any],
     default_headers: dict[str, str],
-    credential: Credential | None,
+    credential: Credential | tuple[Credential, ...] | None,
 ) -> UpstreamRequest:
     plan = _plan(endpoint)
     path = "".join(

@@ -17,12 +17,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from skillgate.catalog.models import Credential, Integration, credential
+from skillgate.catalog import hosts
+from skillgate.catalog.models import Credential, Integration, sent_credentials
 from skillgate.connections.cache import CredentialCache
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.refresh import Refresher
 from skillgate.connections.stored import ActiveConnection
-from skillgate.errors import InsufficientScope, IntegrationNotConnected
+from skillgate.errors import BadRequest, InsufficientScope, IntegrationNotConnected
 from skillgate.executor import request as request_mod
 from skillgate.executor.preview import REDACTED, request_json
 from skillgate.executor.run import Run
@@ -51,12 +52,15 @@ class UpstreamPolicy:
     hosts: Mapping[str, str] = field(default_factory=dict)
 
 
-def _credential(integration: Integration, conn: ActiveConnection, token: str) -> Credential:
-    auth = integration.auth.oauth2 if conn.auth_type == "oauth2" else integration.auth.token
-    if auth is None:  # the catalog no longer offers this auth type; use the other one's format
-        auth = integration.auth.token or integration.auth.oauth2
+def _credentials(
+    integration: Integration, conn: ActiveConnection, token: str, redacted: str | None = None
+) -> tuple[Credential, ...]:
+    auth = integration.auth.kind(conn.auth_type)
+    if auth is None:  # the catalog no longer offers this auth type; use another one's
+        auth = integration.auth.token or integration.auth.oauth2 or integration.auth.basic
     assert auth is not None
-    return credential(auth, token)
+    creds = conn.credentials
+    return sent_credentials(auth, token, creds.username, creds.key, redacted=redacted)
 
 
 class Upstream:
@@ -105,7 +109,7 @@ class Upstream:
         """The request a real call would send, its credential redacted."""
         conn = await self.connection(run.principal, run.integration)
         self.check_scopes(run, conn)
-        return request_json(self.request(run, conn, REDACTED))
+        return request_json(self.request(run, conn, REDACTED, redacted=True))
 
     async def connection(self, principal: Principal, integration: Integration) -> ActiveConnection:
         """The caller's live connection to `integration`; 403 with where to connect it."""
@@ -142,16 +146,31 @@ class Upstream:
         """The dashboard page where the user connects (or reconnects) `integration`."""
         return self.policy.public.integration_page(integration.slug)
 
-    def request(self, run: Run, conn: ActiveConnection, token: str) -> UpstreamRequest:
-        """The upstream request for `run`, carrying `token` as the catalog says."""
+    def request(
+        self, run: Run, conn: ActiveConnection, token: str, *, redacted: bool = False
+    ) -> UpstreamRequest:
+        """The upstream request for `run`, carrying `token` as the catalog says, sent to
+        its endpoint's host (the connection's variables filled in) and to no other."""
         integration = run.integration
-        return request_mod.build(
+        override = self.policy.hosts.get(integration.slug)
+        template = override or run.endpoint.base_url or integration.base_url
+        req = request_mod.build(
             run.endpoint,
-            self.policy.hosts.get(integration.slug) or integration.base_url,
+            hosts.fill(template, conn.variables),
             run.values,
             integration.default_headers,
-            _credential(integration, conn, token),
+            _credentials(integration, conn, token, REDACTED if redacted else None),
         )
+        if not hosts.under(req.url.split("?", 1)[0], self.hosts(integration, conn.variables)):
+            raise BadRequest("The request would leave the integration's hosts.")  # defence
+        return req
+
+    def hosts(self, integration: Integration, variables: Mapping[str, str]) -> list[str]:
+        """The base URLs calls to `integration` may go to: the catalog's, variables filled
+        in; only the operator's when SKILLGATE_<SLUG>_BASE_URL is set (a proxy or a test
+        double then serves every host of the integration)."""
+        override = self.policy.hosts.get(integration.slug)
+        return [hosts.fill(h, variables) for h in ([override] if override else integration.hosts)]
 
     def private_network(self, integration: Integration) -> bool:
         """Whether calls to `integration` may reach a private address (kit.outbound)."""

@@ -12,19 +12,30 @@ from __future__ import annotations
 from typing import Any, Literal
 from urllib.parse import quote, urlencode
 
-# Where a credential goes on an upstream request: ("header", name, value) or
-# ("query", name, value).
-Credential = tuple[Literal["header", "query"], str, str]
+# Where a credential goes on an upstream request: ("header", name, value),
+# ("query", name, value) or ("cookie", name, value).
+Credential = tuple[Literal["header", "query", "cookie"], str, str]
 
 
 def place_credential(
-    credential: Credential, headers: dict[str, str], query: list[tuple[str, str]]
+    credential: Credential | tuple[Credential, ...],
+    headers: dict[str, str],
+    query: list[tuple[str, str]],
 ) -> list[tuple[str, str]]:
-    """Put the credential in its header (in `headers`), or last in the query string
-    instead of any item of its name: the query items to send."""
+    """Put the credential (or each of several: HTTP Basic is one, Trello's key and token
+    two) in its header (in `headers`), its cookie (the one `Cookie` header, which no
+    parameter sets), or last in the query string instead of any item of its name: the
+    query items to send."""
+    if not isinstance(credential[0], str):
+        for part in credential:
+            query = place_credential(part, headers, query)
+        return query
     where, name, value = credential
     if where == "header":
         headers[name] = value
+        return query
+    if where == "cookie":
+        headers["Cookie"] = f"{name}={value}"
         return query
     return [*((k, v) for k, v in query if k != name), (name, value)]
 

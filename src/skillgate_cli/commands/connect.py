@@ -1,6 +1,6 @@
 """`svc connect <integration>`: start the OAuth connection and wait until it is done.
 
-    POST /v1/connect {"integration"} -> {"id", "connect_url", "expires_in"}
+    POST /v1/connect {"integration", "variables"?} -> {"id", "connect_url", "expires_in"}
     GET  /v1/connect/:id            -> {"id", "integration", "status"}
                                        status pending | connected | failed | expired
 
@@ -26,7 +26,16 @@ POLL_SECONDS = 1.0
     is_flag=True,
     help='Print {"id","connect_url","expires_in"} and exit instead of waiting.',
 )
-def command(integration: str, no_wait: bool) -> int:
+@click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A value the integration asks for when connecting (its site, data centre or "
+    "shop: `--set domain=acme` for acme.atlassian.net); repeatable. The connect page "
+    "asks for any not given.",
+)
+def command(integration: str, no_wait: bool, settings: tuple[str, ...]) -> int:
     """Connect an integration to your account in the browser, then wait for it.
 
     Prints the address to open on stderr (and opens it when there is a
@@ -41,12 +50,12 @@ def command(integration: str, no_wait: bool) -> int:
     from skillgate_cli.client import expect_json, from_config, segment
     from skillgate_cli.output import print_json, say
 
+    body: dict[str, object] = {"integration": integration}
+    if settings:
+        body["variables"] = _variables(settings)
     config = Config.load()
     client = from_config(config)
-    started = expect_json(
-        client.request("POST", "/v1/connect", {"integration": integration}),
-        f"connect {integration}",
-    )
+    started = expect_json(client.request("POST", "/v1/connect", body), f"connect {integration}")
     if not isinstance(started, dict) or not started.get("id") or not started.get("connect_url"):
         raise CliError(
             "the gateway's connect answer has no connect_url: check SVC_BASE_URL",
@@ -85,3 +94,14 @@ def command(integration: str, no_wait: bool) -> int:
                 f"run `svc connect {integration}` to try again",
                 error="connect_expired",
             )
+
+
+def _variables(settings: tuple[str, ...]) -> dict[str, str]:
+    """`--set NAME=VALUE` options as the connect request's `variables`."""
+    out: dict[str, str] = {}
+    for item in settings:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise CliError(f"--set {item!r}: expected NAME=VALUE (e.g. domain=acme)", error="usage")
+        out[name.strip()] = value.strip()
+    return out

@@ -154,3 +154,19 @@ def test_a_directory_others_can_write_to_is_not_used(
     parsed.clear()
     load_catalog([files], shipped=False)
     assert parsed == []
+
+
+def test_hosts_and_variables_survive_a_snapshot(tmp_path: Path) -> None:
+    """An endpoint's own host and the integration's connection variables and Basic auth
+    come back from the tables as they were loaded."""
+    from tests.skillgate.hosts_catalog import hosts_catalog
+
+    loaded = hosts_catalog(tmp_path, 8080)
+    for slug in ("multi", "site", "board"):
+        original = loaded.integrations[slug]
+        rebuilt = snapshot.integration(snapshot.tables(original))
+        assert rebuilt.model_dump() == original.model_dump()
+        assert rebuilt.hosts == original.hosts
+    site = snapshot.integration(snapshot.tables(loaded.integrations["site"]))
+    assert [v.name for v in site.variables] == ["cloudid"]
+    assert site.auth.basic is not None

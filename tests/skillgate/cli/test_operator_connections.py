@@ -111,3 +111,25 @@ def test_set_list_reencrypt_delete(tmp_path: Path) -> None:
     )
     assert unknown.returncode == 1
     assert "unknown integration" in unknown.stderr
+
+
+def test_set_basic_credentials_and_variables(tmp_path: Path) -> None:
+    from tests.skillgate.hosts_catalog import CLOUD_ID, SITE
+
+    new_data_dir(tmp_path)
+    (tmp_path / "extra").mkdir()
+    (tmp_path / "extra" / "site.yaml").write_text(SITE.format(port=9))
+    env = clean_env(SKILLGATE_CATALOG_PATH=str(tmp_path / "extra"))
+    user = ("--email", "o@example.com", "--password", "password123")
+    _json(run_cli("skillgate", "users", "create", *user, cwd=tmp_path, env=env))
+    args = ("connections", "set", "--email", "o@example.com", "--integration", "site")
+    secret = ("--username", "me@example.com", "--access-token", "api-token-value")
+    stored = _json(
+        run_cli("skillgate", *args, *secret, "--set", f"cloudid={CLOUD_ID}", cwd=tmp_path, env=env)
+    )
+    assert stored["auth_type"] == "basic"  # type: ignore[index]
+    assert stored["variables"] == {"cloudid": CLOUD_ID}  # type: ignore[index]
+    bad = run_cli("skillgate", *args, *secret, "--set", "cloudid=../x", cwd=tmp_path, env=env)
+    assert bad.returncode == 1
+    assert "variables.cloudid" in bad.stderr
+    assert "api-token-value" not in bad.stdout + bad.stderr

@@ -57,6 +57,7 @@ def test_connection_shows_no_credentials() -> None:
     )
     assert ConnectionOut.of(row).model_dump_json() == (
         '{"integration":"sample","status":"connected","auth_type":"token","account":null,'
-        '"scopes":["repo"],"token_expires_at":null,"created_at":"2026-01-02T03:04:05.600000Z",'
+        '"scopes":["repo"],"variables":{},"token_expires_at":null,'
+        '"created_at":"2026-01-02T03:04:05.600000Z",'
         '"updated_at":"2026-01-02T03:04:05.600000Z"}'
     )

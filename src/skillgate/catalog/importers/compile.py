@@ -117,6 +117,8 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
         out["docs_url"] = op.docs_url
     if op.scopes:
         out["scopes"] = list(op.scopes)
+    if op.base_url:
+        out["base_url"] = op.base_url
     if (
         op.body is not None
         and op.body.encoding in ("form", "multipart", "binary")
@@ -134,7 +136,8 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
     out["parameters"] = [p.to_dict() for p in params]
     has_path = any(p.location == "path" for p in params)
     out["errors"] = errors_mod.errors(op.responses, has_path)
-    return out, _verify_path(op, params)
+    # A token is checked at the integration's own host: never on an endpoint's own one.
+    return out, "" if op.base_url else _verify_path(op, params)
 
 
 def _verify_path(op: SourceOperation, params: list[Param]) -> str:

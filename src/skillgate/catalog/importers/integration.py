@@ -9,10 +9,15 @@ Rules:
   a `--base-url` that has no path of its own;
 - auth: OAuth 2.0 when the document declares an authorization-code flow (its
   URLs; its scopes: for Google, the fewest scopes that cover every method,
-  greedily, broadest first; otherwise all declared ones); a pasted token as
-  `--auth` says (`bearer` -> `Authorization: Bearer {token}`, `header:NAME` ->
-  `NAME: {token}`), else as the document's security scheme says. `query:NAME`
-  is refused: the executor sends credentials in a header only;
+  greedily, broadest first; otherwise all declared ones); a pasted credential
+  as `--auth` says, else as the document's security schemes say (an auth spec
+  of `importers.security`: `bearer`, `basic`, `header:NAME`, `query:NAME`,
+  `cookie:NAME`, `query:key+query:token`);
+- variables: each `{name}` of a `--base-url` template
+  (`https://{domain}.atlassian.net`) is a connection variable the user gives
+  when connecting (`catalog.hosts`): a DNS label in the host, a path segment
+  elsewhere; its help and example from the document's server variable of that
+  name when it has one;
 - verify: `--verify-path`, else the importer's choice (`compile.choose_verify`);
   none: an error asking for `--verify-path`;
 - common errors: 401 and 429 from the status table.
@@ -23,7 +28,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from skillgate.catalog.hosts import VARIABLE_RE
 from skillgate.catalog.importers.errors import common_errors
+from skillgate.catalog.importers.security import auth_entry
 from skillgate.catalog.importers.source import DocumentError, Imported
 from skillgate.catalog.importers.text import ENDPOINT_CAP, cap, paragraphs
 
@@ -42,19 +49,6 @@ def choose_scopes(imported: Imported) -> list[str]:
     return chosen
 
 
-def token_auth(spec: str, name: str) -> dict[str, Any]:
-    """The catalog `token` auth for `bearer`, `header:NAME` or `query:NAME`."""
-    kind, _, header = spec.partition(":")
-    help_text = f"Paste an API token for {name}."
-    if kind == "bearer" and not header:
-        return {"label": "API token", "help": help_text, "format": "Bearer {token}"}
-    if kind == "header" and header:
-        return {"label": "API key", "help": help_text, "header": header, "format": "{token}"}
-    if kind == "query" and header:
-        return {"label": "API key", "help": help_text, "query": header, "format": "{token}"}
-    raise DocumentError(f"--auth {spec!r}: expected bearer, header:NAME or query:NAME")
-
-
 def _auth(imported: Imported, name: str, auth: str | None) -> dict[str, Any]:
     result: dict[str, Any] = {}
     if imported.authorize_url and imported.token_url:
@@ -68,13 +62,36 @@ def _auth(imported: Imported, name: str, auth: str | None) -> dict[str, Any]:
         result["oauth2"] = oauth
     spec = auth or imported.auth_hint
     if spec:
-        token = token_auth(spec, name)
-        if imported.token_label and imported.token_help and not auth:
-            token.update(label=imported.token_label, help=imported.token_help)
-        result["token"] = token
+        entry = auth_entry(spec, name)
+        if "token" in entry and imported.token_label and imported.token_help and not auth:
+            entry["token"].update(label=imported.token_label, help=imported.token_help)
+        result.update(entry)
     if not result:
         raise DocumentError("the document declares no usable auth: pass --auth")
     return result
+
+
+_LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"  # one DNS label
+_SEGMENT = "[A-Za-z0-9._~-]{1,100}"
+
+
+def _variables(url: str, documented: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
+    """A connection variable for each `{name}` of the base URL (catalog.hosts)."""
+    host = url.split("://", 1)[-1].split("/", 1)[0]
+    out: list[dict[str, Any]] = []
+    for name in dict.fromkeys(VARIABLE_RE.findall(url)):
+        doc = documented.get(name, {})
+        where = "host" if "{" + name + "}" in host else "path"
+        var: dict[str, Any] = {
+            "name": name,
+            "label": name.replace("_", " ").capitalize(),
+            "help": doc.get("description") or f"The {name} part of the API's {where}: {url}.",
+            "pattern": _LABEL if where == "host" else _SEGMENT,
+        }
+        if doc.get("default"):
+            var["example"] = doc["default"]
+        out.append(var)
+    return out
 
 
 def integration_dict(
@@ -108,6 +125,9 @@ def integration_dict(
         "description": description,
         "base_url": url.rstrip("/"),
     }
+    variables = _variables(out["base_url"], imported.server_variables)
+    if variables:
+        out["variables"] = variables
     if imported.docs_url:
         out["docs_url"] = imported.docs_url
     out["auth"] = _auth(imported, title, auth)

@@ -15,8 +15,14 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
   operation's `externalDocs.url`, else the document's;
 - base URL: the first server, its `{variables}` replaced by their defaults
   (only an absolute http(s) URL counts); a server URL with credentials in it
-  (`user:password@`) refuses the document; an operation whose own `servers` name
-  another host (GitHub's release-asset upload) is skipped;
+  (`user:password@`) refuses the document; an operation whose own `servers` (or
+  its path's) name another host (GitHub's release-asset upload at
+  uploads.github.com) keeps it as the endpoint's `base_url`, one more host of the
+  integration; one that is not an absolute URL is skipped. The server's
+  variables are kept in `Imported.server_variables` (for `--base-url
+  'https://{region}.example.com'`: a variable the user gives when connecting);
+- auth: `security.document_spec` (bearer, basic, apiKey in header/query/cookie,
+  a two-part key and token);
 - a parameter given as `content` (JSON-encoded) is an `object`/`array` whose
   value is sent as JSON text; a query array in `style: deepObject` (Stripe's
   `expand`) is sent the way such servers read it, `name[]=a&name[]=b` (wire
@@ -58,6 +64,7 @@ from skillgate.catalog.importers.compile import compile_all
 from skillgate.catalog.importers.document import load_document
 from skillgate.catalog.importers.naming import category, endpoint_name, snake
 from skillgate.catalog.importers.refs import resolve
+from skillgate.catalog.importers.security import document_spec
 from skillgate.catalog.importers.source import (
     HTTP_METHODS,
     UNMAPPABLE,
@@ -254,10 +261,7 @@ def _operation(
 ) -> SourceOperation:
     method_up = method.upper()
     op_id = str(op.get("operationId") or "")
-    for servers in (op.get("servers"), item.get("servers")):
-        url = server_url(servers)
-        if servers and url != ctx["base_url"]:
-            raise SkipOperation(f"served from another host ({url or servers}), not the base URL")
+    own = _own_server(op, item, ctx["base_url"])
     tags = op.get("tags") or []
     segment = next(
         (s for s in path.split("/") if s and "{" not in s and not _VERSION.match(s)), "general"
@@ -282,7 +286,20 @@ def _operation(
         reads=_reads(op),
         deprecated=bool(op.get("deprecated")),
         scopes=_oauth_scopes(op.get("security", ctx["security"]), ctx["oauth"]),
+        base_url=own,
     )
+
+
+def _own_server(op: dict[str, Any], item: dict[str, Any], base_url: str | None) -> str | None:
+    """The operation's own host (its `servers`, else its path's) when not the document's:
+    the endpoint's `base_url`. A server that is not an absolute URL skips it."""
+    servers = op.get("servers") or item.get("servers")
+    if not servers:
+        return None
+    url = server_url(servers)
+    if url is None:
+        raise SkipOperation(f"served from {servers!r}, not an absolute http(s) URL")
+    return None if url == base_url else url
 
 
 def _oauth_scopes(requirements: Any, oauth_schemes: set[str]) -> tuple[str, ...]:
@@ -331,7 +348,8 @@ def _operations(
 
 
 def _security(doc: dict[str, Any], imported: Imported) -> None:
-    """Auth hints from `components.securitySchemes` (document order; first usable wins)."""
+    """OAuth 2.0 from `components.securitySchemes` (the first authorization-code or
+    implicit flow), and how a pasted credential is sent (`security.document_spec`)."""
     schemes = (doc.get("components") or {}).get("securitySchemes") or {}
     for scheme in schemes.values():
         if not isinstance(scheme, dict):
@@ -344,14 +362,7 @@ def _security(doc: dict[str, Any], imported: Imported) -> None:
             imported.token_url = imported.token_url or flow.get("tokenUrl")
             for scope, text in (flow.get("scopes") or {}).items():
                 imported.scopes.setdefault(str(scope), str(text or ""))
-            hint = "bearer"
-        elif kind == "http" and str(scheme.get("scheme", "")).lower() == "bearer":
-            hint = "bearer"
-        elif kind == "apiKey" and scheme.get("in") in ("header", "query"):
-            hint = f"{scheme['in']}:{scheme.get('name')}"
-        else:
-            continue
-        imported.auth_hint = imported.auth_hint or hint
+    imported.auth_hint = document_spec(doc)
 
 
 def import_openapi(document: dict[str, Any], *, slug: str) -> Imported:
@@ -387,4 +398,17 @@ def import_openapi(document: dict[str, Any], *, slug: str) -> Imported:
         notes=notes + compiled.notes,
     )
     _security(doc, imported)
+    imported.server_variables = _server_variables(doc.get("servers"))
     return imported
+
+
+def _server_variables(servers: Any) -> dict[str, dict[str, str]]:
+    """The first server's variables: name -> {description, default} (as text)."""
+    if not isinstance(servers, list) or not servers or not isinstance(servers[0], dict):
+        return {}
+    found = servers[0].get("variables") or {}
+    return {
+        str(name): {k: str(var[k]) for k in ("description", "default") if var.get(k) is not None}
+        for name, var in found.items()
+        if isinstance(var, dict)
+    }

@@ -91,6 +91,8 @@ class SourceOperation:
     responses: dict[int, str] = field(default_factory=dict)
     # The success response's JSON schema, for pagination recognition.
     result_schema: Schema | None = None
+    # The operation's own host when not the document's (OpenAPI per-operation servers).
+    base_url: str | None = None
     # The success response declares a `Link` header (RFC 8288 pagination).
     link_header: bool = False
     # The provider says the operation only reads (a POST search); None: no hint.
@@ -123,8 +125,9 @@ class Imported:
     authorize_url: str | None = None
     token_url: str | None = None
     authorize_params: dict[str, str] = field(default_factory=dict)
-    # How a pasted token is sent when the document says (`bearer`, `header:X-Api-Key`,
-    # `query:key`); None when it declares no usable scheme.
+    # How a pasted credential is sent when the document says (an auth spec of
+    # `importers.security`: `bearer`, `basic`, `header:X-Api-Key`, `query:key`,
+    # `query:key+query:token`); None when it declares no usable scheme.
     auth_hint: str | None = None
     # What the dashboard says about a pasted token, when the importer knows better
     # than "Paste an API token for <name>." (Google: a short-lived OAuth token).
@@ -136,3 +139,5 @@ class Imported:
     endpoint_scopes: dict[str, list[str]] = field(default_factory=dict)
     # Parts left out of kept operations (an optional cookie parameter, ...), one line each.
     notes: list[str] = field(default_factory=list)
+    # The document server's variables: name -> {"description", "default"} (OpenAPI).
+    server_variables: dict[str, dict[str, str]] = field(default_factory=dict)

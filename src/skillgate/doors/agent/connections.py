@@ -24,7 +24,9 @@ def routes(
     async def start(call: Call) -> Reply:
         body = parse(await call.body(), ConnectBody)
         async with unit_of_work(sessions) as db:
-            started = await connections.open_request(db, call.principal, body.integration)
+            started = await connections.open_request(
+                db, call.principal, body.integration, body.variables
+            )
         return 201, dump(started), None
 
     async def status(call: Call) -> Reply:

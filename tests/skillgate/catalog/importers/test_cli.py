@@ -21,7 +21,7 @@ def test_openapi_writes_a_catalog_file_the_server_loads(tmp_path: Path) -> None:
     result = CliRunner().invoke(catalog, args)
     assert result.exit_code == 0, result.output
     assert result.stdout == ""
-    assert f"{PETSTORE}: 12 endpoints for 'petstore' written to {out}; 2 operations skipped" in (
+    assert f"{PETSTORE}: 13 endpoints for 'petstore' written to {out}; 1 operations skipped" in (
         result.stderr
     )
     assert (
@@ -74,11 +74,11 @@ def test_google_writes_a_catalog_file(tmp_path: Path) -> None:
 
 def test_errors_name_the_file_and_exit_non_zero(tmp_path: Path) -> None:
     runner = CliRunner()
-    cookie = runner.invoke(
-        catalog, ["import", "openapi", str(NOTES), "--slug", "notes", "--auth", "cookie:key"]
+    form = runner.invoke(
+        catalog, ["import", "openapi", str(NOTES), "--slug", "notes", "--auth", "form:key"]
     )
-    assert cookie.exit_code == 1
-    assert f"skillgate: {NOTES}: --auth 'cookie:key': expected bearer" in cookie.stderr
+    assert form.exit_code == 1
+    assert f"skillgate: {NOTES}: --auth 'form:key': expected bearer, basic" in form.stderr
     swagger = tmp_path / "old.json"
     swagger.write_text('{"swagger": "1.2", "paths": {}}')
     old = runner.invoke(catalog, ["import", "openapi", str(swagger), "--slug", "old"])

@@ -1,0 +1,152 @@
+"""An integration's hosts: its base URL, its endpoints' own ones, and the variables a
+user gives when connecting.
+
+Several hosts: an endpoint may name its own `base_url` (OpenAPI per-operation or
+per-path `servers`: GitHub's release-asset upload at uploads.github.com). The
+executor sends each call to its endpoint's host, and only to the hosts the
+catalog lists for that integration (`allowed`).
+
+Per-connection hosts: an integration declares `variables` (Jira's
+`{domain}.atlassian.net`, Mailchimp's data centre `{dc}.api.mailchimp.com`,
+Shopify's `{shop}.myshopify.com`); a base URL holds them as `{name}`. The user
+gives each when connecting; it is stored with the connection and filled in
+before every call. A value must match the variable's `pattern` and be one plain
+label or segment (letters, digits, `.`, `_`, `-`, `~`; never `.` or `..`), and
+a variable inside a host must be followed by a fixed domain of two labels or
+more (`.atlassian.net`): whatever the user types, the host stays under the
+provider's domain.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from skillgate.errors import BadRequest
+
+VARIABLE_RE = re.compile(r"\{([^{}]*)\}")
+_NAME = r"^[a-z][a-z0-9_]{0,31}$"
+_PLAIN = re.compile(r"[A-Za-z0-9._~-]{1,100}")
+# After a variable in a host: a fixed domain of two labels or more.
+_DOMAIN_SUFFIX = re.compile(r"^[A-Za-z0-9-]*(\.[A-Za-z0-9-]+){2,}(:\d+)?$")
+
+
+class ConnectionVariable(BaseModel):
+    """A value the user gives when connecting, filled into the integration's hosts."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(pattern=_NAME)
+    label: str = Field(min_length=2)
+    help: str = Field(min_length=5)
+    # The whole value must match (Python `re.fullmatch`).
+    pattern: str = Field(min_length=1)
+    example: str | None = None
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, v: str) -> str:
+        try:
+            re.compile(v)
+        except re.error as exc:
+            raise ValueError(f"pattern {v!r} is not a regular expression: {exc}") from None
+        return v
+
+
+def _host_problem(url: str, declared: set[str]) -> str | None:
+    names = VARIABLE_RE.findall(url)
+    for name in names:
+        if name not in declared:
+            return f"{url}: {{{name}}} is not a declared variable"
+    scheme, rest = url.split("://", 1) if "://" in url else ("", url)
+    if "{" in scheme:
+        return f"{url}: a variable cannot be in the scheme"
+    host = rest.split("/", 1)[0]
+    if "{" in host:
+        tail = host[host.rindex("}") + 1 :]
+        if not _DOMAIN_SUFFIX.match(tail) or not tail.startswith((".", "-")):
+            return (
+                f"{url}: a variable in the host must be followed by the provider's "
+                "fixed domain (`{domain}.atlassian.net`)"
+            )
+    return None
+
+
+def check_hosts(urls: Iterable[str], variables: Iterable[ConnectionVariable]) -> None:
+    """ValueError when a host uses an undeclared variable or could leave its domain."""
+    declared = [v.name for v in variables]
+    if len(declared) != len(set(declared)):
+        raise ValueError("a connection variable is declared twice")
+    for url in urls:
+        problem = _host_problem(url, set(declared))
+        if problem:
+            raise ValueError(problem)
+
+
+def check_values(
+    variables: Iterable[ConnectionVariable], given: Mapping[str, str] | None
+) -> dict[str, str]:
+    """The values to store for a connection; BadRequest naming the field otherwise."""
+    given = dict(given or {})
+    declared = {v.name: v for v in variables}
+    for name in given:
+        if name not in declared:
+            known = ", ".join(declared) or "none"
+            raise BadRequest(
+                f"variables.{name[:40]}: not a variable of this integration ({known})."
+            )
+    values: dict[str, str] = {}
+    for name, var in declared.items():
+        value = str(given.get(name) or "").strip()
+        hint = f" (e.g. {var.example})" if var.example else ""
+        if not value:
+            raise BadRequest(f"variables.{name}: required: {var.label}{hint}.")
+        plain = _PLAIN.fullmatch(value) and value not in (".", "..")
+        if not plain or not re.fullmatch(var.pattern, value):
+            raise BadRequest(
+                f"variables.{name}: {value[:100]!r} is not a valid {var.label}{hint}; "
+                "it must name a host or path under the provider's own domain."
+            )
+        values[name] = value
+    return values
+
+
+def _origin(url: str) -> tuple[str, str, str]:
+    parts = urlsplit(url)
+    return parts.scheme, parts.netloc.lower(), parts.path.rstrip("/")
+
+
+_base_origin = lru_cache(maxsize=1024)(_origin)  # the catalog's few base URLs
+
+
+def fill(template: str, values: Mapping[str, str]) -> str:
+    """`template` with each `{variable}` replaced; BadRequest when one is missing."""
+    if "{" not in template:
+        return template
+
+    def value(match: re.Match[str]) -> str:
+        found = values.get(match.group(1))
+        if found is None:
+            raise BadRequest(
+                f"variables.{match.group(1)}: this connection has none; reconnect the "
+                "integration and give it."
+            )
+        return found
+
+    return VARIABLE_RE.sub(value, template)
+
+
+def under(url: str, allowed: Iterable[str]) -> bool:
+    """Whether `url` is at or below one of the `allowed` base URLs (scheme, host, path)."""
+    scheme, netloc, path = _origin(url)
+    for base in allowed:
+        b_scheme, b_netloc, b_path = _base_origin(base)
+        if (scheme, netloc) == (b_scheme, b_netloc) and (
+            path == b_path or path.startswith(b_path + "/")
+        ):
+            return True
+    return False
