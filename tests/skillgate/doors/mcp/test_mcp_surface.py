@@ -19,6 +19,17 @@ from tests.upstream import Provider, Reply
 BUDGET = 65_536  # tools.ANSWER_BUDGET
 
 
+def _user(gateway: Gateway, email: str) -> str:
+    """A new user (nothing connected) and a `*` key of theirs."""
+    made = operator(
+        gateway.cwd,
+        gateway.env,
+        ["users", "create", "--email", email, "--password", "password123", "--plan", "unlimited"],
+        ["keys", "create", "--email", email, "--name", "k", "--scopes", "*"],
+    )
+    return str(json.loads(made[-1])["full_key"])
+
+
 async def test_run_skill_refuses_a_write_and_names_run_skill_write(
     gateway: Gateway, provider_server: Provider
 ) -> None:
@@ -40,7 +51,8 @@ async def test_run_skill_refuses_a_write_and_names_run_skill_write(
     assert refused.is_error is True
     body = json.loads(refused.content[0].text)  # type: ignore[union-attr]
     assert body["error"] == "bad_request"
-    assert "run_skill_write" in body["message"] and "create_issue" in body["message"]
+    assert "run_skill_write" in body["message"]
+    assert "create_issue" in body["message"]
     assert sent_before == 0  # the refused call sent nothing
     assert done.is_error is False
     assert done.structured_content == {"status": 201, "data": {"number": 7}}
@@ -97,7 +109,8 @@ async def test_the_tool_list_is_cacheable_and_filterable(gateway: Gateway) -> No
     assert set(issues) < set(issues_anywhere)  # github's issues too, under the cap of 100
     assert len(issues_anywhere) < 100 + 5
     assert by_category["sample__list_issues"].output_schema is not None
-    assert "sample__get_user" in by_slug and "oauthy__get_thing" in by_slug
+    assert "sample__get_user" in by_slug
+    assert "oauthy__get_thing" in by_slug
     assert all(n.split("__")[0] in ("sample", "oauthy") for n in by_slug if "__" in n)
 
 
@@ -108,19 +121,16 @@ async def test_not_connected_asks_by_url_and_the_retried_call_runs(
     answers input_required with the connect link; the user connects (the operator command
     stands in for the dashboard's OAuth flow, tested elsewhere) and accepts; the client
     retries and the call runs. A client without elicitation gets the tool error."""
-    made = operator(gateway.cwd, gateway.env,
-                    ["users", "create", "--email", "asked@example.com", "--password", "password123",
-                     "--plan", "unlimited"],
-                    ["keys", "create", "--email", "asked@example.com", "--name", "k", "--scopes", "*"])  # fmt: skip
-    key = json.loads(made[-1])["full_key"]
+    key = _user(gateway, "asked@example.com")
     provider_server.reply("GET", "/v2/things/t9", Reply(200, {"id": "t9"}))
     asked: list[types.ElicitRequestParams] = []
 
     async def connect(ctx: ClientRequestContext, params: types.ElicitRequestParams) -> Any:
         asked.append(params)
-        await asyncio.to_thread(operator, gateway.cwd, gateway.env,
-                                ["connections", "set", "--email", "asked@example.com",
-                                 "--integration", "oauthy", "--access-token", "good-token"])  # fmt: skip
+        link = ["connections", "set", "--email", "asked@example.com", "--integration", "oauthy"]
+        await asyncio.to_thread(
+            operator, gateway.cwd, gateway.env, [*link, "--access-token", "good-token"]
+        )
         return types.ElicitResult(action="accept")
 
     args = {"integration": "oauthy", "endpoint": "get_thing", "params": {"thing_id": "t9"}}
@@ -146,12 +156,7 @@ async def test_not_connected_asks_by_url_and_the_retried_call_runs(
 async def test_a_declined_connection_answers_the_tool_error(gateway: Gateway) -> None:
     """The user declines (or never connects): the retry answers the tool error with the
     action_url instead of asking again."""
-    made = operator(gateway.cwd, gateway.env,
-                    ["users", "create", "--email", "declines@example.com", "--password",
-                     "password123", "--plan", "unlimited"],
-                    ["keys", "create", "--email", "declines@example.com", "--name", "k",
-                     "--scopes", "*"])  # fmt: skip
-    key = json.loads(made[-1])["full_key"]
+    key = _user(gateway, "declines@example.com")
     asked = 0
 
     async def decline(ctx: ClientRequestContext, params: types.ElicitRequestParams) -> Any:
