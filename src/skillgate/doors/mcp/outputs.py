@@ -20,20 +20,17 @@ _BOOL = {"type": "boolean"}
 
 
 # A refusal's error object: some clients (the Inspector's TypeScript SDK) check even an
-# `isError` result's structured content against the schema, so every schema admits it.
-_REFUSAL = {
-    "error": {"description": "A refusal's error code (isError), or the upstream's error body"},
-    "message": _STR,
-    "action_url": {"type": "string", "description": "Where the user fixes it (connect)"},
-    "retry_after": _INT,
-}
+# `isError` result's structured content against the schema, so every schema admits it
+# (`{"error","message","action_url"?}`; its fields are not spelled out, to keep the
+# tool list short: the schemas are in every client's context).
+_REFUSAL = {"required": ["error", "message"]}
 
 
 def _object(required: list[str], **properties: Any) -> dict[str, Any]:
-    """An answer with `required`, or a refusal `{"error","message"}`."""
-    schema: dict[str, Any] = {"type": "object", "properties": {**properties, **_REFUSAL}}
+    """An answer with `required`, or a refusal."""
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
-        schema["anyOf"] = [{"required": required}, {"required": ["error", "message"]}]
+        schema["anyOf"] = [{"required": required}, _REFUSAL]
     return schema
 
 
@@ -53,7 +50,6 @@ LISTING = _object(
             name=_STR,
             status=_STATUS,
             endpoints=_INT,
-            description=_STR,
         ),
     },
 )
@@ -70,7 +66,6 @@ SEARCH = _object(
             method=_STR,
             path=_STR,
             category=_STR,
-            description=_STR,
             match={"type": "number"},
             status=_STATUS,
         ),
@@ -83,22 +78,19 @@ SKILL = _object(
     name=_STR,
     method=_STR,
     path=_STR,
-    description=_STR,
     parameters={"type": "array", "items": {"type": "object"}},
-    errors={"type": "array", "items": {"type": "object"}},
 )
 
 # The execution envelope (DESIGN): `{"status","data"}` from the upstream, cut to the
 # budget with `truncated`/`bytes`/`omitted`; a dry run's `{"dry_run","request"}`.
 ENVELOPE = _object(
     [],
-    status={"type": "integer", "description": "The upstream's HTTP status"},
-    data={"description": "The upstream's answer (its JSON, or text)"},
-    truncated={"type": "boolean", "description": "data was cut to fit the output budget"},
-    bytes={"type": "integer", "description": "The size of data before the cut"},
-    omitted={"type": "integer", "description": "Items or characters left out"},
+    status=_INT,
+    data={},
+    truncated=_BOOL,
+    bytes=_INT,
+    omitted=_INT,
     pagination={"type": "object"},
     dry_run=_BOOL,
-    request={"type": "object", "description": "A dry run's request (credentials redacted)"},
-    confirmation_required=_BOOL,
+    request={"type": "object"},
 )
