@@ -31,7 +31,7 @@ def _get(url: str, key: str) -> bytes:
         return data
 
 
-def _start(workdir: Path, port: int) -> tuple[subprocess.Popen[bytes], float]:
+def _start(workdir: Path, port: int, timeout: float = 60) -> tuple[subprocess.Popen[bytes], float]:
     """`skillgate serve` (one worker) on a migrated data directory; seconds to /healthz."""
     from bench import run as br
 
@@ -46,7 +46,7 @@ def _start(workdir: Path, port: int) -> tuple[subprocess.Popen[bytes], float]:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
                 return proc, time.perf_counter() - started
         except OSError:
-            if time.perf_counter() - started > 60:
+            if time.perf_counter() - started > timeout or proc.poll() is not None:
                 proc.kill()
                 raise
             time.sleep(0.01)

@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import mcp_bench, nginx, wrk  # noqa: E402
 from bench.catalog_bench import section_catalog  # noqa: E402
+from bench.scale_bench import section_scale  # noqa: E402
 
 BIN = Path(sys.executable).parent
 RESULTS = ROOT / "bench" / "results"
@@ -373,6 +374,7 @@ def main() -> None:
         ("execute", section_execute),
         ("cli", section_cli),
         ("catalog", section_catalog),
+        ("scale", section_scale),
     )
     for name, section in sections:
         if only and only != name:

@@ -171,7 +171,8 @@ def _send(handler: BaseHTTPRequestHandler, answer: Answer) -> None:
         return
     handler.send_header("Content-Length", str(len(answer.body)))
     handler.end_headers()
-    handler.wfile.write(answer.body)
+    if handler.command != "HEAD":  # a HEAD answer has the headers of a GET, no body
+        handler.wfile.write(answer.body)
     if answer.drop:
         handler.close_connection = True
 

@@ -35,11 +35,13 @@ from skillgate.doors.agent.router import Router
 from skillgate.doors.agent.routes import agent_router
 from skillgate.doors.mcp import PATH as MCP_PATH
 from skillgate.doors.mcp import McpDoor, Tools
+from skillgate.doors.mcp.door import OAuthSignIn
 from skillgate.gateway import Gateway, build_gateway
 from skillgate.http import handlers
 from skillgate.http.middleware import RequestContextMiddleware
 from skillgate.http.openapi import describe
 from skillgate.http.public import PublicOriginMiddleware
+from skillgate.mcpauth import endpoints as oauth_endpoints
 from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from skillgate.settings import Settings, finalize, get_settings
 
@@ -219,6 +221,8 @@ def _account_door(gateway: Gateway, mcp: McpDoor) -> GatewayApp:
     ):
         app.include_router(router)
     install_dashboard(app)  # HTML pages under {app_url} and /static
+    # The authorization server of /mcp (the MCP SDK's handlers; docs/mcp.md).
+    app.router.routes.extend(oauth_endpoints.routes(gateway.oauth, gateway.limiter.counter))
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> Response:
@@ -250,6 +254,10 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         version=VERSION,
         max_body=settings.max_request_bytes,
         origins=settings.mcp_origins(),
+        signin=OAuthSignIn(
+            gateway.oauth_tokens,
+            lambda: oauth_endpoints.resource_metadata_url(gateway.public.base),
+        ),
     )
     app = _account_door(gateway, mcp)
     app.add_middleware(RequestContextMiddleware, **guard)

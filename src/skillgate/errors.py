@@ -1,6 +1,7 @@
 """The one error hierarchy. Each class carries its status and contract code.
 
     SkillGateError
+    ├── ApprovalPending                202 approval_pending (approval): held for a person
     ├── BadRequest                     400 bad_request
     ├── Unauthorized                   401 unauthorized (WWW-Authenticate: Bearer realm=...)
     │   ├── CredentialRefused          401 unauthorized (... error="invalid_token")
@@ -10,6 +11,8 @@
     │   ├── IntegrationNotConnected    403 integration_not_connected
     │   ├── InsufficientScope          403 insufficient_scope (action_url adds the scopes)
     │   ├── PlanLimitReached           403 plan_limit_reached
+    │   ├── PolicyDenied               403 policy_denied (rule)
+    │   ├── ApprovalDenied             403 approval_denied (approval)
     │   └── CsrfFailed                 403 csrf_failed
     ├── NotFound                       404 not_found
     ├── MethodNotAllowed               405 method_not_allowed
@@ -106,6 +109,15 @@ class SkillGateError(Exception):
         return orjson.dumps(self.body(door))
 
 
+class ApprovalPending(SkillGateError):
+    """Not a failure: the key's policy holds the call until a person approves it. Every
+    door answers it as the gateway's own answer (HTTP 202; an MCP tool result), `extra`
+    carrying the `approval` (id, state, the request that will be sent, URLs)."""
+
+    status, code = 202, "approval_pending"
+    default_message = "This call waits for a person's approval."
+
+
 class BadRequest(SkillGateError):
     status, code = 400, "bad_request"
     default_message = "The request is not valid."
@@ -158,6 +170,22 @@ class InsufficientScope(Forbidden):
 
 class PlanLimitReached(Forbidden):
     code = "plan_limit_reached"
+
+
+class PolicyDenied(Forbidden):
+    """A rule of the key's policy refuses the call: `extra` carries the `rule`
+    ({"index", "name"}, or "default")."""
+
+    code = "policy_denied"
+    default_message = "This API key's policy does not allow this call."
+
+
+class ApprovalDenied(Forbidden):
+    """A held call a person denied, or that expired unanswered: `extra` carries the
+    `approval`."""
+
+    code = "approval_denied"
+    default_message = "A person denied this call."
 
 
 class CsrfFailed(Forbidden):

@@ -44,16 +44,23 @@ from skillgate.discovery.service import Discovery
 from skillgate.executions.service import ExecutionLog
 from skillgate.executions.sinks import SessionSink, SqliteSink
 from skillgate.executions.writer import ExecutionWriter
+from skillgate.executor.approvals import Approvals
 from skillgate.executor.confirmations import Confirmations
 from skillgate.executor.idempotency import Idempotency
 from skillgate.executor.optioned import OptionRunner
 from skillgate.executor.service import Executor
 from skillgate.executor.upstream import Upstream, UpstreamPolicy
+from skillgate.kit import memory
 from skillgate.kit.outbound import Outbound
 from skillgate.kit.public import PublicUrls
 from skillgate.kit.ratecount import Counter, new_counter
 from skillgate.kit.redis import new_redis
 from skillgate.kit.vault import Vault
+from skillgate.mcpauth.clients import Clients
+from skillgate.mcpauth.provider import GatewayProvider
+from skillgate.mcpauth.service import Grants
+from skillgate.mcpauth.tokens import Digester
+from skillgate.mcpauth.verifier import TokenVerifier
 from skillgate.metrics import Metrics
 from skillgate.settings import Settings
 from skillgate.users.limiter import PlanLimiter
@@ -87,6 +94,8 @@ class Gateway:
     discovery: Discovery
     executor: Executor
     log: ExecutionLog
+    oauth: GatewayProvider  # the authorization server of /mcp (mcpauth)
+    oauth_tokens: TokenVerifier  # its access tokens, for the MCP door
     services: dict[type, Any] = field(default_factory=dict)  # what FastAPI routes receive
 
     def provide(self, *services: Any) -> None:
@@ -108,6 +117,8 @@ class Gateway:
         self.catalog.replace_with(fresh)
         self.rendered.swap(rendered)
         self.discovery.index = index
+        del rendered, index
+        memory.give_back()  # what the old catalog held (kit/memory.py)
         return self.catalog
 
     async def close(self) -> None:
@@ -212,6 +223,7 @@ def _executor(
         options=options,
         log=log,
         metrics=base.metrics,
+        approvals=Approvals(base.sessionmaker, upstream, catalog, log),
     )
 
 
@@ -228,6 +240,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     connections = _connections(base, catalog)
     upstream = _upstream(base, plans=plans, limiter=limiter, connections=connections)
     executor = _executor(base, catalog, rendered=rendered, upstream=upstream, log=executions)
+    oauth, oauth_tokens = _authorization_server(base, catalog)
     gateway = Gateway(
         settings=settings,
         engine=base.engine,
@@ -251,18 +264,59 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         discovery=Discovery(rendered, connections.statuses, SearchIndex(catalog)),
         executor=executor,
         log=ExecutionLog(executions),
+        oauth=oauth,
+        oauth_tokens=oauth_tokens,
     )
     # What the account door's routes receive, by type.
     keys = ApiKeys(
         pepper=keyformat.derive_pepper(settings.secret_key),
         slugs=catalog.integrations.keys(),  # a live view: a reload changes it
         verifier=verifier,
+        catalog=catalog,  # what a policy may name (the same live catalog)
     )
     gateway.provide(
-        maker, catalog, plans, connections, gateway.scoped_connections, keys, gateway.log
+        maker,
+        catalog,
+        plans,
+        connections,
+        gateway.scoped_connections,
+        keys,
+        gateway.log,
+        oauth.grants,
+        executor.approvals,
     )
     _provide_accounts(gateway, counter=limiter.counter, keys=keys)
     return gateway
+
+
+def _authorization_server(base: _Base, catalog: Catalog) -> tuple[GatewayProvider, TokenVerifier]:
+    """The OAuth authorization server of /mcp: clients, grants, the SDK's provider, and
+    the verifier of its access tokens (which drops a revoked grant's cached entries)."""
+    settings = base.settings
+    assert settings.secret_key is not None
+    forget: list[TokenVerifier] = []
+
+    def forget_grant(grant_id: str) -> None:
+        for verifier in forget:
+            verifier.forget_grant(grant_id)
+
+    grants = Grants(
+        Clients(
+            base.sessionmaker,
+            base.vault,
+            base.outbound,
+            allow_loopback=settings.oauth_cimd_allow_loopback,
+        ),
+        base.public,
+        Digester(settings.secret_key),
+        catalog.integrations.keys(),
+        access_ttl=settings.oauth_access_ttl,
+        refresh_ttl=settings.oauth_refresh_ttl,
+        forget=forget_grant,
+    )
+    verifier = TokenVerifier(base.sessionmaker, grants, settings.key_cache_ttl)
+    forget.append(verifier)
+    return GatewayProvider(base.sessionmaker, grants), verifier
 
 
 def _connections(base: _Base, catalog: Catalog) -> Connections:

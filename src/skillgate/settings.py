@@ -122,6 +122,12 @@ class Settings(BaseSettings):
     # Browser origins that may call /mcp besides the server's own (kit/origins.py):
     # comma-separated `scheme://host[:port]`, or `*` for any. No Origin always passes.
     mcp_allowed_origins: str | None = None
+    # The OAuth authorization server of /mcp (docs/mcp.md, "Sign-in with OAuth"): the
+    # access token's and refresh token's lifetimes in seconds, and, for tests only, client
+    # ID metadata documents on loopback http addresses (never in production).
+    oauth_access_ttl: int = Field(default=3600, ge=60, le=86_400)
+    oauth_refresh_ttl: int = Field(default=30 * 86_400, ge=3600, le=365 * 86_400)
+    oauth_cimd_allow_loopback: bool = False
     # The largest answer (envelope) of one execution, all its pages together; also
     # the most an Idempotency-Key stores for a replay (executor.capped).
     max_answer_bytes: int = Field(default=10 * 1024 * 1024, ge=4096)
@@ -263,6 +269,11 @@ def finalize(settings: Settings) -> Settings:
             )
         if settings.secret_key and len(settings.secret_key) < 32:
             raise ConfigError("SKILLGATE_SECRET_KEY must be at least 32 characters")
+        if settings.oauth_cimd_allow_loopback:
+            raise ConfigError(
+                "SKILLGATE_OAUTH_CIMD_ALLOW_LOOPBACK is for tests: it may not be set in "
+                "production mode"
+            )
         return settings
     if settings.secret_key and settings.encryption_keys:
         return settings

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "connect": ("connect", "Connect an integration in the browser and wait for it."),
     "mcp": ("mcp", "MCP on stdio for MCP clients; `svc mcp config` prints set-ups."),
     "logout": ("logout", "Remove SVC_API_KEY from the project's .env."),
+    "approve": ("approve", "Approve (or --deny) a call held for your approval."),
     "help": ("help", "Show help for svc or one command."),
 }
 

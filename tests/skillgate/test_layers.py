@@ -22,17 +22,18 @@ import pytest
 SRC = Path(__file__).resolve().parents[2] / "src" / "skillgate"
 FEATURES = (
     "api_keys", "auth", "catalog", "connections", "dashboard", "device", "discovery",
-    "executions", "executor", "me", "users",
+    "executions", "executor", "mcpauth", "me", "users",
 )  # fmt: skip
 
 
 # A feature's public modules besides service, repository, schemas and models.
 PUBLIC = {
-    "api_keys": {"scopes", "verifier"},  # who may see and run what; KeyVerifier
+    "api_keys": {"policy", "scopes", "verifier"},  # a key's policy; who may see and run what
     "auth": {"deps", "sessions", "signin"},  # the routes' credentials; WebSessions; SignIn
     "connections": {"cache", "credentials", "refresh", "status", "stored"},
     "discovery": {"rendered"},  # RenderedCatalog
     "executions": {"writer"},  # ExecutionWriter
+    "executor": {"approvals"},  # Approvals: held calls, decided by a person
     "users": {"limiter", "passwords", "plans"},
 }
 _LAYERS = {"service", "repository", "schemas", "models"}

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
@@ -20,6 +21,8 @@ class ApiKey(Base):
     scopes: Mapped[list[str]] = mapped_column(JSON)
     # Which calls need a confirmation token: destructive | writes | never (docs/execution.md).
     confirm: Mapped[str] = mapped_column(String(16), default="destructive")
+    # The key's policy (api_keys.policy; docs/execution.md): None, every call in scope.
+    policy: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

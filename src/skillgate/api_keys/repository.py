@@ -54,6 +54,13 @@ class ApiKeyRepository:
         row = result.first()
         return (row[0], row[1]) if row else None
 
+    async def key_with_user(self, key_id: str) -> tuple[ApiKey, User] | None:
+        result = await self.session.execute(
+            select(ApiKey, User).join(User, User.id == ApiKey.user_id).where(ApiKey.id == key_id)
+        )
+        row = result.first()
+        return (row[0], row[1]) if row else None
+
     async def touch_many(self, used: dict[str, datetime], min_gap_seconds: int) -> None:
         for key_id, when in used.items():
             threshold = datetime.fromtimestamp(when.timestamp() - min_gap_seconds, tz=when.tzinfo)

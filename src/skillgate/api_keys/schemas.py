@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -75,3 +75,10 @@ class CreateKeyResponse(BaseModel):
             ),
             full_key=full_key,
         )
+
+
+class KeyPolicy(BaseModel):
+    """GET/PUT /api-keys/{id}/policy: the key's policy document, null without one."""
+
+    key_id: str
+    policy: dict[str, Any] | None

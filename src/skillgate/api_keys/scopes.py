@@ -1,4 +1,6 @@
-"""Key scopes: `*`, an integration slug (`github`) or `slug:read` (GET endpoints only)."""
+"""Key scopes: `*`, an integration slug (`github`) or `slug:read` (GET endpoints only),
+and `approve` (deciding the user's held calls: docs/execution.md, "Approvals"), which
+`*` does not include: only a key that has it, or a person, can give it to a new key."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ if TYPE_CHECKING:
     from skillgate.kit.principal import Principal
 
 Access = Literal["full", "read"]
+APPROVE = "approve"
 MAX_SCOPES = 100
 
 
@@ -22,12 +25,12 @@ def normalize(scopes: Iterable[str] | None, known_slugs: Collection[str]) -> lis
     for raw in scopes:
         scope = raw.strip()
         slug, _, suffix = scope.partition(":")
-        valid = scope == "*" or (slug in known_slugs and suffix in ("", "read"))
+        valid = scope in ("*", APPROVE) or (slug in known_slugs and suffix in ("", "read"))
         if not valid:
             hint = ", ".join(sorted(known_slugs)) or "none loaded"
             raise BadRequest(
-                f"scopes: unknown scope {raw!r}; use '*', an integration slug or "
-                f"'<slug>:read' (integrations: {hint})."
+                f"scopes: unknown scope {raw!r}; use '*', an integration slug, "
+                f"'<slug>:read' or 'approve' (integrations: {hint})."
             )
         if scope not in result:
             result.append(scope)
@@ -36,7 +39,7 @@ def normalize(scopes: Iterable[str] | None, known_slugs: Collection[str]) -> lis
     if len(result) > MAX_SCOPES:
         raise BadRequest(f"scopes: at most {MAX_SCOPES} entries.")
     if "*" in result:
-        return ["*"]
+        return ["*", APPROVE] if APPROVE in result else ["*"]
     return result
 
 
@@ -54,9 +57,13 @@ def access_for(scopes: Iterable[str], slug: str) -> Access | None:
 def covers(parent: Iterable[str], child: Iterable[str]) -> bool:
     """Whether a key with scopes `parent` may do everything a key with `child` may do."""
     held = tuple(parent)
+    if APPROVE in child and APPROVE not in held:
+        return False  # `*` does not include it
     if "*" in held:
         return True
     for scope in child:
+        if scope == APPROVE:
+            continue
         if scope == "*":
             return False
         slug, _, suffix = scope.partition(":")
@@ -76,7 +83,7 @@ _OUT_OF_SCOPE = "This API key's scopes do not include {slug!r}; use a key with t
 
 def require_key_manager(principal: Principal) -> None:
     """`/api-keys`: an API key needs scope `*`; tokens and sessions pass."""
-    if principal.via == "api_key" and "*" not in principal.scopes:
+    if principal.via in ("api_key", "oauth") and "*" not in principal.scopes:
         raise ScopeNotAllowed(_KEY_MANAGER)
 
 

@@ -11,14 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.api_keys import keyformat, scopes
+from skillgate.api_keys import policy as policy_mod
 from skillgate.api_keys.models import ApiKey
+from skillgate.api_keys.policy import Policy, PolicyDoc
 from skillgate.api_keys.repository import ApiKeyRepository
-from skillgate.api_keys.schemas import ApiKeyOut, CreateKeyRequest, CreateKeyResponse
+from skillgate.api_keys.schemas import (
+    ApiKeyOut,
+    CreateKeyRequest,
+    CreateKeyResponse,
+    KeyPolicy,
+)
 from skillgate.api_keys.verifier import KeyVerifier
+from skillgate.catalog.loader import Catalog
 from skillgate.db.base import utcnow
 from skillgate.db.session import on_commit
 from skillgate.errors import BadRequest, NotFound, PlanLimitReached, ScopeNotAllowed
@@ -58,11 +67,17 @@ class ApiKeys:
     CLI has no cache to drop)."""
 
     def __init__(
-        self, *, pepper: bytes, slugs: Collection[str], verifier: KeyVerifier | None
+        self,
+        *,
+        pepper: bytes,
+        slugs: Collection[str],
+        verifier: KeyVerifier | None,
+        catalog: Catalog | None = None,
     ) -> None:
         self._digest = keyformat.Digester(pepper)
         self.slugs = slugs
         self.verifier = verifier
+        self.catalog = catalog  # what a policy may name; None off-server (no policies)
 
     # -- the /api-keys API
 
@@ -85,8 +100,41 @@ class ApiKeys:
             parent_scopes=principal.key.scopes if principal.key is not None else None,
             confirm=body.confirm,
             parent_confirm=principal.key.confirm if principal.key is not None else None,
+            # a key under a policy makes keys under the same policy
+            policy=principal.policy.document if principal.policy is not None else None,
         )
         return CreateKeyResponse.of(key, full_key)
+
+    async def policy_for(self, db: AsyncSession, principal: Principal, key_id: str) -> KeyPolicy:
+        """GET /api-keys/{key_id}/policy."""
+        key = await self._person_owned(db, principal, key_id)
+        return KeyPolicy(key_id=key.id, policy=key.policy)
+
+    async def put_policy_for(
+        self, db: AsyncSession, principal: Principal, key_id: str, document: PolicyDoc
+    ) -> KeyPolicy:
+        """PUT /api-keys/{key_id}/policy."""
+        key = await self._person_owned(db, principal, key_id)
+        await self.set_policy(db, principal.user_id, key.id, document)
+        return KeyPolicy(key_id=key.id, policy=key.policy)
+
+    async def delete_policy_for(self, db: AsyncSession, principal: Principal, key_id: str) -> None:
+        """DELETE /api-keys/{key_id}/policy."""
+        key = await self._person_owned(db, principal, key_id)
+        await self.set_policy(db, principal.user_id, key.id, None)
+
+    async def _person_owned(self, db: AsyncSession, principal: Principal, key_id: str) -> ApiKey:
+        """The caller's key `key_id`; a policy is a person's to change (a session or an
+        access token), never an API key's: a key could loosen its own."""
+        if principal.key is not None:
+            raise ScopeNotAllowed(
+                "A policy is changed with your own sign-in (the dashboard, or an access "
+                "token from POST /auth/login), not with an API key."
+            )
+        key = await self.owned(db, principal.user_id, key_id)
+        if key is None:
+            raise NotFound("API key not found.")
+        return key
 
     async def revoke_for(self, db: AsyncSession, principal: Principal, key_id: str) -> None:
         """DELETE /api-keys/{key_id}."""
@@ -105,11 +153,12 @@ class ApiKeys:
         parent_scopes: Sequence[str] | None = None,
         confirm: str = "destructive",
         parent_confirm: str | None = None,
+        policy: dict[str, Any] | None = None,
     ) -> tuple[ApiKey, str]:
         """The new key and its full value, which is never available again.
         `parent_scopes`, `parent_confirm`: the scopes and confirmation policy of the API
         key making the call (None for a session or an access token); the new key may not
-        be broader nor confirm less."""
+        be broader nor confirm less. `policy`: the new key's (a checked document)."""
         name = check_name(name)
         check_confirm(confirm, parent_confirm)
         normalized = scopes.normalize(scope_list, self.slugs)
@@ -133,6 +182,7 @@ class ApiKeys:
             key_hash=self._digest(full_key),
             scopes=normalized,
             confirm=confirm,
+            policy=policy,
             expires_at=expires_at,
             created_at=now,
         )
@@ -151,6 +201,27 @@ class ApiKeys:
         if self.verifier is not None:
             verifier, changed = self.verifier, key.id
             on_commit(db, lambda: verifier.forget_key(changed))
+
+    async def set_policy(
+        self, db: AsyncSession, user_id: str, key_id: str, document: Any
+    ) -> Policy | None:
+        """Give the key `document` as its policy (checked against the catalog; 400 naming
+        the field), or none (None). Like a revocation: this instance forgets the cached
+        key once the change commits, every other within the key cache's TTL."""
+        key = await self.owned(db, user_id, key_id)
+        if key is None:
+            raise NotFound("API key not found.")
+        compiled = None
+        if document is not None:
+            if self.catalog is None:
+                raise BadRequest("policy: this command cannot check a policy.")
+            compiled = policy_mod.parse(document, self.catalog)
+        key.policy = None if compiled is None else compiled.document
+        await db.flush()
+        if self.verifier is not None:
+            verifier, changed = self.verifier, key.id
+            on_commit(db, lambda: verifier.forget_key(changed))
+        return compiled
 
     async def _check_plan_limit(self, db: AsyncSession, user_id: str, now: datetime) -> None:
         users = UserRepository(db)

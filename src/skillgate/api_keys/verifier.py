@@ -3,18 +3,23 @@
 A verified key is cached in process memory for `key_cache_ttl` seconds (1 s by
 default): a revocation takes effect at once on the instance that made it (the
 entry is dropped) and within the TTL on every other instance. Malformed keys
-and bad checksums are rejected before any lookup.
+and bad checksums are rejected before any lookup. The key's policy is read with
+the key and compiled once per cache fill, so a policy costs no query per call and
+a change to it travels exactly as a revocation does.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from skillgate.api_keys import keyformat
+from skillgate.api_keys.policy import Policy, compile_
 from skillgate.api_keys.repository import ApiKeyRepository
 from skillgate.api_keys.usage import UsageRecorder
 from skillgate.db.base import utcnow
-from skillgate.errors import CredentialRefused, Unauthorized
+from skillgate.errors import BadRequest, CredentialRefused, Unauthorized
 from skillgate.kit.cache import TTLCache
 from skillgate.kit.principal import KeyIdentity, Principal, bearer_token
 
@@ -33,6 +38,16 @@ _CHECK_KEY = {
     "http": "Check the key you send as `Authorization: Bearer <key>`, or create a new one "
     "on the dashboard's API keys page.",
 }
+
+
+def stored_policy(document: Any) -> Policy:
+    """The compiled policy of a key, compiled once per cache fill. A stored document
+    this server cannot read (written by a newer one) refuses every call: a policy
+    fails closed."""
+    try:
+        return compile_(document)
+    except BadRequest:
+        return Policy((), "deny", document)
 
 
 class KeyVerifier:
@@ -115,6 +130,7 @@ class KeyVerifier:
                 display_name=user.display_name,
                 plan=user.plan,
                 confirm=key.confirm,
+                policy=None if key.policy is None else stored_policy(key.policy),
             )
         )
 

@@ -1,7 +1,7 @@
 """Which endpoints are destructive: deletes, irreversible sends, merges, transfers.
 
 An endpoint's `destructive` is what its catalog file says (an overlay may set it
-either way); when the file says nothing it is derived here: never for a GET;
+either way); when the file says nothing it is derived here: never for a GET or HEAD;
 always for a DELETE; otherwise when a word of its name or of the provider's
 operation id is one of `VERBS` (`gmail/send_message`, GitHub's `pulls/merge`,
 Slack's `chat.delete` as POST, Stripe's `PostRefunds`). The per-key confirmation
@@ -42,7 +42,7 @@ def words(text: str) -> set[str]:
 
 
 def derive(method: str, name: str, operation: str | None) -> bool:
-    if method == "GET":
+    if method in ("GET", "HEAD"):
         return False
     if method == "DELETE":
         return True

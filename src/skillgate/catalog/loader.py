@@ -22,6 +22,7 @@ import orjson
 import yaml
 from pydantic import ValidationError
 
+from skillgate.catalog import snapshot
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.catalog.overlay import OverlayError, apply_overlay
 from skillgate.kit.documents import SAFE_LOADER, DocumentLimitError, check_depth, load_yaml
@@ -91,8 +92,20 @@ def _entry_label(data: object, loc: tuple[int | str, ...]) -> str:
     return ".".join(str(x) for x in loc) or "integration"
 
 
+class Reads:
+    """The files one catalog file was loaded from (the file, then the compiled file its
+    overlay names), passed on to the catalog's digest: what its snapshot is checked by."""
+
+    def __init__(self, digest: Any = None) -> None:
+        self.digest = digest
+        self.files: list[tuple[Path, bytes]] = []
+
+
 def _seen(digest: Any, path: Path, raw: bytes) -> None:
     """Add a file read to the catalog's digest (when one is being computed)."""
+    if isinstance(digest, Reads):
+        digest.files.append((path, raw))
+        digest = digest.digest
     if digest is not None:
         digest.update(b"%d:%s%d:" % (len(path.name), path.name.encode(), len(raw)) + raw)
 
@@ -203,24 +216,40 @@ def catalog_files(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> 
     return files
 
 
-def load_catalog(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> Catalog:
+def _load_file(path: Path, digest: Any) -> Integration:
+    """The integration in `path`, from its snapshot when one still holds (catalog.
+    snapshot), else parsed, checked and then kept as a snapshot."""
     # Imported here: validate imports this module.
     from skillgate.catalog.validate import check_integration
 
+    raw = _read_bounded(path)
+    kept = snapshot.load(path, raw, MAX_FILE_BYTES)
+    if kept is not None:
+        _seen(digest, path, raw)
+        for other, data in kept[1]:
+            _seen(digest, other, data)
+        return kept[0]
+    reads = Reads(digest)
+    integration = parse_file(path, reads)
+    # The shipped files' examples are checked before they ship, not at every start.
+    problems = check_integration(integration, examples=path.parent != SHIPPED_DIR)
+    if problems:
+        raise CatalogError(f"{path}: {problems[0]}")
+    # Keyed by the bytes parsed (the file may have changed since `raw` was read).
+    return snapshot.save(path, reads.files[0][1], integration, reads.files[1:])
+
+
+def load_catalog(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> Catalog:
     integrations: dict[str, Integration] = {}
     sources: dict[str, Path] = {}
     digest = hashlib.sha256()
     for path in catalog_files(extra, shipped=shipped):
-        integration = parse_file(path, digest)
+        integration = _load_file(path, digest)
         if integration.slug in integrations:
             raise CatalogError(
                 f"{path}: integration {integration.slug!r}: slug already defined "
                 f"in {sources[integration.slug]}"
             )
-        # The shipped files' examples are checked before they ship, not at every start.
-        problems = check_integration(integration, examples=path.parent != SHIPPED_DIR)
-        if problems:
-            raise CatalogError(f"{path}: {problems[0]}")
         integrations[integration.slug] = integration
         sources[integration.slug] = path
     return Catalog(

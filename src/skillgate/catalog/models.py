@@ -17,7 +17,9 @@ from skillgate.kit.upstream import Credential as Credential  # the executor's im
 
 ParamType = Literal["string", "number", "boolean", "array", "object"]
 Location = Literal["path", "query", "body", "header"]
-HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+HttpMethod = Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
+# The methods that only read: no body parameters, never `changes_data` by default.
+READ_METHODS = ("GET", "HEAD")
 BodyEncoding = Literal["json", "form", "graphql"]
 
 # An integration's slug and an endpoint's name: their longest, as every door's input
@@ -97,6 +99,8 @@ class Parameter(_Frozen):
     also: tuple[ParamType, ...] = ()
     # `null` may be sent (JSON bodies only): it clears the field (`milestone: null`).
     nullable: bool = False
+    # The value is the whole JSON body (a JSON Patch array, ...): the only body parameter.
+    whole_body: bool = False
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -123,6 +127,8 @@ class Parameter(_Frozen):
             raise ValueError(f"parameter {self.name!r}: only path parameters can be multi_segment")
         if self.type in self.also or len(set(self.also)) != len(self.also):
             raise ValueError(f"parameter {self.name!r}: `also` repeats a type")
+        if self.whole_body and self.location != "body":
+            raise ValueError(f"parameter {self.name!r}: only a body parameter can be whole_body")
         if self.nullable and self.location != "body":
             raise ValueError(f"parameter {self.name!r}: only body parameters can be nullable")
         for label, value in (("default", self.default), ("example", self.example)):
@@ -173,6 +179,10 @@ class Endpoint(_Frozen):
     pagination: Pagination | None = None
     changes_data: bool | None = None
     headers: dict[str, str] = Field(default_factory=dict)
+    # Sent on every call, as a source path writes them (`/v1/messages?beta=true`).
+    query: dict[str, str] = Field(default_factory=dict)
+    # A JSON body's Content-Type when not application/json (`application/merge-patch+json`).
+    content_type: str | None = Field(default=None, pattern=r"^application/[A-Za-z0-9.+-]+\+json$")
     # Where a compiled endpoint comes from: the OpenAPI operationId or the Google
     # method id (`gmail.users.messages.list`), and the operation's own documentation.
     operation: str | None = None
@@ -236,8 +246,9 @@ class Endpoint(_Frozen):
             raise ValueError("a graphql endpoint needs its `graphql` document")
         if self.graphql and self.body != "graphql":
             raise ValueError("`graphql` is only allowed with `body: graphql`")
-        if has_body and self.method == "GET":
-            raise ValueError("a GET endpoint cannot have body parameters")
+        if has_body and self.method in READ_METHODS:
+            raise ValueError(f"a {self.method} endpoint cannot have body parameters")
+        self._one_whole_body()
         paging = self.pagination
         for label in ("param", "size_param"):
             named = getattr(paging, label) if paging is not None else None
@@ -247,6 +258,13 @@ class Endpoint(_Frozen):
             derived = destructive.derive(self.method, self.name, self.operation)
             object.__setattr__(self, "destructive", derived)  # frozen: set once, here
         return self
+
+    def _one_whole_body(self) -> None:
+        body = [p for p in self.parameters if p.location == "body"]
+        if any(p.whole_body for p in body) and (len(body) > 1 or self.body_encoding != "json"):
+            raise ValueError("a whole_body parameter must be the only one of a JSON body")
+        if self.content_type and self.body_encoding != "json":
+            raise ValueError("`content_type` is only for a JSON body")
 
     @property
     def body_encoding(self) -> BodyEncoding | None:
@@ -260,7 +278,7 @@ class Endpoint(_Frozen):
     def mutates(self) -> bool:
         if self.changes_data is not None:
             return self.changes_data
-        return self.method != "GET"
+        return self.method not in READ_METHODS
 
 
 SCOPE_SET_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")

@@ -71,8 +71,11 @@ def check_integration(integration: Integration, *, examples: bool = True) -> lis
         scope_problem = check_scopes(integration, e)
         if scope_problem:
             problems.append(f"{label}: {scope_problem}")
-        if not e.parameters and e.method in ("POST", "PUT", "PATCH"):
-            # (a DELETE of a fixed resource, `DELETE /user/interaction-limits`, has none)
+        if not e.parameters and e.method in ("POST", "PUT", "PATCH") and not e.operation:
+            # A hand-written write with none likely forgot them (a DELETE of a fixed
+            # resource, `DELETE /user/interaction-limits`, has none); a compiled one
+            # (`operation` set) has none because its source declares none
+            # (Netlify's `POST /deploy_keys`).
             problems.append(f"{label}: a {e.method} endpoint must declare its parameters")
         for p in e.parameters:
             if p.required and p.example is None:

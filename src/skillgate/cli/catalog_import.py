@@ -1,7 +1,9 @@
 """`skillgate catalog import openapi|google FILE --slug S`: a catalog file from a description.
 
 The catalog YAML goes to `--out` (or stdout), written 0600 (owner only); a
-one-line summary and every skipped operation with its reason go to stderr. The
+one-line summary and every skipped operation with its reason go to stderr.
+When no operation imports, nothing is written: the reasons, each with how many
+operations it left out, go to stderr and the exit code is 1. The
 file is validated the way the server loads it (models, then
 `check_integration`) before it is written; any problem names the file, the
 operation and the problem, and exits 1. A base URL on a loopback, private or
@@ -29,7 +31,7 @@ PRIVATE_HELP = (
 
 @click.group("import")
 def import_group() -> None:
-    """Compile an OpenAPI or Google Discovery document into a catalog file."""
+    """Compile an OpenAPI (or Swagger 2.0) or Google Discovery document into a catalog file."""
 
 
 def _common(fn: Any) -> Any:
@@ -67,7 +69,7 @@ def import_openapi_cmd(
     base_url: str | None,
     auth: str | None,
 ) -> None:
-    """An OpenAPI 3.0 or 3.1 document (JSON or YAML)."""
+    """An OpenAPI 3.0 or 3.1 or a Swagger 2.0 document (JSON or YAML)."""
     options = {"name": name, "verify_path": verify_path, "base_url": base_url, "auth": auth}
     _run("openapi", file, slug, out, allow_private_network, **options)
 
@@ -100,6 +102,8 @@ def _run(kind: str, file: str, slug: str, out: str | None, private: bool, **opti
     try:
         document = load_document(fetch_url(file) if is_url(file) else Path(file))
         imported = importer(document, slug=slug)
+        if not imported.endpoints:
+            _fail(f"{file}: no operation imported" + reason_counts(imported.skipped))
         data = integration_dict(imported, slug=slug, **options)
     except DocumentError as exc:
         message = str(exc)
@@ -140,6 +144,15 @@ def _run(kind: str, file: str, slug: str, out: str | None, private: bool, **opti
         click.echo(f"  skipped {s.operation} ({s.method} {s.path}): {s.reason}", err=True)
     for note in imported.notes:
         click.echo(f"  note {note}", err=True)
+
+
+def reason_counts(skipped: list[Any]) -> str:
+    """`: N operations skipped`, then one line per reason with its count, most first."""
+    from collections import Counter
+
+    counts = Counter(s.reason for s in skipped)
+    lines = [f"\n  {n} skipped: {reason}" for reason, n in counts.most_common()]
+    return f": {len(skipped)} operations skipped" + "".join(lines)
 
 
 def _network(data: dict[str, Any], private: bool) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from skillgate.api_keys.models import ApiKey
+from skillgate.api_keys.scopes import APPROVE
 from skillgate.api_keys.service import ApiKeys
 from skillgate.catalog.loader import Catalog
 from skillgate.dashboard import web
@@ -32,6 +33,7 @@ from skillgate.db.base import utcnow
 from skillgate.db.session import DB
 from skillgate.errors import BadRequest, NotFound, SkillGateError
 from skillgate.http.provide import provided
+from skillgate.mcpauth.service import Grants
 from skillgate.users.plans import PlanLimits, Plans, max_active_keys
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
@@ -51,6 +53,7 @@ CONFIRM_CHOICES = (
 )
 
 Keys = Annotated[ApiKeys, provided(ApiKeys)]
+Apps = Annotated[Grants, provided(Grants)]
 Integrations = Annotated[Catalog, provided(Catalog)]
 PlanTable = Annotated[Plans, provided(Plans)]
 
@@ -84,8 +87,12 @@ def _status(key: ApiKey, now: datetime) -> str:
 
 
 def scopes_from_form(form: FormData, slugs: list[str]) -> list[str]:
-    """`*` for "all integrations", else `slug` / `slug:read` per chosen integration."""
-    if web.field(form, "access") != "some":
+    """`*` for "all integrations", `approve` for a key that only decides held calls
+    (docs/execution.md, "Approvals"), else `slug` / `slug:read` per chosen integration."""
+    access = web.field(form, "access")
+    if access == "approve":
+        return [APPROVE]
+    if access != "some":
         return ["*"]
     chosen: list[str] = []
     for slug in slugs:
@@ -109,7 +116,12 @@ def expiry_from_form(form: FormData) -> datetime | None:
 
 
 async def _page_context(
-    db: AsyncSession, keys: ApiKeys, catalog: Catalog, limits: PlanLimits, viewer: Viewer
+    db: AsyncSession,
+    keys: ApiKeys,
+    catalog: Catalog,
+    limits: PlanLimits,
+    viewer: Viewer,
+    apps: Grants,
 ) -> dict[str, Any]:
     now = utcnow()
     rows = [KeyRow(k, _status(k, now)) for k in await keys.list_for(db, viewer.user_id)]
@@ -121,6 +133,7 @@ async def _page_context(
         "viewer": viewer,
         "nav": "keys",
         "rows": rows,
+        "apps": await apps.list_for(db, viewer.user_id),
         "quota": quota,
         "limits": limits,
         "integrations": integrations,
@@ -139,9 +152,16 @@ async def _page_context(
 
 @router.get("/keys")
 async def keys_page(
-    request: Request, viewer: SignedIn, db: DB, keys: Keys, catalog: Integrations, plans: PlanTable
+    request: Request,
+    viewer: SignedIn,
+    db: DB,
+    keys: Keys,
+    catalog: Integrations,
+    plans: PlanTable,
+    apps: Apps,
 ) -> Response:
-    context = await _page_context(db, keys, catalog, plans.limits_for(viewer.plan), viewer)
+    limits = plans.limits_for(viewer.plan)
+    context = await _page_context(db, keys, catalog, limits, viewer, apps)
     return web.render(request, "keys.html", context)
 
 
@@ -154,6 +174,7 @@ async def create_key(
     keys: Keys,
     catalog: Integrations,
     plans: PlanTable,
+    apps: Apps,
 ) -> Response:
     slugs = catalog.slugs
     try:
@@ -172,7 +193,7 @@ async def create_key(
             raise
         await db.rollback()
         limits = plans.limits_for(viewer.plan)
-        context = await _page_context(db, keys, catalog, limits, viewer)
+        context = await _page_context(db, keys, catalog, limits, viewer, apps)
         context["error"] = web.sentence(exc.message)
         context["form"] = {
             "name": web.field(form, "name"),

@@ -46,6 +46,9 @@ NOTICES = {
     "signed_out": "You are signed out.",
     "key_revoked": "The API key was revoked. Anything using it now gets 401.",
     "key_confirm": "The key's confirmation setting was saved.",
+    "app_revoked": "The app's access was revoked. Its tokens now get 401.",
+    "key_policy": "The key's policy was saved; it applies to its next call.",
+    "key_policy_removed": "The key's policy was removed: it may make every call in its scopes.",
     "disconnected": "Disconnected. Agents can no longer call it for you.",
     "connected": "Connected. Agents with a key in scope can call it now.",
 }

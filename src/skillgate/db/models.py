@@ -6,11 +6,13 @@ from skillgate.connections.models import Connection, ConnectRequest
 from skillgate.db.base import Base
 from skillgate.device.models import DeviceCode
 from skillgate.executions.models import Execution
-from skillgate.executor.models import Confirmation, IdempotentCall
+from skillgate.executor.models import Approval, Confirmation, IdempotentCall
+from skillgate.mcpauth.models import OAuthClient, OAuthCode, OAuthGrant, OAuthToken
 from skillgate.users.models import User
 
 __all__ = [
     "ApiKey",
+    "Approval",
     "Base",
     "Confirmation",
     "ConnectRequest",
@@ -18,6 +20,10 @@ __all__ = [
     "DeviceCode",
     "Execution",
     "IdempotentCall",
+    "OAuthClient",
+    "OAuthCode",
+    "OAuthGrant",
+    "OAuthToken",
     "User",
     "WebSession",
 ]

@@ -38,9 +38,9 @@ def with_status(rendered: bytes, connected: bool) -> bytes:
 
 class RenderedIntegration:
     """One integration's discovery answers as bytes: rendered once at start-up for
-    what every caller asks (listing rows, the endpoint list, each endpoint's
-    document), and on first use, then kept, for the rest (a category's endpoint
-    list, the download bundle): memory grows with the catalog, not with callers.
+    what every caller asks (listing rows, the endpoint list), and on first use, then
+    kept, for the rest (an endpoint's document, a category's endpoint list, the
+    download bundle): memory grows with what is asked for, not with callers.
     """
 
     def __init__(self, integration: Integration) -> None:
@@ -66,9 +66,8 @@ class RenderedIntegration:
         self.detail: dict[Access, bytes] = {
             access: self._detail(self.visible[access]) for access in ACCESSES
         }
-        self.endpoint_docs: dict[str, bytes] = {
-            e.name: orjson.dumps(endpoint_doc(integration, e)) for e in integration.endpoints
-        }
+        # Each endpoint's document, rendered when first asked for (most never are).
+        self._docs: dict[str, bytes] = {}
         self.category_names = list(dict.fromkeys(e.category for e in integration.endpoints))
         self._by_category: dict[tuple[str, Access], bytes] = {}
         self._bundles: dict[Access, bytes] = {}
@@ -99,6 +98,14 @@ class RenderedIntegration:
                 )
             chosen = [e for e in self.visible[access] if e.category == category]
             found = self._by_category[(category, access)] = self._detail(chosen)
+        return found
+
+    def endpoint_doc(self, name: str) -> bytes:
+        """The endpoint's documentation object (the endpoint exists)."""
+        found = self._docs.get(name)
+        if found is None:
+            doc = endpoint_doc(self.integration, self.endpoints[name])
+            found = self._docs[name] = orjson.dumps(doc)
         return found
 
     def bundle(self, access: Access) -> bytes:
@@ -226,4 +233,4 @@ class RenderedCatalog:
 
     def endpoint_doc(self, slug: str, name: str, scopes: tuple[str, ...]) -> bytes:
         rendered, endpoint = self.endpoint(slug, name, scopes)
-        return rendered.endpoint_docs[endpoint.name]
+        return rendered.endpoint_doc(endpoint.name)

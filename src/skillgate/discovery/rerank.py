@@ -32,14 +32,14 @@ ENDING = frozenset(["stop", "kill", "drop", "discard", "unshare", "disable", "de
 
 
 class Reorder:
-    def __init__(self, analyzer: Analyzer, hits: Sequence[Hit]) -> None:
-        """Per hit, whether it deletes, and its name's terms."""
+    def __init__(self, analyzer: Analyzer, hits: Sequence[Hit], names: list[list[str]]) -> None:
+        """Per hit, whether it deletes, and its name's terms (`names`, in hit order)."""
         self._deletes = [
             bool(h.endpoint.destructive)
             and (h.endpoint.method == "DELETE" or not DELETING.isdisjoint(_words(h)))
             for h in hits
         ]
-        self._names = [frozenset(analyzer.terms(h.endpoint.name)) for h in hits]
+        self._names = [frozenset(terms) for terms in names]
         self._asks = frozenset(t for w in DELETING | ENDING for t in analyzer.terms(w))
 
     def first(self, ranked: list[Hit], terms: Collection[str]) -> list[Hit]:

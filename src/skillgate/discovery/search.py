@@ -1,7 +1,8 @@
 """Search over the catalog's endpoints, built once at start-up (docs/catalog.md, "Search").
 
 Each endpoint is one BM25 document (bm25s) made of weighted fields: a field's terms go
-into the document `FIELD_WEIGHTS` times, so a word of the name counts more than a word
+into the document `FIELD_WEIGHTS` times (discovery/analysed.py, which keeps the analysed
+catalog as a snapshot for the next start), so a word of the name counts more than a word
 of the description while all fields share one vocabulary and one length (BM25F
 approximated by repetition). Text becomes terms in discovery/analysis.py, the same for
 the catalog and the query, with the synonym tables of discovery/synonyms.py; the terms
@@ -20,38 +21,25 @@ gets its `match`, and the answer says when none fits (discovery/confidence.py).
 
 from __future__ import annotations
 
-import logging
 import re
-from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-import bm25s
 import numpy as np
 import orjson
 
 from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
+from skillgate.discovery.analysed import Documents, for_catalog
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.confidence import Matcher
 from skillgate.discovery.cues import Cues
 from skillgate.discovery.rerank import Reorder
 from skillgate.discovery.spelling import Speller
-from skillgate.discovery.texts import fields, named_by_path, one_line, summary, table_words
+from skillgate.discovery.texts import one_line, table_words
 
-# bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
-logging.getLogger("bm25s").setLevel(logging.WARNING)
-
-# How many times each field's terms go into an endpoint's document.
-FIELD_WEIGHTS = {"name": 8, "category": 4, "integration": 4, "description": 2, "parameters": 1}
-# A name an importer made of the method and path (Stripe's `post_accounts_account_login_
-# links`) says little about what the call does: for such an endpoint the description's
-# first sentence (the operation's summary, "Restore file.") counts `SUMMARY_WEIGHT`
-# times more. (Weighing such a name less, x2 to x6 instead of x8, changed nothing
-# measurable: its words are the path's, which other fields do not hold.)
-SUMMARY_WEIGHT = 4
 # The score multiplier of a curated endpoint (`Endpoint.curated`: a person wrote or
 # reviewed it; the calls most requests are for), chosen by measurement (docs/catalog.md,
 # "Search"): among near-equal matches it comes first, a clearly better match still wins.
@@ -63,9 +51,6 @@ RELATED_WEIGHT = 0.8
 # they only break ties. Measured on the evaluation set (docs/catalog.md, "Search"):
 # 0 to 0.5 the same, 1.0 one task fewer first.
 CONTENT_WEIGHT = 0.3
-# BM25 (Lucene variant): term-frequency saturation and length normalisation.
-K1 = 2.0
-B = 0.9
 # An endpoint's name is what it does: its score is multiplied by 1 + `NAME_COVER` x the
 # share of its name's terms the query holds (`create_issue` for "open a bug": both terms,
 # x1.5; `list_issue_comments`: one of three). The query's related terms count
@@ -115,6 +100,18 @@ def _head(integration: Integration, e: Endpoint, line: str) -> bytes:
     return doc[:-1]
 
 
+def _knowing(analyzer: Analyzer, postings: Mapping[str, Posting]) -> Callable[[str], bool]:
+    """Whether the index holds a word's term (as a query's own word would be). Not a
+    method: the speller holding the index would make a cycle, which the collector never
+    frees once the server froze it (gc.freeze), and a reload would keep every old index."""
+
+    def knows(word: str) -> bool:
+        terms = analyzer.terms(word)
+        return bool(terms) and terms[0] in postings
+
+    return knows
+
+
 class SearchIndex:
     def __init__(
         self, catalog: Catalog, boost: Mapping[tuple[str, str], float] | None = None
@@ -122,19 +119,15 @@ class SearchIndex:
         """`boost`: a score multiplier per endpoint, (slug, name) -> factor; an endpoint
         it does not name gets `CURATED_BOOST` if curated, else 1."""
         self.analyzer = Analyzer()
+        analysed = for_catalog(catalog, self.analyzer)
         self.hits: list[Hit] = []
         self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
-        corpus: list[list[str]] = []
-        seen: dict[str, list[str]] = {}  # parameter lists and categories repeat
-        spoken: Counter[str] = Counter()  # the catalog's texts, for the speller
         for slug, integration in catalog.integrations.items():
             start = len(self.hits)
             for e in integration.endpoints:
                 line = one_line(e.description)
                 hit = Hit(integration, e, _head(integration, e, line), len(self.hits), line)
                 self.hits.append(hit)
-                corpus.append(self._document(integration, e, seen))
-                spoken.update(fields(integration, e).values())
             self.ranges[slug] = (start, len(self.hits))
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
         given = boost or {}
@@ -147,45 +140,35 @@ class SearchIndex:
                 for h in self.hits
             ]
         )
-        self._names = self._name_index()
+        self._names = self._name_index(analysed.names)
         self._products = {i.name.lower(): slug for slug, i in catalog.integrations.items()}
         alternatives = "|".join(map(re.escape, sorted(self._products, key=len, reverse=True)))
         self._named = re.compile(rf"\b(?:{alternatives})\b") if self._products else None
         self._cues = Cues(self.analyzer, self.ranges)
         # A name the regex finds is in the text, and so is its first word ("" for a blank).
         self._product_words = tuple({(p.split() or [""])[0] for p in self._products})
-        self.bm25 = bm25s.BM25(k1=K1, b=B)
-        self._indexed = any(corpus)  # bm25s cannot index nothing
-        if self._indexed:
-            self.bm25.index(corpus, show_progress=False)
+        self.bm25 = analysed.bm25
+        self._indexed = analysed.indexed
         self._postings = self._posting_lists() if self._indexed else {}
-        counts: Counter[str] = Counter()
-        for text, n in spoken.items():
-            for word in self.analyzer.words(text):
-                counts[word] += n
         table = table_words()
-        self._speller = Speller(counts, table, self._knows)
-        # Each document's terms, and how many documents hold each term: for `match`.
-        self._documents = [frozenset(d) for d in corpus]
+        self._speller = Speller(
+            dict(analysed.words), table, _knowing(self.analyzer, self._postings)
+        )
+        # Each document's terms (for `match`), read from the score matrix when asked.
+        self._documents = Documents(self.bm25) if self._indexed else None
         n = len(self.hits)
         df = {t: int(np.count_nonzero(p[0] < n)) for t, p in self._postings.items()}
         self._matcher = Matcher(self.analyzer, df, n, table)
-        self._reorder = Reorder(self.analyzer, self.hits)
+        self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         self._last: tuple[str, tuple[str, Query]] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[tuple[str, tuple[str, ...], str | None, int], SearchAnswer] = {}
 
-    def _knows(self, word: str) -> bool:
-        """Whether the index holds the word's term (as a query's own word would be)."""
-        terms = self.analyzer.terms(word)
-        return bool(terms) and terms[0] in self._postings
-
-    def _name_index(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    def _name_index(self, names: list[list[str]]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per term, the endpoints whose name holds it and the term's share of the name."""
         docs: dict[str, list[int]] = {}
         shares: dict[str, list[float]] = {}
-        for i, h in enumerate(self.hits):
-            words = set(self.analyzer.terms(h.endpoint.name))
+        for i, words in enumerate(names):
             for w in words:
                 docs.setdefault(w, []).append(i)
                 shares.setdefault(w, []).append(1 / len(words))
@@ -252,23 +235,6 @@ class SearchIndex:
         if found is None or not found[1]:
             return None
         return found[0][len(self.hits) :]
-
-    def _document(
-        self, integration: Integration, e: Endpoint, seen: dict[str, list[str]]
-    ) -> list[str]:
-        """The endpoint's BM25 document: each field's terms, its weight times."""
-        weights = FIELD_WEIGHTS
-        texts = fields(integration, e)
-        if named_by_path(e):
-            weights = {**weights, "summary": SUMMARY_WEIGHT}
-            texts["summary"] = summary(e.description)
-        terms: list[str] = []
-        for field, text in texts.items():
-            words = seen.get(text)
-            if words is None:
-                words = seen[text] = self.analyzer.terms(text)
-            terms += words * weights[field]
-        return terms
 
     def mask(self, scopes: tuple[str, ...], integration: str | None) -> np.ndarray:
         """Each endpoint's boost if the scopes let the caller see it (in `integration`
@@ -359,7 +325,9 @@ class SearchIndex:
         if not hits:
             return []
         wanted = self._matcher.wanted(*self._analysed(query))
-        return [self._matcher.match(wanted, self._documents[h.row]) for h in hits]
+        documents = self._documents
+        assert documents is not None  # hits come from an index with documents
+        return [self._matcher.match(wanted, documents.terms(h.row)) for h in hits]
 
     def rank(
         self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int

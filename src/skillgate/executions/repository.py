@@ -31,9 +31,10 @@ def decode_cursor(value: str) -> tuple[datetime, str] | None:
         return None
 
 
-# Log "errors" that are not failures: a dry run (nothing sent) and an idempotent replay
-# (the stored answer of an earlier call, which its own status judges).
-NOT_FAILURES = ("dry_run", "replayed")
+# Log "errors" that are not failures: a dry run (nothing sent), an idempotent replay
+# (the stored answer of an earlier call, which its own status judges) and a held call
+# sent when a person approved it (its status judges it too).
+NOT_FAILURES = ("dry_run", "replayed", "approved")
 
 
 def _succeeded() -> ColumnElement[bool]:
@@ -42,7 +43,7 @@ def _succeeded() -> ColumnElement[bool]:
     return or_(
         Execution.error == "dry_run",
         and_(
-            or_(Execution.error.is_(None), Execution.error == "replayed"),
+            or_(Execution.error.is_(None), Execution.error.in_(("replayed", "approved"))),
             Execution.upstream_status >= 200,
             Execution.upstream_status < 400,
         ),

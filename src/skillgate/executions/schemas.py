@@ -10,11 +10,14 @@ from skillgate.executions.models import Execution
 
 
 def outcome_of(status: int | None, error: str | None) -> str:
-    """success | error | dry_run (nothing sent) | replayed (an Idempotency-Key repeat)."""
+    """success | error | dry_run (nothing sent) | replayed (a stored answer again: an
+    Idempotency-Key repeat, an approved call's answer delivered). A held call sent when a
+    person approved it (`approved`) is judged by its status, as a plain call."""
     if error == "dry_run":
         return "dry_run"
-    if (error is None or error == "replayed") and status is not None and 200 <= status < 400:
-        return "replayed" if error else "success"
+    stored = error in ("replayed", "approved")
+    if (error is None or stored) and status is not None and 200 <= status < 400:
+        return "replayed" if error == "replayed" else "success"
     return "error"
 
 

@@ -98,6 +98,8 @@ class OptionRunner:
             "destructive": bool(run.endpoint.destructive),
             "confirmation_required": confirming,
         }
+        if run.ruling is not None:  # which rule of the key's policy the call meets
+            body["policy"] = run.ruling.shown(run.values)
         return Outcome(orjson.dumps(body), 0, {}, log_error="dry_run")
 
     async def _confirm(self, run: Run) -> None:

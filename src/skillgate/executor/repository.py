@@ -1,4 +1,4 @@
-"""The queries of confirmation tokens and idempotency keys (executor.models)."""
+"""The queries of confirmation tokens, idempotency keys and approvals (executor.models)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.db.session import insert_new
-from skillgate.executor.models import Confirmation, IdempotentCall
+from skillgate.executor.models import Approval, Confirmation, IdempotentCall
 
 
 class ConfirmationRepository:
@@ -97,3 +97,73 @@ class IdempotencyRepository:
 
     async def purge_expired_before(self, cutoff: datetime) -> None:
         await self.session.execute(delete(IdempotentCall).where(IdempotentCall.expires_at < cutoff))
+
+
+class ApprovalRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def insert(self, row: Approval) -> None:
+        self.session.add(row)
+        await self.session.flush()
+
+    async def get(self, approval_id: str, user_id: str) -> Approval | None:
+        return await self.session.scalar(
+            select(Approval).where(Approval.id == approval_id, Approval.user_id == user_id)
+        )
+
+    async def undelivered(self, key_id: str, digest: str) -> Approval | None:
+        """The newest approval of this request whose outcome the agent has not had."""
+        return await self.session.scalar(
+            select(Approval)
+            .where(
+                Approval.key_id == key_id,
+                Approval.digest == digest,
+                Approval.delivered_at.is_(None),
+            )
+            .order_by(Approval.created_at.desc())
+            .limit(1)
+        )
+
+    async def pending_for(self, user_id: str, now: datetime) -> list[Approval]:
+        rows = await self.session.scalars(
+            select(Approval)
+            .where(
+                Approval.user_id == user_id,
+                Approval.state == "pending",
+                Approval.expires_at > now,
+            )
+            .order_by(Approval.created_at.desc())
+            .limit(100)
+        )
+        return list(rows)
+
+    async def move(
+        self, approval_id: str, user_id: str, state: str, now: datetime, **values: object
+    ) -> bool:
+        """pending -> `state`, when it is still pending and live: one conditional UPDATE,
+        so two instances (or two clicks) cannot both decide it."""
+        done = await self.session.execute(
+            update(Approval)
+            .where(
+                Approval.id == approval_id,
+                Approval.user_id == user_id,
+                Approval.state == "pending",
+                Approval.expires_at > now,
+            )
+            .values(state=state, **values)
+        )
+        return done.rowcount == 1  # type: ignore[attr-defined,no-any-return]
+
+    async def finish(self, approval_id: str, **values: object) -> None:
+        await self.session.execute(
+            update(Approval).where(Approval.id == approval_id).values(**values)
+        )
+
+    async def deliver(self, approval_id: str, now: datetime) -> bool:
+        done = await self.session.execute(
+            update(Approval)
+            .where(Approval.id == approval_id, Approval.delivered_at.is_(None))
+            .values(delivered_at=now)
+        )
+        return done.rowcount == 1  # type: ignore[attr-defined,no-any-return]

@@ -159,10 +159,11 @@ def build(
     ):
         raise BadRequest("The request would leave the integration's host.")  # defence in depth
 
-    query: list[tuple[str, str]] = []
+    query: list[tuple[str, str]] = list(endpoint.query.items())  # the path's own, first
     headers = {"User-Agent": USER_AGENT, **default_headers}
     headers.update(endpoint.headers)
     body_values: dict[str, Any] = {}
+    whole: Any = body_values  # a `whole_body` parameter's value replaces the object
     for p in plan.others:
         if p.name not in values:
             continue
@@ -175,6 +176,8 @@ def build(
             if _CONTROL.search(text):
                 raise BadRequest(f"{p.name}: control characters are not allowed in a header.")
             headers[p.wire_name] = text
+        elif p.whole_body:
+            whole = value
         else:
             _place(body_values, p.wire_name, value)
 
@@ -186,9 +189,9 @@ def build(
     elif encoding == "form":
         body = urlencode({k: _text(v) for k, v in body_values.items()}).encode()
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    elif encoding == "json" and (body_values or endpoint.method in ("POST", "PUT", "PATCH")):
-        body = _json(body_values)
-        headers["Content-Type"] = "application/json"
+    elif encoding == "json" and (whole or endpoint.method in ("POST", "PUT", "PATCH")):
+        body = _json(whole)
+        headers["Content-Type"] = endpoint.content_type or "application/json"
     if credential is not None:  # last: no parameter can replace it
         query = place_credential(credential, headers, query)
     return UpstreamRequest(endpoint.method, with_query(url, query), headers, body, query)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from skillgate.api_keys.policy import Ruling
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.executor.options import PLAIN, RunOptions
 from skillgate.kit.principal import Principal
@@ -19,3 +20,4 @@ class Run:
     endpoint: Endpoint
     values: dict[str, Any]  # the params, validated (executor.params)
     options: RunOptions = PLAIN  # PLAIN: every option off
+    ruling: Ruling | None = None  # what the key's policy says of the call; None: no policy

@@ -8,7 +8,8 @@ The pipeline, every door's execution (docs/architecture.md, the execute path):
 
     lookup     the endpoint, with the key's scopes (RenderedCatalog)
     decide     what this call needs before the upstream is called: the key's policy
-               (confirmation) and the options; nothing for a plain call
+               (api_keys.policy: allow, deny, approve, argument constraints), its
+               confirmation policy and the options; nothing for a plain call
     params     validated into a `Run` (executor.params, executor.run)
     upstream   rate limit, connection, request, send (executor.upstream), through
                OptionRunner when there is something to decide (executor.optioned)
@@ -21,13 +22,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from skillgate.api_keys.policy import Ruling
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint
 from skillgate.discovery.rendered import RenderedCatalog
-from skillgate.errors import SkillGateError
+from skillgate.errors import PolicyDenied, SkillGateError
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor import params as params_mod
 from skillgate.executor import shaped
+from skillgate.executor.approvals import Approvals
 from skillgate.executor.confirmations import needs_confirmation
 from skillgate.executor.optioned import OptionRunner
 from skillgate.executor.options import PLAIN, RunOptions
@@ -36,6 +39,34 @@ from skillgate.executor.run import Run
 from skillgate.executor.upstream import Upstream
 from skillgate.kit.principal import Principal
 from skillgate.metrics import Metrics
+
+
+def denied(ruling: Ruling, slug: str, name: str, why: str | None = None) -> PolicyDenied:
+    """403 naming the rule that refuses the call (and the constraint it breaks)."""
+    what = f"{slug} {name}"
+    message = (
+        f"{ruling.label} of this API key's policy refuses {what}: {why}."
+        if why
+        else f"{ruling.label} of this API key's policy denies {what}."
+    )
+    return PolicyDenied(
+        message[0].upper() + message[1:],
+        extra={"rule": ruling.rule.shown() if ruling.rule is not None else "default"},
+        steps=_POLICY_STEPS,
+    )
+
+
+_POLICY_STEPS = {
+    "http": "Do not retry: the key's owner can change its policy on the dashboard's API "
+    "keys page; a dry run (`dry_run: true`) shows which rule applies to a call.",
+}
+
+
+def enforce(run: Run, ruling: Ruling) -> None:
+    """403 when the call's validated values break its rule's constraints."""
+    why = ruling.violation(run.values)
+    if why is not None:
+        raise denied(ruling, run.integration.slug, run.endpoint.name, why)
 
 
 class Executor:
@@ -50,8 +81,10 @@ class Executor:
         options: OptionRunner,
         log: ExecutionWriter,
         metrics: Metrics,
+        approvals: Approvals,
     ) -> None:
         self.catalog = catalog
+        self.approvals = approvals  # calls a policy holds for a person
         self.rendered = rendered
         self.upstream = upstream
         self.options = options
@@ -78,15 +111,26 @@ class Executor:
             rendered, endpoint = self.rendered.endpoint(slug, name, principal.scopes)
             known = endpoint
             # The decision: the one place a policy of the key says what a call needs
-            # before its upstream is called (today: a confirmation token).
+            # before its upstream is called: the key's policy (allow, deny, approve,
+            # constraints) and its confirmation token.
             confirming = needs_confirmation(principal.confirm, endpoint)
-            plain = options is PLAIN and not confirming  # nothing to decide
+            ruling = None if principal.policy is None else principal.policy.ruling(slug, endpoint)
+            if ruling is not None:
+                params = ruling.fill(params)
+                if ruling.action == "deny" and not options.dry_run:
+                    raise denied(ruling, slug, name)
+            # Nothing to decide: no option, nothing to confirm, no rule but a plain allow.
+            plain = options is PLAIN and not confirming and (ruling is None or ruling.plain)
             # A plain call spends its rate limit before its params are checked (the
             # order docs/execution.md gives); any other once it is going to be sent.
             limit_headers = await self.upstream.spend(principal) if plain else None
             values = params_mod.validate(endpoint, params, as_typed)
-            run = Run(principal, rendered.integration, endpoint, values, options)
-            if limit_headers is not None:
+            run = Run(principal, rendered.integration, endpoint, values, options, ruling)
+            if ruling is not None and not options.dry_run:
+                enforce(run, ruling)
+            if ruling is not None and ruling.action == "approve" and not options.dry_run:
+                outcome = await self.approvals.hold(run, ruling)  # or 202 / 403
+            elif limit_headers is not None:
                 outcome = await shaped.answer(self.upstream, run, limit_headers)
             else:
                 outcome = await self.options.run(run, confirming)

@@ -77,9 +77,8 @@ class Upstream:
     async def spend(self, principal: Principal) -> dict[str, str]:
         """Spend one call of the plan's rate limit (429 when none is left); its headers."""
         limits = self.plans.limits_for(principal.plan)
-        key_id = principal.key.key_id if principal.key else principal.user_id
         verdict = await self.limiter.enforce(
-            key_id, limits.requests_per_minute, limits.requests_per_day
+            principal.budget, limits.requests_per_minute, limits.requests_per_day
         )
         return verdict.headers
 

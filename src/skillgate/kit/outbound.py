@@ -225,6 +225,8 @@ async def _send(
             URL(request.url, encoded=True),  # built and encoded by the caller
             headers=request.headers,
             data=request.body,
+            # No body, no Content-Type (aiohttp would add application/octet-stream).
+            skip_auto_headers=("Content-Type",) if request.body is None else None,
             allow_redirects=False,
             timeout=timeout,
         ) as resp:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from skillgate.errors import CredentialRefused, Unauthorized
 
-Via = Literal["api_key", "access_token", "session"]
+Via = Literal["api_key", "access_token", "session", "oauth"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,9 @@ class KeyIdentity:
     display_name: str
     plan: str
     confirm: str = "destructive"  # which calls need a confirmation token (api_keys.confirm)
+    # The key's compiled policy (an `api_keys.policy.Policy`: kit cannot name the
+    # feature), None without one.
+    policy: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +49,23 @@ class Principal:
     # Which calls need a confirmation token: the key's policy; sessions and access
     # tokens confirm destructive calls. A field, not a property: read on every call.
     confirm: str = "destructive"
+    # The key's compiled policy (`api_keys.policy.Policy`), None without one: read on
+    # every call, so a field too. Sessions and access tokens have none.
+    policy: Any = None
 
     @property
     def scopes(self) -> tuple[str, ...]:
         """The API key's scopes; sessions and access tokens act as the whole account."""
         return self.key.scopes if self.key is not None else ("*",)
+
+    @property
+    def budget(self) -> str:
+        """Whose plan rate limit a call spends: the API key's own; one shared by all of
+        the user's OAuth apps (they do not count toward the plan's key limit, so they may
+        not multiply its budget); the user's for sessions and access tokens."""
+        if self.via == "oauth":
+            return f"oauth:{self.user_id}"
+        return self.key.key_id if self.key is not None else self.user_id
 
     @classmethod
     def of_key(cls, ident: KeyIdentity) -> Principal:
@@ -62,6 +77,7 @@ class Principal:
             "api_key",
             ident,
             confirm=ident.confirm,
+            policy=ident.policy,
         )
 
 

@@ -10,6 +10,7 @@ body, or `{"error", "message"}` made here (bad flags, no key, network).
 | upstream 2xx whose envelope carries `error` (Slack)  | 1    |
 | upstream 3xx or 4xx; gateway 4xx; bad flags; no key  | 1    |
 | 409 confirmation_required (piped) or declined        | 1    |
+| 202 approval_pending (held for a person's approval)  | 1    |
 | upstream 5xx; gateway 5xx; network; timeout          | 2    |
 
 svc's own options (`run_options`) add the execute body's fields; the call itself
@@ -220,6 +221,11 @@ def _answer(resp: Response, integration: str, label: str, hint: str) -> tuple[An
     if resp.status == 200 and isinstance(data, dict):
         return data, outcome(data, label, hint)
     failure = gateway_error(resp, label)
+    if resp.status == 202 and isinstance(data, dict) and data.get("error") == "approval_pending":
+        # Held, not refused: the message says where the person approves and how to learn
+        # the outcome (the same `svc run` again); exit 1, nothing was sent yet.
+        message = str(data.get("message", "waits for a person's approval")).rstrip(".")
+        return data, CliError(f"{label}: {message}", ExitCode.FAILURE, "approval_pending")
     if failure.error in ("integration_not_connected", "token_expired"):
         failure.message += f": run `svc connect {integration}`"
     if resp.status < 400:

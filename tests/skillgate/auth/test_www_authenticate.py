@@ -86,9 +86,16 @@ async def test_a_refused_token_or_key_says_invalid_token_on_the_account_door(
 
 
 async def test_no_credential_keeps_the_plain_challenge(harness: Harness) -> None:
+    """On /mcp, no credential at all also names the protected resource metadata, where an
+    OAuth client starts its sign-in (RFC 9728, issue 27); a credential of another scheme
+    was sent, so it gets the plain challenge there too."""
     await harness.user()
     cases: list[dict[str, Any]] = [{}, {"Authorization": "Basic YWRhOnB3"}]
+    metadata = "http://127.0.0.1:8000/.well-known/oauth-protected-resource/mcp"
     for door in ("agent", "account", "mcp"):
         for headers in cases:
             r = await _ask(harness, door, headers)
-            assert _challenge(r) == PLAIN, (door, headers)
+            expected = PLAIN
+            if door == "mcp" and not headers:
+                expected = f'{PLAIN}, resource_metadata="{metadata}"'
+            assert _challenge(r) == expected, (door, headers)

@@ -18,8 +18,8 @@ from skillgate.discovery.search import (
     NAMED_BOOST,
     RELATED_WEIGHT,
     SearchIndex,
-    fields,
 )
+from skillgate.discovery.texts import fields
 
 ERRORS = [{"code": 404, "cause": "Not found.", "fix": "Check the id."}]
 

@@ -1,14 +1,14 @@
 """Source operations -> catalog endpoint dicts, each one validated as it is made.
 
 Rules (both importers; the field-level ones are in the modules that apply them):
-- methods: GET, POST, PUT, PATCH, DELETE; any other (HEAD, OPTIONS, TRACE) is
+- methods: GET, HEAD, POST, PUT, PATCH, DELETE; any other (OPTIONS, TRACE) is
   skipped;
 - method and path are exactly the source's (placeholders as written); every
   placeholder must be a declared path parameter and every path parameter must
   appear in the path, else the operation is skipped;
 - a path parameter holding a ref, branch, tag or file path is `multi_segment`
   (`segments`);
-- `changes_data`: false for GET; true for every other method unless the source
+- `changes_data`: false for GET and HEAD; true for every other method unless the source
   marks the operation as a read (`SourceOperation.reads`: an OpenAPI
   `x-readOnly`-style flag). A name is never taken for a marker (Stripe's
   `PostRadarValueListsValueList` updates a list): a POST that only reads is
@@ -16,9 +16,10 @@ Rules (both importers; the field-level ones are in the modules that apply them):
 - `scopes`: the OAuth scopes any one of which allows the call, when the source
   says (Google methods' `scopes`; an OpenAPI operation whose security
   requirements each name one OAuth 2.0 scope);
-- a POST/PUT/PATCH with no parameters at all is skipped: the catalog
-  validator requires such an endpoint to declare its parameters (a DELETE of
-  a fixed resource needs none);
+- a POST/PUT/PATCH with no parameters at all is kept when it has an
+  operation id (the catalog validator asks a hand-written one to declare its
+  parameters, not one whose source declares none: Netlify's `POST
+  /deploy_keys`); without an id it is skipped;
 - each endpoint is checked with `Endpoint.model_validate` and the example check
   (`validate.check_example`, the CLI parser round trip); when the example does
   not round-trip, the source examples give way to placeholders; what still
@@ -51,7 +52,8 @@ from skillgate.catalog.importers.text import endpoint_description, humanise
 from skillgate.catalog.models import Endpoint
 from skillgate.catalog.validate import check_example
 
-METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+READS = ("GET", "HEAD")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _CALLER_WORDS = frozenset({"user", "me", "profile", "account", "whoami", "self", "userinfo"})
 
@@ -69,8 +71,8 @@ def _parameters(op: SourceOperation, notes: list[str]) -> list[Param]:
     result = [p for p in built if p is not None]
     result.sort(key=lambda p: ("path", "query", "header").index(p.location))
     if op.body is not None:
-        if op.method == "GET":
-            notes.append("a request body on a GET: left out")
+        if op.method in READS:
+            notes.append(f"a request body on a {op.method}: left out")
         else:
             result.extend(params_mod.from_body(op.body, notes))
     placeholders = _PLACEHOLDER.findall(op.path)
@@ -86,7 +88,7 @@ def _parameters(op: SourceOperation, notes: list[str]) -> list[Param]:
 
 
 def changes_data(op: SourceOperation) -> bool:
-    if op.method == "GET":
+    if op.method in READS:
         return False
     return not op.reads
 
@@ -96,7 +98,7 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
     if op.method not in METHODS:
         raise SkipOperation(f"method {op.method} is not supported by the executor")
     params = _parameters(op, notes)
-    if not params and op.method in ("POST", "PUT", "PATCH"):
+    if not params and op.method in ("POST", "PUT", "PATCH") and not op.operation:
         raise SkipOperation(f"a {op.method} with no parameters (the validator requires some)")
     description = endpoint_description(op.summary, op.description, humanise(name))
     if op.deprecated:
@@ -120,6 +122,10 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
         and any(p.location == "body" for p in params)
     ):
         out["body"] = "form"
+    if op.body is not None and op.body.content_type and any(p.location == "body" for p in params):
+        out["content_type"] = op.body.content_type
+    if op.query:
+        out["query"] = dict(op.query)
     out["changes_data"] = changes_data(op)
     paging = pagination.recognise(op.params, params, op.result_schema, op.link_header)
     if paging:
@@ -132,7 +138,7 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
 
 def _verify_path(op: SourceOperation, params: list[Param]) -> str:
     """The path to prove a token with, when the GET needs nothing but documented defaults."""
-    if op.method != "GET":
+    if op.method != "GET" or op.query:  # a verify path has no query
         return ""
     path = op.path
     for p in params:

@@ -246,7 +246,8 @@ def import_discovery(document: dict[str, Any], *, slug: str) -> Imported:
     """Every method of a Google Discovery document as a catalog endpoint or a `Skipped`."""
     if document.get("kind") != "discovery#restDescription" or "rootUrl" not in document:
         raise DocumentError("not a Google API Discovery document (kind discovery#restDescription)")
-    doc = resolve(_pointer_refs(document))
+    notes: list[str] = []
+    doc = resolve(_pointer_refs(document), notes)
     api = str(doc.get("name") or slug)
     docs_url = str(doc.get("documentationLink") or "") or None
     ctx: dict[str, Any] = {
@@ -258,7 +259,6 @@ def import_discovery(document: dict[str, Any], *, slug: str) -> Imported:
     }
     ops: list[SourceOperation] = []
     skipped: list[Skipped] = []
-    notes: list[str] = []
     for trail, method in _methods(doc):
         op_id = str(method.get("id") or ".".join(trail))
         http = str(method.get("httpMethod") or "GET").upper()

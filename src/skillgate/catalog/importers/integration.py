@@ -4,7 +4,9 @@ Rules:
 - name: `--name`, else the document's title without a trailing " API";
   description: the document's first paragraph, plain and capped;
 - base URL: `--base-url`, else the document's (OpenAPI `servers`, Google
-  `rootUrl`); none: an error asking for `--base-url`;
+  `rootUrl`); none: an error asking for `--base-url`. A document whose server
+  is a path (`/v1.56`, Swagger's `basePath` without `host`) has it appended to
+  a `--base-url` that has no path of its own;
 - auth: OAuth 2.0 when the document declares an authorization-code flow (its
   URLs; its scopes: for Google, the fewest scopes that cover every method,
   greedily, broadest first; otherwise all declared ones); a pasted token as
@@ -19,6 +21,7 @@ Rules:
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from skillgate.catalog.importers.errors import common_errors
 from skillgate.catalog.importers.source import DocumentError, Imported
@@ -90,6 +93,8 @@ def integration_dict(
     if len(description) < 10:
         description = f"The {title} API."
     url = base_url or imported.base_url
+    if base_url and imported.base_path and urlsplit(base_url).path in ("", "/"):
+        url = base_url.rstrip("/") + imported.base_path
     if not url:
         raise DocumentError("the document names no absolute server URL: pass --base-url")
     verify = verify_path or imported.verify_path

@@ -1,8 +1,7 @@
-"""OpenAPI 3.0 / 3.1 documents -> catalog endpoints.
+"""OpenAPI 3.0 / 3.1 and Swagger 2.0 documents -> catalog endpoints.
 
-Swagger 2.0 is refused with a clear error (convert it to OpenAPI 3 first, e.g.
-with swagger2openapi): its bodies, form fields and security live elsewhere, and
-none of our chosen sources needs it.
+Swagger 2.0 is converted to OpenAPI 3.0 in-process first (`swagger`); other
+Swagger versions are refused with a clear error.
 
 Rules this module applies (shared ones: see `compile`, `params`, `schema`,
 `naming`, `text`, `errors`, `pagination`):
@@ -22,12 +21,17 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
   value is sent as JSON text; a query array in `style: deepObject` (Stripe's
   `expand`) is sent the way such servers read it, `name[]=a&name[]=b` (wire
   name `name[]`);
+- a query string written into a path (`/v1/messages?beta=true`) is the
+  endpoint's fixed `query`, sent on every call; the path is the part before it;
 - a path's `#fragment` (Box writes `/files/{file_id}#add_shared_link` to tell
   apart operations on one URL) is never sent by a client: the endpoint's path
   is the part before it;
-- request body: `application/json` (or `application/<x>+json` beside it), else
-  `application/x-www-form-urlencoded` (`body: form`); any other content type
-  alone is skipped ("multipart upload not supported by the executor", ...);
+- request body: `application/json`, else `application/x-www-form-urlencoded`
+  (`body: form`), else another JSON type (`application/merge-patch+json`,
+  `application/json-patch+json`, `application/vnd.api+json`: a JSON body sent
+  with that `content_type`), else `*/*` (a JSON body sent as
+  `application/json`); any other content type alone is skipped ("multipart
+  upload not supported by the executor", ...);
 - errors from the documented 4xx/5xx responses; pagination from the query
   parameters, the 2xx JSON schema and its `Link` header;
 - a non-GET that only reads: only an `x-readOnly`/`x-read-only`/`x-readonly`
@@ -42,13 +46,16 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import parse_qsl
 
 from skillgate.catalog.importers import schema as sch
+from skillgate.catalog.importers import swagger
 from skillgate.catalog.importers.compile import compile_all
 from skillgate.catalog.importers.document import load_document
 from skillgate.catalog.importers.naming import category, endpoint_name, snake
 from skillgate.catalog.importers.refs import resolve
 from skillgate.catalog.importers.source import (
+    HTTP_METHODS,
     UNMAPPABLE,
     DocumentError,
     Imported,
@@ -63,7 +70,6 @@ from skillgate.catalog.importers.source import (
 
 __all__ = ["import_openapi", "load_document"]
 
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _VAR = re.compile(r"\{([^{}]+)\}")
 _VERSION = re.compile(r"^v\d+(\.\d+)*$|^\d+(\.\d+)+$", re.IGNORECASE)
 _READ_FLAGS = ("x-readOnly", "x-read-only", "x-readonly")
@@ -72,13 +78,14 @@ FORM = "application/x-www-form-urlencoded"
 
 def _version(document: dict[str, Any]) -> None:
     if "swagger" in document:
-        raise DocumentError(
-            f"Swagger {document.get('swagger')} is not supported: convert it to "
-            "OpenAPI 3 first (e.g. `npx swagger2openapi in.json -o out.json`)"
-        )
-    version = str(document.get("openapi") or "")
-    if not (version.startswith("3.0") or version.startswith("3.1")):
-        raise DocumentError(f"not an OpenAPI 3.0/3.1 document (openapi: {version or 'missing'})")
+        if str(document["swagger"]) != "2.0":
+            raise DocumentError(f"Swagger {document['swagger']} is not supported (2.0 is)")
+    else:
+        version = str(document.get("openapi") or "")
+        if not (version.startswith("3.0") or version.startswith("3.1")):
+            raise DocumentError(
+                f"not an OpenAPI 3.0/3.1 or Swagger 2.0 document (openapi: {version or 'missing'})"
+            )
     if not isinstance(document.get("paths"), dict):
         raise DocumentError("the document has no `paths`")
 
@@ -102,6 +109,15 @@ def server_url(servers: Any) -> str | None:
             "user's dry run would show; remove them and import again"
         )
     return url if re.match(r"^https?://[^/?#{}]+", url) else None
+
+
+def relative_path(servers: Any) -> str | None:
+    """The first server's URL when it is a path (`/v1.56`: the API is served wherever
+    the document is), without a final '/'; None otherwise."""
+    if not isinstance(servers, list) or not servers or not isinstance(servers[0], dict):
+        return None
+    url = str(servers[0].get("url") or "")
+    return url.rstrip("/") if url.startswith("/") and not url.startswith("//") else None
 
 
 def _param(raw: dict[str, Any]) -> SourceParam:
@@ -149,6 +165,22 @@ def _is_json(media: str) -> bool:
     )
 
 
+def _media(bases: dict[str, str]) -> tuple[str, str, str | None] | None:
+    """(media type, encoding, Content-Type to send when not the encoding's own) of the
+    body to send: JSON, else a form, else another JSON type (`merge-patch+json`,
+    `json-patch+json`: sent as itself), else `*/*` (sent as JSON)."""
+    if "application/json" in bases:
+        return bases["application/json"], "json", None
+    if FORM in bases:
+        return bases[FORM], "form", None
+    other = next((b for b in bases if _is_json(b)), None)
+    if other is not None:
+        return bases[other], "json", other
+    if "*/*" in bases:
+        return bases["*/*"], "json", None
+    return None
+
+
 def _body(op: dict[str, Any]) -> SourceBody | None:
     body = op.get("requestBody")
     if not isinstance(body, dict) or not isinstance(body.get("content"), dict):
@@ -156,15 +188,15 @@ def _body(op: dict[str, Any]) -> SourceBody | None:
     content: dict[str, Any] = body["content"]
     if not content:
         return None
-    required = bool(body.get("required"))
     bases = {media.split(";")[0].strip().lower(): media for media in content}
-    for base, encoding in (("application/json", "json"), (FORM, "form")):
-        if base in bases:
-            schema = (content[bases[base]] or {}).get("schema") or {}
-            return SourceBody(schema, encoding, required)
+    chosen = _media(bases)
+    if chosen is not None:
+        media, encoding, content_type = chosen
+        schema = (content[media] or {}).get("schema") or {}
+        if media.startswith("*/*") and not schema:
+            raise SkipOperation("request body of any type (*/*) with no schema: a raw upload")
+        return SourceBody(schema, encoding, bool(body.get("required")), content_type)
     kinds = ", ".join(content)
-    if any(_is_json(m) for m in content):
-        raise SkipOperation(f"request body only as {kinds}; the executor sends application/json")
     if any(m.startswith("multipart/") for m in bases):
         raise SkipOperation(f"multipart upload not supported by the executor ({kinds})")
     raise SkipOperation(f"request body only as {kinds}; the executor sends JSON or form bodies")
@@ -247,6 +279,13 @@ def _oauth_scopes(requirements: Any, oauth_schemes: set[str]) -> tuple[str, ...]
     return tuple(scopes)
 
 
+def _fixed_query(text: str) -> dict[str, str]:
+    """The constant pairs of a query string written into a path (`method=flickr.x`);
+    a templated one (`lat={lat}`) is a declared query parameter, not a constant."""
+    pairs = parse_qsl(text, keep_blank_values=True)
+    return {k: v for k, v in pairs if "{" not in k + v}
+
+
 def _operations(
     doc: dict[str, Any], ctx: dict[str, Any], skipped: list[Skipped]
 ) -> list[SourceOperation]:
@@ -254,17 +293,15 @@ def _operations(
     for key, item in doc["paths"].items():
         if not isinstance(item, dict):
             continue
-        path = str(key).split("#", 1)[0]  # a fragment is never part of the request
+        # A fragment is never sent; a query string in the path is sent as it is.
+        path, _, fixed = str(key).split("#", 1)[0].partition("?")
         for method, op in item.items():
             if method not in HTTP_METHODS or not isinstance(op, dict):
                 continue
             label = str(op.get("operationId") or f"{method.upper()} {path}")
-            if method.upper() not in ("GET", "POST", "PUT", "PATCH", "DELETE"):
-                reason = f"method {method.upper()} is not supported by the executor"
-                skipped.append(Skipped(label, method.upper(), path, reason))
-                continue
             try:
                 ops.append(_operation(path, method, item, op, ctx))
+                ops[-1].query = _fixed_query(fixed)
             except UNMAPPABLE as exc:
                 skipped.append(Skipped(label, method.upper(), path, reason_of(exc)))
     return ops
@@ -297,7 +334,11 @@ def _security(doc: dict[str, Any], imported: Imported) -> None:
 def import_openapi(document: dict[str, Any], *, slug: str) -> Imported:
     """Every operation of an OpenAPI 3.0/3.1 document as a catalog endpoint or a `Skipped`."""
     _version(document)
-    doc = resolve(document)
+    notes: list[str] = []
+    if "swagger" in document:  # 2.0: resolved first, so no reference needs a new address
+        doc = swagger.convert(resolve(document, notes))
+    else:
+        doc = resolve(document, notes)
     info = doc.get("info") or {}
     docs_url = (doc.get("externalDocs") or {}).get("url")
     schemes = (doc.get("components") or {}).get("securitySchemes") or {}
@@ -317,9 +358,10 @@ def import_openapi(document: dict[str, Any], *, slug: str) -> Imported:
         title=str(info.get("title") or slug),
         description=str(info.get("description") or info.get("title") or ""),
         base_url=ctx["base_url"],
+        base_path=relative_path(doc.get("servers")),
         docs_url=str(docs_url) if docs_url else None,
         verify_path=compiled.verify_path,
-        notes=compiled.notes,
+        notes=notes + compiled.notes,
     )
     _security(doc, imported)
     return imported

@@ -7,9 +7,11 @@ Rules (both importers):
   string parameter noted "Comma-separated."; a query object without a JSON
   `content` (deepObject style) cannot be sent: the operation is skipped when it
   is required, the parameter left out (with a note) when optional;
-- cookie parameters, and header parameters naming a header the gateway owns
-  (`models.PROTECTED_HEADERS`, `Content-Type`): skipped operation when required,
-  left out when optional;
+- an `Authorization` or `Content-Type` header parameter is left out, required or
+  not (noted): the gateway sends the credential and the body's type itself;
+- cookie parameters, and header parameters naming another header the gateway
+  owns (`models.PROTECTED_HEADERS`): skipped operation when required, left out
+  when optional;
 - a JSON (or form) request body: its top-level object properties become `in:
   body` parameters, required when the schema lists them, whether or not the
   source marks the body itself required (`requestBody.required` absent or
@@ -29,8 +31,9 @@ Rules (both importers):
   nested objects in it stay `object` parameters); a smaller `data` of a body the
   source marks required stays one `object` parameter, required, its description
   naming the fields required inside it;
-- a body that is not an object (an array, a scalar), a free-form object with no
-  declared properties, a property name with a `.` and, in a form body, a
+- a JSON body that is no object with fields (a JSON Patch array, a string, any
+  value, a free-form object) is one required `whole_body` parameter `body`;
+- a free-form form body, a property name with a `.` and, in a form body, a
   required nested object or array: skipped operation (the executor places body
   parameters by dotted path into one JSON object or one form);
 - names are sanitised (`naming.param_name`) with `maps_to` carrying the wire
@@ -50,6 +53,8 @@ from skillgate.catalog.importers.text import param_description
 from skillgate.catalog.models import HEADER_RE, PROTECTED_HEADERS
 
 GATEWAY_HEADERS = PROTECTED_HEADERS | {"content-type"}
+# Sent by the gateway itself (credential, body type): such a parameter is always left out.
+SENT_BY_GATEWAY = frozenset({"authorization", "content-type"})
 FLAT_MAX = 6
 ENVELOPE = "data"
 
@@ -71,6 +76,7 @@ class Param:
     multi_segment: bool = False
     also: tuple[str, ...] = ()
     nullable: bool = False
+    whole_body: bool = False
     name: str = field(default="")
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,6 +98,8 @@ class Param:
             out["also"] = list(self.also)
         if self.nullable:
             out["nullable"] = True
+        if self.whole_body:
+            out["whole_body"] = True
         if self.required:
             out["example"] = self.example
         return out
@@ -144,6 +152,9 @@ def from_source(src: SourceParam, notes: list[str]) -> Param | None:
     t = sch.typed(schema)
     if src.location == "cookie":
         _unsupported(src, f"{label}: cookies are not sent by the executor", notes)
+        return None
+    if src.location == "header" and src.wire.lower() in SENT_BY_GATEWAY:
+        notes.append(f"{label}: left out, the gateway sends it (credential, body type)")
         return None
     if src.location == "header" and (
         src.wire.lower() in GATEWAY_HEADERS or not HEADER_RE.match(src.wire)
@@ -214,13 +225,34 @@ def _either_note(groups: list[list[str]]) -> str:
     return "Give " + " or ".join(join(g) for g in groups) + "." if groups else ""
 
 
+_ANY = sch.Typed("object", note="Any JSON value.", also=("array", "string", "number", "boolean"))
+
+
+def _whole(body: SourceBody) -> list[Param] | None:
+    """One required `whole_body` parameter `body` for a JSON body without fields; else None."""
+    schema = sch.merged(body.schema)
+    kind = sch.plain_type(schema)
+    alts = sch.alternatives(schema)
+    fields = schema.get("properties") or any(sch.plain_type(a) == "object" for a in alts)
+    free = kind == "object" and schema.get("additionalProperties") not in (None, False)
+    if body.encoding != "json" or fields or (kind == "object" and not free):
+        return None
+    force = _ANY if kind is None and not alts else None
+    text = str(schema.get("description") or "") or "The request body."
+    p = make("body", "body", schema, required=True, description=text, force=force, json_body=True)
+    p.whole_body = True
+    return [p]
+
+
 def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
     """The body's top-level properties as parameters (nested ones flattened when small)."""
+    if (whole := _whole(body)) is not None:
+        return whole
     schema, required, groups = _object_schema(body)
     props = schema.get("properties")
     if not isinstance(props, dict) or not props:
         if schema.get("additionalProperties") not in (None, False):
-            raise SkipOperation("request body is a free-form JSON object with no declared fields")
+            raise SkipOperation("request body is a free-form form body with no declared fields")
         return []
     # A required body whose only field is the `data` envelope (Asana's, with no
     # `required` list) needs that envelope: its own required fields bind.

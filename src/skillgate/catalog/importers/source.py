@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Schema = dict[str, Any]
+# The operation keys of an OpenAPI (or Swagger) path item.
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
 class DocumentError(Exception):
@@ -65,6 +67,8 @@ class SourceBody:
     schema: Schema
     encoding: str  # json | form
     required: bool = False
+    # The Content-Type to send when not the encoding's own (`application/merge-patch+json`).
+    content_type: str | None = None
 
 
 @dataclass
@@ -90,6 +94,8 @@ class SourceOperation:
     deprecated: bool = False
     # OAuth scopes any one of which allows the call (Google's per-method `scopes`).
     scopes: tuple[str, ...] = ()
+    # A query string written into the path (`/v1/messages?beta=true`): sent on every call.
+    query: dict[str, str] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -106,6 +112,8 @@ class Imported:
     description: str
     base_url: str | None
     docs_url: str | None
+    # A relative server (`/v1.56`): appended to a `--base-url` that has no path.
+    base_path: str | None = None
     # OAuth 2.0 as the document declares it: scope -> description, in document order.
     scopes: dict[str, str] = field(default_factory=dict)
     authorize_url: str | None = None

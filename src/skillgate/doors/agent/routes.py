@@ -6,7 +6,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from skillgate.connections.scoped import ScopedConnections
 from skillgate.discovery.service import Discovery
-from skillgate.doors.agent import connections, discovery, execute, executions, profile
+from skillgate.doors.agent import (
+    approvals,
+    connections,
+    discovery,
+    execute,
+    executions,
+    profile,
+)
 from skillgate.doors.agent.router import Router
 from skillgate.executions.service import ExecutionLog
 from skillgate.executor.service import Executor
@@ -28,6 +35,7 @@ def agent_router(
             *profile.routes(plans),
             *connections.routes(connections_service, sessions),
             *executions.routes(log, sessions),
+            *approvals.routes(executor),
             *execute.routes(executor),  # last: its pattern is the widest
         ]
     )

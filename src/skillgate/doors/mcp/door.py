@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import mcp_types as types
@@ -31,12 +32,14 @@ from starlette.types import Message, Receive, Scope, Send
 from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.doors.mcp import connect, selection
 from skillgate.doors.mcp.tools import Tools
-from skillgate.errors import MethodNotAllowed, SkillGateError, UnsupportedMediaType
+from skillgate.errors import MethodNotAllowed, SkillGateError, Unauthorized, UnsupportedMediaType
 from skillgate.http.body import loads, read_body
 from skillgate.http.errors import as_error, door_of, json_head, send_error
 from skillgate.http.middleware import header, request_id
 from skillgate.kit.origins import OriginPolicy
-from skillgate.kit.principal import Principal
+from skillgate.kit.principal import Principal, bearer_token
+from skillgate.mcpauth.tokens import is_access_token
+from skillgate.mcpauth.verifier import TokenVerifier
 
 PATH = "/mcp"
 PRINCIPAL_KEY = "skillgate.principal"
@@ -72,6 +75,20 @@ _FOREIGN_ORIGIN = orjson.dumps(
     }
 )
 _JSON = b"application/json"
+_NO_CREDENTIAL = (
+    "Sign in: add this server in your MCP client (it signs in with OAuth), or send "
+    "`Authorization: Bearer <API key>`."
+)
+
+
+@dataclass(frozen=True)
+class OAuthSignIn:
+    """What the door needs of the authorization server: its access tokens' verifier and
+    where the protected resource metadata is (per request: the public URL may depend on
+    it)."""
+
+    verifier: TokenVerifier
+    metadata_url: Callable[[], str]
 
 
 def _is_json(content_type: bytes | None) -> bool:
@@ -141,8 +158,10 @@ class McpDoor:
         version: str,
         max_body: int,
         origins: OriginPolicy,
+        signin: OAuthSignIn | None = None,
     ) -> None:
         self.verifier = verifier
+        self.signin = signin
         self.tools = tools
         self.origins = origins
         self.server: Server[Any] = Server(
@@ -197,10 +216,7 @@ class McpDoor:
                     "(no SSE stream); POST one JSON-RPC message.",
                     headers={"Allow": "POST"},
                 )
-            raw = header(scope, b"authorization")
-            principal = await self.verifier.principal_from_key(
-                raw.decode("latin-1") if raw is not None else None
-            )
+            principal = await self._principal(header(scope, b"authorization"))
             if not _is_json(header(scope, b"content-type")):
                 raise UnsupportedMediaType(
                     "Send one JSON-RPC message with `Content-Type: application/json` "
@@ -221,6 +237,21 @@ class McpDoor:
             return
         scope[PRINCIPAL_KEY] = principal
         await self.manager.handle_request(scope, _replay(body, receive), send)
+
+    async def _principal(self, raw: bytes | None) -> Principal:
+        """The caller of an API key or of an OAuth access token. Nothing sent: 401 whose
+        challenge points at the protected resource metadata (RFC 9728), where an OAuth
+        client starts its sign-in; a credential sent and refused names no metadata."""
+        authorization = raw.decode("latin-1") if raw is not None else None
+        token = bearer_token(authorization)
+        if token is None:
+            challenge = 'Bearer realm="skillgate"'
+            if self.signin is not None:
+                challenge += f', resource_metadata="{self.signin.metadata_url()}"'
+            raise Unauthorized(_NO_CREDENTIAL, headers={"WWW-Authenticate": challenge})
+        if self.signin is not None and is_access_token(token):
+            return await self.signin.verifier.principal_from_token(token)
+        return await self.verifier.principal_from_key(authorization)
 
     async def _answer_call(
         self,

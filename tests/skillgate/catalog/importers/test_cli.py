@@ -21,12 +21,12 @@ def test_openapi_writes_a_catalog_file_the_server_loads(tmp_path: Path) -> None:
     result = CliRunner().invoke(catalog, args)
     assert result.exit_code == 0, result.output
     assert result.stdout == ""
-    assert f"{PETSTORE}: 9 endpoints for 'petstore' written to {out}; 5 operations skipped" in (
+    assert f"{PETSTORE}: 11 endpoints for 'petstore' written to {out}; 3 operations skipped" in (
         result.stderr
     )
     assert (
-        "  skipped pets/bulk-create (POST /pets/bulk): request body is a JSON array, not an object"
-        in result.stderr
+        "  skipped pets/upload-photo (POST /pets/{petId}/photo): multipart upload not "
+        "supported by the executor (multipart/form-data)" in result.stderr
     )
     data = yaml.safe_load(out.read_text())
     integration = Integration.model_validate(data)
@@ -79,10 +79,10 @@ def test_errors_name_the_file_and_exit_non_zero(tmp_path: Path) -> None:
     assert cookie.exit_code == 1
     assert f"skillgate: {NOTES}: --auth 'cookie:key': expected bearer" in cookie.stderr
     swagger = tmp_path / "old.json"
-    swagger.write_text('{"swagger": "2.0", "paths": {}}')
+    swagger.write_text('{"swagger": "1.2", "paths": {}}')
     old = runner.invoke(catalog, ["import", "openapi", str(swagger), "--slug", "old"])
     assert old.exit_code == 1
-    assert f"skillgate: {swagger}: Swagger 2.0 is not supported" in old.stderr
+    assert f"skillgate: {swagger}: Swagger 1.2 is not supported (2.0 is)" in old.stderr
     missing = runner.invoke(
         catalog, ["import", "google", str(tmp_path / "nope.json"), "--slug", "x"]
     )

@@ -33,7 +33,6 @@ def test_document_facts(petstore: Imported, notes: Imported) -> None:
 def test_skipped_operations_each_with_its_reason(petstore: Imported) -> None:
     reasons = {s.operation: (s.method, s.path, s.reason) for s in petstore.skipped}
     assert reasons == {
-        "pets/head": ("HEAD", "/pets", "method HEAD is not supported by the executor"),
         "pets/upload-photo": (
             "POST",
             "/pets/{petId}/photo",
@@ -49,16 +48,28 @@ def test_skipped_operations_each_with_its_reason(petstore: Imported) -> None:
             "/pets/{petId}/visits",
             "required cookie parameter 'session': cookies are not sent by the executor",
         ),
-        "pets/bulk-create": ("POST", "/pets/bulk", "request body is a JSON array, not an object"),
     }
     cookie = "optional cookie parameter 'session': cookies are not sent by the executor"
     assert f"pets/list: {cookie}: left out" in petstore.notes
-    assert any("'Authorization': the gateway sets this header itself" in n for n in petstore.notes)
+    assert any("'Authorization': left out, the gateway sends it" in n for n in petstore.notes)
+
+
+def test_head_and_an_array_body_import(petstore: Imported) -> None:
+    head = by_name(petstore)["pets_head"]
+    assert (head["method"], head["path"], head["changes_data"]) == ("HEAD", "/pets", False)
+    [body] = by_name(petstore)["pets_bulk_create"]["parameters"]
+    assert (body["name"], body["in"], body["type"], body["whole_body"]) == (
+        "body",
+        "body",
+        "array",
+        True,
+    )
+    assert body["required"] is True
 
 
 def test_names_snake_case_unique_and_without_operation_id(petstore: Imported) -> None:
     names = [e["name"] for e in petstore.endpoints]
-    assert names[:2] == ["pets_list", "pets_create"]
+    assert names[:3] == ["pets_head", "pets_list", "pets_create"]
     # `pets.list` snake-cases to the name `pets/list` already holds: a deterministic suffix.
     assert by_name(petstore)["pets_list_2"]["operation"] == "pets.list"
     # No operationId: method + path.
@@ -286,8 +297,8 @@ def test_integration_from_the_document(notes: Imported) -> None:
 @pytest.mark.parametrize(
     ("document", "message"),
     [
-        ({"swagger": "2.0", "paths": {}}, "Swagger 2.0 is not supported"),
-        ({"openapi": "2.5", "paths": {}}, "not an OpenAPI 3.0/3.1 document"),
+        ({"swagger": "1.2", "paths": {}}, r"Swagger 1.2 is not supported \(2.0 is\)"),
+        ({"openapi": "2.5", "paths": {}}, "not an OpenAPI 3.0/3.1 or Swagger 2.0 document"),
         ({"openapi": "3.0.0"}, "no `paths`"),
         (
             {

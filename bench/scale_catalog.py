@@ -1,0 +1,54 @@
+"""A larger catalog for measuring how the catalog's cost grows (issue 25 item 5).
+
+`write(directory, factor)` writes `factor - 1` copies of every shipped integration
+file under new slugs (`github_x2`, named "GitHub x2"), each overlay naming the same
+shipped compiled file: with the shipped catalog that is `factor` times its endpoints.
+Serve it with `SKILLGATE_CATALOG_PATH=<directory>`. Copies repeat the shipped texts,
+so the search's vocabulary (its spelling dictionary) does not grow with them, while
+everything per endpoint does.
+
+    python bench/scale_catalog.py /tmp/catalog-4x 4
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ROOT / "src" / "skillgate" / "catalog" / "integrations"
+_FIELD = re.compile(r"^(slug|name|compiled):[ \t]*(.+)$", re.MULTILINE)
+
+
+def _copy(text: str, source: Path, n: int) -> str:
+    """The integration file `text` (read from `source`) as copy number `n`."""
+
+    def renamed(m: re.Match[str]) -> str:
+        field, value = m.group(1), m.group(2).split(" #")[0].strip()
+        if field == "slug":
+            return f"slug: {value}_x{n}"
+        if field == "name":
+            return f"name: {value.strip(chr(34))} x{n}"
+        return f"compiled: {(source.parent / value).resolve()}"
+
+    return _FIELD.sub(renamed, text)
+
+
+def write(directory: Path, factor: int) -> int:
+    """Write the copies for `factor` times the shipped catalog; the files written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for old in directory.glob("*.yaml"):
+        old.unlink()
+    written = 0
+    for source in sorted(SHIPPED.glob("*.yaml")):
+        text = source.read_text()
+        for n in range(2, factor + 1):
+            (directory / f"{source.stem}_x{n}.yaml").write_text(_copy(text, source, n))
+            written += 1
+    return written
+
+
+if __name__ == "__main__":
+    count = write(Path(sys.argv[1]), int(sys.argv[2]))
+    print(f"{count} files in {sys.argv[1]}")

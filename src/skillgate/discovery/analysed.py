@@ -1,0 +1,188 @@
+"""The catalog as the search index reads it: each endpoint's BM25 document scored
+(bm25s), each endpoint name's terms, the catalog's words for the speller. Analysing
+the texts is most of an index's start-up (~0.1 ms of CPU per endpoint), so it is kept
+as a snapshot keyed by the catalog's digest and the code that analyses it; a server
+start or a reload serving the same catalog reads it back instead (numpy arrays and
+JSON in one `.npz`, read without pickle). The directory is the catalog snapshots'
+(catalog.snapshot: `SKILLGATE_CACHE_DIR`); an unreadable or mismatched entry is a
+miss, and the catalog is analysed again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import logging
+import os
+import zipfile
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import bm25s
+import numpy as np
+import orjson
+
+from skillgate.catalog import snapshot
+from skillgate.catalog.loader import Catalog
+from skillgate.catalog.models import Endpoint, Integration
+from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.texts import fields, named_by_path, summary
+
+# bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
+
+# How many times each field's terms go into an endpoint's document.
+FIELD_WEIGHTS = {"name": 8, "category": 4, "integration": 4, "description": 2, "parameters": 1}
+# A name an importer made of the method and path (Stripe's `post_accounts_account_login_
+# links`) says little about what the call does: for such an endpoint the description's
+# first sentence (the operation's summary, "Restore file.") counts `SUMMARY_WEIGHT`
+# times more. (Weighing such a name less, x2 to x6 instead of x8, changed nothing
+# measurable: its words are the path's, which other fields do not hold.)
+SUMMARY_WEIGHT = 4
+# BM25 (Lucene variant): term-frequency saturation and length normalisation.
+K1 = 2.0
+B = 0.9
+_ARRAYS = ("data", "indices", "indptr")
+# What reading a damaged or foreign file raises: a miss, analysed again.
+_DAMAGED = (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile)
+KEEP = 16  # index snapshots kept (one per catalog digest; the oldest go)
+
+
+@dataclass
+class Analysed:
+    bm25: bm25s.BM25  # its `scores` (a CSC matrix: per term its documents) and `vocab_dict`
+    names: list[list[str]]  # each endpoint's name terms, distinct and sorted
+    words: list[tuple[str, int]]  # the words of the catalog's texts, how often each occurs
+
+    @property
+    def indexed(self) -> bool:
+        return bool(self.bm25.vocab_dict)
+
+
+class Documents:
+    """Each document's terms, read from the score matrix (a term scores in every
+    document that holds it) instead of kept as a set per endpoint."""
+
+    def __init__(self, bm25: bm25s.BM25) -> None:
+        matrix = bm25.scores
+        starts = matrix["indptr"]
+        terms = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
+        order = np.argsort(matrix["indices"], kind="stable")
+        self._terms = terms[order]
+        counts = np.bincount(matrix["indices"], minlength=matrix["num_docs"])
+        self._starts = np.concatenate([[0], np.cumsum(counts)])
+        self._vocab = [""] * len(bm25.vocab_dict)
+        for term, t in bm25.vocab_dict.items():
+            self._vocab[t] = term
+
+    def terms(self, row: int) -> frozenset[str]:
+        vocab = self._vocab
+        ids = self._terms[self._starts[row] : self._starts[row + 1]]
+        return frozenset(vocab[t] for t in ids.tolist())
+
+
+def _document(
+    analyzer: Analyzer, integration: Integration, e: Endpoint, seen: dict[str, list[str]]
+) -> list[str]:
+    """The endpoint's BM25 document: each field's terms, its weight times."""
+    weights = FIELD_WEIGHTS
+    texts = fields(integration, e)
+    if named_by_path(e):
+        weights = {**weights, "summary": SUMMARY_WEIGHT}
+        texts["summary"] = summary(e.description)
+    terms: list[str] = []
+    for field, text in texts.items():
+        words = seen.get(text)
+        if words is None:
+            words = seen[text] = analyzer.terms(text)
+        terms += words * weights[field]
+    return terms
+
+
+def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
+    """Every endpoint of the catalog, in catalog order, analysed and scored."""
+    corpus: list[list[str]] = []
+    names: list[list[str]] = []
+    seen: dict[str, list[str]] = {}  # parameter lists and categories repeat
+    spoken: Counter[str] = Counter()  # the catalog's texts, for the speller
+    for integration in catalog.integrations.values():
+        for e in integration.endpoints:
+            corpus.append(_document(analyzer, integration, e, seen))
+            names.append(sorted(set(analyzer.terms(e.name))))
+            spoken.update(fields(integration, e).values())
+    words: Counter[str] = Counter()
+    for text, n in spoken.items():
+        for word in analyzer.words(text):
+            words[word] += n
+    bm25 = bm25s.BM25(k1=K1, b=B)
+    if any(corpus):  # bm25s cannot index nothing
+        bm25.index(corpus, show_progress=False)
+    else:
+        bm25.vocab_dict = {}
+    return Analysed(bm25, names, list(words.items()))
+
+
+@cache
+def _code() -> bytes:
+    """What decides the analysis besides the catalog: the discovery modules' code."""
+    h = hashlib.sha256(b"%s:%s" % (bm25s.__version__.encode(), np.__version__.encode()))
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(source.name.encode() + b"\0" + source.read_bytes())
+    return h.digest()
+
+
+def _path(catalog: Catalog) -> Path | None:
+    folder = snapshot.directory()
+    if folder is None or not catalog.digest or not snapshot.trusted(folder):
+        return None
+    # The weights too: a test or an experiment may set them (the code says the rest).
+    weights = orjson.dumps([FIELD_WEIGHTS, SUMMARY_WEIGHT, K1, B])
+    name = hashlib.sha256(_code() + weights + catalog.digest.encode()).hexdigest()
+    return folder / f"index-{name}.npz"
+
+
+def _read(path: Path, endpoints: int) -> Analysed | None:
+    with path.open("rb") as fh, np.load(fh, allow_pickle=False) as stored:
+        meta = orjson.loads(stored["meta"].tobytes())
+        arrays = {k: stored[k] for k in _ARRAYS}
+    if len(meta["names"]) != endpoints:
+        return None
+    bm25 = bm25s.BM25(k1=K1, b=B)
+    bm25.scores = {**arrays, "num_docs": endpoints}
+    bm25.vocab_dict = meta["vocab"]
+    return Analysed(bm25, meta["names"], [(w, n) for w, n in meta["words"]])
+
+
+def _write(path: Path, analysed: Analysed) -> None:
+    meta = {"vocab": analysed.bm25.vocab_dict, "names": analysed.names, "words": analysed.words}
+    arrays = {k: analysed.bm25.scores[k] for k in _ARRAYS} if analysed.indexed else {}
+    arrays = {k: arrays.get(k, np.zeros(0)) for k in _ARRAYS}
+    buffer = io.BytesIO()
+    np.savez(buffer, meta=np.frombuffer(orjson.dumps(meta), dtype=np.uint8), **arrays)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(buffer.getvalue())
+    os.replace(tmp, path)
+    snapshot.prune(path.parent, "index-*.npz", KEEP)
+
+
+def for_catalog(catalog: Catalog, analyzer: Analyzer) -> Analysed:
+    """The catalog analysed: from its snapshot when there is one, else analysed now
+    (and kept)."""
+    path = _path(catalog)
+    endpoints = catalog.endpoint_count
+    if path is not None:
+        with contextlib.suppress(*_DAMAGED):
+            found = _read(path, endpoints)
+            if found is not None:
+                return found
+    analysed = analyse(catalog, analyzer)
+    if path is not None:
+        with contextlib.suppress(OSError):
+            _write(path, analysed)
+    return analysed
