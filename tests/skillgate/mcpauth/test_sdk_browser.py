@@ -225,7 +225,8 @@ async def test_the_sdk_client_signs_in_by_registration_and_calls_tools(
     assert r.status_code == 401
 
 
-MCP_REMOTE = "mcp-remote@0.15.1"
+# mcp-remote 0.15.1 and every package it needs, pinned by a lockfile (`npm ci`).
+MCP_REMOTE = Path(__file__).with_name("mcp_remote")
 
 
 @pytest.fixture(scope="module")
@@ -234,13 +235,15 @@ def mcp_remote(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     if node is None or npm is None:
         pytest.skip("Node.js (node and npm) is not installed")
     prefix = tmp_path_factory.mktemp("mcp-remote")
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy(MCP_REMOTE / name, prefix / name)
     done = subprocess.run(
-        [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", MCP_REMOTE],
+        [npm, "ci", "--prefix", str(prefix), "--no-audit", "--no-fund"],
         capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     entry = prefix / "node_modules/mcp-remote/dist/proxy.js"
     if done.returncode != 0 or not entry.exists():
-        pytest.skip(f"npm could not install {MCP_REMOTE}: {done.stderr.strip()[-300:]}")
+        pytest.skip(f"npm ci could not install mcp-remote: {done.stderr.strip()[-300:]}")
     return [node, str(entry)]
 
 
