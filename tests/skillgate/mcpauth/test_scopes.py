@@ -41,6 +41,10 @@ async def test_a_read_only_grant_reads_and_cannot_write(
     write = await _run(harness, token, "create_issue", owner="o", repo="r", title="t")
     assert _error(write) == "scope_not_allowed"
     assert len(provider.api_requests()) == 1, "the refused write never left the gateway"
+    listed = (await mcp(harness, token)).json()["result"]["tools"]
+    names = [t["name"] for t in listed]
+    assert "run_skill" in names
+    assert "run_skill_write" not in names  # a read-only grant is offered no write tool
 
 
 async def test_an_integration_left_out_is_out_of_scope(
