@@ -194,6 +194,7 @@ def _upstream(
             total_timeout=settings.upstream_total_timeout,
             max_bytes=settings.upstream_max_bytes,
             answer_bytes=settings.max_answer_bytes,
+            upload_bytes=settings.max_upload_bytes,
             hosts=settings.upstream_hosts(),
         ),
     )

@@ -131,6 +131,10 @@ class Settings(BaseSettings):
     # The largest answer (envelope) of one execution, all its pages together; also
     # the most an Idempotency-Key stores for a replay (executor.capped).
     max_answer_bytes: int = Field(default=10 * 1024 * 1024, ge=4096)
+    # The largest file one upload parameter may carry (executor.uploads): 413 naming
+    # the parameter when over. Its base64 must also fit in SKILLGATE_MAX_REQUEST_BYTES
+    # (the default is what base64 carries in the default 1 MiB request): raise both.
+    max_upload_bytes: int = Field(default=786_432, ge=1024)
     # Each integration's own settings (SKILLGATE_<SLUG>_BASE_URL, _CLIENT_ID, ...), read
     # from the environment once, when the settings are made; tests may pass them.
     integration_vars: dict[str, str] = Field(default_factory=integration_vars, repr=False)

@@ -20,7 +20,11 @@ Location = Literal["path", "query", "body", "header"]
 HttpMethod = Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
 # The methods that only read: no body parameters, never `changes_data` by default.
 READ_METHODS = ("GET", "HEAD")
-BodyEncoding = Literal["json", "form", "graphql"]
+BodyEncoding = Literal["json", "form", "graphql", "multipart", "binary"]
+# How an array or object value goes into a query string or a form body (executor.wire):
+# `deepObject` in brackets (`metadata[k]=v`, `tags[]=a`, `items[0][price]=p`), `form`
+# an array as repeated keys (`k=a&k=b`); unset: as JSON text (Slack's `blocks`).
+WireStyle = Literal["deepObject", "form"]
 
 # An integration's slug and an endpoint's name: their longest, as every door's input
 # checks and schemas state them (and the `integration` columns hold them).
@@ -101,6 +105,11 @@ class Parameter(_Frozen):
     nullable: bool = False
     # The value is the whole JSON body (a JSON Patch array, ...): the only body parameter.
     whole_body: bool = False
+    # An array or object in the query or a form or multipart body: how it is written.
+    style: WireStyle | None = None
+    # A file (multipart body): its content as text, or {"base64", "filename",
+    # "content_type"} (executor.uploads); `svc run --name @./path` reads a local file.
+    file: bool = False
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -144,6 +153,12 @@ class Parameter(_Frozen):
                     )
             if self.default is not None and self.default not in self.enum:
                 raise ValueError(f"parameter {self.name!r}: default is not one of its enum")
+        if self.style is not None and self.location not in ("query", "body"):
+            raise ValueError(
+                f"parameter {self.name!r}: only query and body parameters have a style"
+            )
+        if self.file and (self.location != "body" or self.type != "string"):
+            raise ValueError(f"parameter {self.name!r}: a file is a string body parameter")
         if self.items is not None and self.type != "array":
             raise ValueError(f"parameter {self.name!r}: `items` only applies to arrays")
         return self
@@ -249,6 +264,11 @@ class Endpoint(_Frozen):
         if has_body and self.method in READ_METHODS:
             raise ValueError(f"a {self.method} endpoint cannot have body parameters")
         self._one_whole_body()
+        if self.body not in ("multipart", "binary") and any(p.file for p in self.parameters):
+            raise ValueError("a file parameter needs `body: multipart` or `binary`")
+        body_params = [p for p in self.parameters if p.location == "body"]
+        if self.body == "binary" and (len(body_params) != 1 or not body_params[0].file):
+            raise ValueError("`body: binary` takes exactly one body parameter, a file")
         paging = self.pagination
         for label in ("param", "size_param"):
             named = getattr(paging, label) if paging is not None else None

@@ -85,10 +85,12 @@ def _kept_required(
 def _kept_forms(compiled: dict[str, Any], param: dict[str, Any]) -> dict[str, Any]:
     """`param` (curated) accepting every form the source accepts: the compiled
     `nullable`, and the compiled union's other types (`also`) when its `type` is one
-    of them; what the entry sets itself wins."""
+    of them; and how the source has it written (`style`) or uploaded (`file`); what the
+    entry sets itself wins."""
     kept = dict(param)
-    if compiled.get("nullable") and "nullable" not in param:
-        kept["nullable"] = True
+    for fact in ("nullable", "file", "style"):
+        if compiled.get(fact) and fact not in param:
+            kept[fact] = compiled[fact]
     union = [compiled.get("type"), *(compiled.get("also") or [])]
     if "also" not in param and len(union) > 1 and param.get("type") in union:
         kept["also"] = [t for t in union if t != param.get("type")]

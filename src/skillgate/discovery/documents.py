@@ -1,7 +1,8 @@
 """The JSON documents of discovery, built from the catalog models.
 
 Field names follow the spec exactly; extra fields (description, in, default,
-enum, path, changes_data, destructive, pagination, scopes) are additions the spec allows.
+enum, path, changes_data, destructive, pagination, scopes, body, file) are additions the
+spec allows.
 """
 
 from __future__ import annotations
@@ -11,15 +12,23 @@ from typing import Any
 from skillgate.catalog.examples import build_example
 from skillgate.catalog.models import Endpoint, Integration, Parameter
 
+# How a file parameter is passed (executor.uploads), and from svc (skillgate_cli.uploads).
+FILE_HOWTO = 'A file: pass its text, or {"base64": ..., "filename": ..., "content_type": ...}.'
+SVC_FILE = "With svc, --{name} @./path reads a local file."
+
 
 def parameter_doc(p: Parameter) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "name": p.name,
         "type": p.type,
         "required": p.required,
-        "description": p.description,
+        "description": f"{p.description} {FILE_HOWTO} {SVC_FILE.format(name=p.name)}"
+        if p.file
+        else p.description,
         "in": p.location,
     }
+    if p.file:
+        doc["file"] = True
     if p.items is not None:
         doc["items"] = p.items
     if p.enum is not None:
@@ -51,6 +60,9 @@ def endpoint_doc(integration: Integration, e: Endpoint) -> dict[str, Any]:
         # confirmation policy is asked to confirm these (docs/execution.md).
         "destructive": bool(e.destructive),
     }
+    if e.body_encoding in ("form", "multipart", "binary"):
+        # How the body is sent; objects and arrays are passed as JSON either way.
+        doc["body"] = e.body_encoding
     if e.pagination is not None:
         doc["pagination"] = e.pagination.model_dump(exclude_none=True)
     if e.scopes:

@@ -24,6 +24,7 @@ from typing import Any
 from skillgate.catalog.coerce import CoercionError, coerce
 from skillgate.catalog.models import Endpoint
 from skillgate.errors import BadRequest
+from skillgate.executor.uploads import DEFAULT_MAX_UPLOAD_BYTES, upload
 
 
 def _typed_texts(as_typed: Any) -> dict[str, str]:
@@ -66,7 +67,14 @@ def _overlaps(endpoint: Endpoint, values: dict[str, Any]) -> list[str]:
     return problems
 
 
-def validate(endpoint: Endpoint, params: Any, as_typed: Any = None) -> dict[str, Any]:
+def validate(
+    endpoint: Endpoint,
+    params: Any,
+    as_typed: Any = None,
+    upload_cap: int = DEFAULT_MAX_UPLOAD_BYTES,
+) -> dict[str, Any]:
+    """The params as the endpoint declares them; one 400 naming every problem (a file
+    over `upload_cap` bytes: 413 naming it, executor.uploads)."""
     if params is None:
         params = {}
     if not isinstance(params, dict):
@@ -92,6 +100,10 @@ def validate(endpoint: Endpoint, params: Any, as_typed: Any = None) -> dict[str,
             elif param.required:
                 problems.append(f"{name}: is required and cannot be null")
             continue  # an explicit null for an optional parameter means "not given"
+        if param.file:
+            upload(param, value, upload_cap)  # 400/413 naming it; sent as given
+            values[name] = value
+            continue
         if param.type == "string" and name in typed:
             value = typed[name]  # the text as typed beats the CLI's guess
         try:

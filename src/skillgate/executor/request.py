@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -21,6 +22,7 @@ import orjson
 
 from skillgate.catalog.models import BodyEncoding, Endpoint, Parameter
 from skillgate.errors import BadRequest
+from skillgate.executor import uploads, wire
 from skillgate.kit.outbound import USER_AGENT, UpstreamRequest
 from skillgate.kit.upstream import Credential, place_credential, with_query
 
@@ -28,19 +30,6 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _UNRESERVED = re.compile(r"[A-Za-z0-9._~-]+")  # what `quote` leaves as it is
 _ENCODED_SLASH = re.compile("%2f", re.IGNORECASE)
-
-
-def _text(value: Any) -> str:
-    if type(value) is str:  # the usual case first
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, dict | list):
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-    return str(value)
 
 
 def _json(value: Any) -> bytes:
@@ -59,7 +48,7 @@ def _segment(param: Parameter, value: Any) -> str:
     (GitHub's environment names). Every other character is the value's own and
     is encoded (a literal `%` becomes `%25`). Empty, `.` and `..` segments are
     refused either way."""
-    text = _text(value)
+    text = wire.text(value)
     if _UNRESERVED.fullmatch(text) and text != "." and text != "..":
         return text  # the common case: nothing to refuse, nothing to encode
     if _CONTROL.search(text) or "\\" in text:
@@ -162,36 +151,73 @@ def build(
     query: list[tuple[str, str]] = list(endpoint.query.items())  # the path's own, first
     headers = {"User-Agent": USER_AGENT, **default_headers}
     headers.update(endpoint.headers)
-    body_values: dict[str, Any] = {}
-    whole: Any = body_values  # a `whole_body` parameter's value replaces the object
+    body_params: list[Parameter] = []
     for p in plan.others:
         if p.name not in values:
             continue
         value = values[p.name]
         if p.location == "query":
-            items = value if isinstance(value, list) else [value]
-            query.extend((p.wire_name, _text(v)) for v in items)
+            query.extend(wire.pairs(p.wire_name, value, p.style, repeat=True))
         elif p.location == "header":
-            text = _text(value)
+            text = wire.text(value)
             if _CONTROL.search(text):
                 raise BadRequest(f"{p.name}: control characters are not allowed in a header.")
             headers[p.wire_name] = text
-        elif p.whole_body:
-            whole = value
         else:
-            _place(body_values, p.wire_name, value)
-
-    body: bytes | None = None
-    encoding = plan.encoding
-    if encoding == "graphql":
-        body = _json({"query": endpoint.graphql, "variables": body_values})
-        headers["Content-Type"] = "application/json"
-    elif encoding == "form":
-        body = urlencode({k: _text(v) for k, v in body_values.items()}).encode()
-        headers["Content-Type"] = "application/x-www-form-urlencoded"
-    elif encoding == "json" and (whole or endpoint.method in ("POST", "PUT", "PATCH")):
-        body = _json(whole)
-        headers["Content-Type"] = endpoint.content_type or "application/json"
+            body_params.append(p)
+    body = _body(endpoint, plan.encoding, body_params, values, headers)
     if credential is not None:  # last: no parameter can replace it
         query = place_credential(credential, headers, query)
     return UpstreamRequest(endpoint.method, with_query(url, query), headers, body, query)
+
+
+def _body(
+    endpoint: Endpoint,
+    encoding: BodyEncoding | None,
+    params: list[Parameter],
+    values: dict[str, Any],
+    headers: dict[str, str],
+) -> bytes | None:
+    """The body of the request, its Content-Type set in `headers` (docs/execution.md).
+
+    JSON and GraphQL bodies place each parameter at its dotted `maps_to` path; a form
+    or multipart body takes each wire name as it is (`consent_collection[promotions]`,
+    `user.name`), arrays and objects written as the parameter's `style` says."""
+    if encoding == "form":
+        form: list[tuple[str, str]] = []
+        for p in params:
+            form.extend(wire.pairs(p.wire_name, values[p.name], p.style, repeat=False))
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+        return urlencode(form).encode()
+    if encoding == "multipart":
+        fields: list[uploads.Field] = []
+        for p in params:
+            if p.file:
+                up = uploads.upload(p, values[p.name], cap=sys.maxsize)  # checked in params
+                fields.append((p.wire_name, (up.filename, up.data, up.content_type)))
+            elif p.style is not None:
+                fields.extend(wire.pairs(p.wire_name, values[p.name], p.style, repeat=False))
+            else:
+                fields.extend(uploads.text_fields(p.wire_name, values[p.name]))
+        body, headers["Content-Type"] = uploads.multipart(fields)
+        return body
+    if encoding == "binary":  # the one file parameter is the whole body
+        if not params:
+            return None
+        up = uploads.upload(params[0], values[params[0].name], cap=sys.maxsize)
+        headers.setdefault("Content-Type", "application/octet-stream")
+        return up.data
+    whole = next((p for p in params if p.whole_body), None)
+    if whole is not None:  # its value is the whole JSON body (a JSON Patch array, ...)
+        headers["Content-Type"] = endpoint.content_type or "application/json"
+        return _json(values[whole.name])
+    body_values: dict[str, Any] = {}
+    for p in params:
+        _place(body_values, p.wire_name, values[p.name])
+    if encoding == "graphql":
+        headers["Content-Type"] = "application/json"
+        return _json({"query": endpoint.graphql, "variables": body_values})
+    if encoding == "json" and (body_values or endpoint.method in ("POST", "PUT", "PATCH")):
+        headers["Content-Type"] = endpoint.content_type or "application/json"
+        return _json(body_values)
+    return None

@@ -124,7 +124,7 @@ class Executor:
             # A plain call spends its rate limit before its params are checked (the
             # order docs/execution.md gives); any other once it is going to be sent.
             limit_headers = await self.upstream.spend(principal) if plain else None
-            values = params_mod.validate(endpoint, params, as_typed)
+            values = params_mod.validate(endpoint, params, as_typed, self.policy.upload_bytes)
             run = Run(principal, rendered.integration, endpoint, values, options, ruling)
             if ruling is not None and not options.dry_run:
                 enforce(run, ruling)

@@ -26,6 +26,7 @@ from skillgate.errors import InsufficientScope, IntegrationNotConnected
 from skillgate.executor import request as request_mod
 from skillgate.executor.preview import REDACTED, request_json
 from skillgate.executor.run import Run
+from skillgate.executor.uploads import DEFAULT_MAX_UPLOAD_BYTES
 from skillgate.kit.outbound import Outbound, UpstreamRequest, UpstreamResponse
 from skillgate.kit.principal import Principal
 from skillgate.kit.public import PublicUrls
@@ -42,6 +43,8 @@ class UpstreamPolicy:
     total_timeout: float
     max_bytes: int  # one upstream body, as read (kit.outbound)
     answer_bytes: int  # one answer, all its pages together (executor.capped)
+    # One file parameter's content (executor.uploads); SKILLGATE_MAX_UPLOAD_BYTES.
+    upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES
     # slug -> the host its operator set (SKILLGATE_<SLUG>_BASE_URL), else the catalog's
     # is called. The operator's own choice of host may be a private address, like the
     # catalog's allow_private_network.

@@ -127,9 +127,9 @@ def _check_names(integration: str, endpoint: str) -> None:
         )
 
 
-def _parameter_names(client: Client, integration: str, endpoint: str) -> set[str] | None:
-    """The endpoint's parameter names from its documentation; None when it cannot be read
-    (no such endpoint, no network: the execute that follows says so)."""
+def _parameters(client: Client, integration: str, endpoint: str) -> list[dict[str, Any]] | None:
+    """The endpoint's documented parameters; None when they cannot be read (no such
+    endpoint, no network: the execute that follows says so)."""
     from skillgate_cli.client import segment
 
     try:
@@ -140,22 +140,37 @@ def _parameter_names(client: Client, integration: str, endpoint: str) -> set[str
     params = doc.get("parameters") if isinstance(doc, dict) else None
     if not isinstance(params, list):
         return None
-    return {p["name"] for p in params if isinstance(p, dict) and isinstance(p.get("name"), str)}
+    return [p for p in params if isinstance(p, dict) and isinstance(p.get("name"), str)]
 
 
 class _Names:
-    """The endpoint's parameter names, asked for once and only when needed."""
+    """The endpoint's parameter names (and file parameters), asked for once and only
+    when needed."""
 
     def __init__(self, client: Client, integration: str, endpoint: str, known: Any) -> None:
         self.client, self.integration, self.endpoint = client, integration, endpoint
         self.known: set[str] | None = None if known is None else set(known)
         self.asked = known is not None
+        self.doc: list[dict[str, Any]] | None = None
+        self.doc_asked = False
+
+    def _doc(self) -> list[dict[str, Any]] | None:
+        if not self.doc_asked:
+            self.doc_asked = True
+            self.doc = _parameters(self.client, self.integration, self.endpoint)
+        return self.doc
 
     def get(self) -> set[str] | None:
         if not self.asked:
             self.asked = True
-            self.known = _parameter_names(self.client, self.integration, self.endpoint)
+            doc = self._doc()
+            self.known = None if doc is None else {p["name"] for p in doc}
         return self.known
+
+    def files(self) -> set[str] | None:
+        """The file parameters (`svc run --NAME @./path`, skillgate_cli.uploads)."""
+        doc = self._doc()
+        return None if doc is None else {p["name"] for p in doc if p.get("file") is True}
 
 
 def _options(
@@ -175,7 +190,7 @@ def _call(
     ctx: click.Context, integration: str, endpoint: str, before: list[Given], args: list[str]
 ) -> tuple[Any, CliError | None, RunOptions]:
     """(what to print, the failure to end with if any, svc's options)."""
-    from skillgate_cli import confirm, retry
+    from skillgate_cli import confirm, retry, uploads
     from skillgate_cli.client import from_config, segment
     from skillgate_cli.params import ParamError, parse_args
 
@@ -191,6 +206,7 @@ def _call(
         params, as_typed = parse_args(args, types)
     except ParamError as exc:
         raise CliError(f"{exc}: {hint}", error="bad_params") from None
+    uploads.attach(params, as_typed, names.files)
     path = f"/v1/{segment(integration)}/{segment(endpoint)}"
     body: dict[str, Any] = {"params": params}
     if as_typed:

@@ -35,6 +35,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from skillgate.catalog.importers import body as body_mod
 from skillgate.catalog.importers import errors as errors_mod
 from skillgate.catalog.importers import pagination, segments
 from skillgate.catalog.importers import params as params_mod
@@ -74,7 +75,7 @@ def _parameters(op: SourceOperation, notes: list[str]) -> list[Param]:
         if op.method in READS:
             notes.append(f"a request body on a {op.method}: left out")
         else:
-            result.extend(params_mod.from_body(op.body, notes))
+            result.extend(body_mod.from_body(op.body, notes))
     placeholders = _PLACEHOLDER.findall(op.path)
     declared = {p.wire for p in result if p.location == "path"}
     for ph in placeholders:
@@ -118,10 +119,10 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
         out["scopes"] = list(op.scopes)
     if (
         op.body is not None
-        and op.body.encoding == "form"
+        and op.body.encoding in ("form", "multipart", "binary")
         and any(p.location == "body" for p in params)
     ):
-        out["body"] = "form"
+        out["body"] = op.body.encoding
     if op.body is not None and op.body.content_type and any(p.location == "body" for p in params):
         out["content_type"] = op.body.content_type
     if op.query:

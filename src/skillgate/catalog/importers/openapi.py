@@ -20,18 +20,21 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
 - a parameter given as `content` (JSON-encoded) is an `object`/`array` whose
   value is sent as JSON text; a query array in `style: deepObject` (Stripe's
   `expand`) is sent the way such servers read it, `name[]=a&name[]=b` (wire
-  name `name[]`);
+  name `name[]`), a query object in that style in brackets (`style: deepObject`,
+  `created[gte]=1`);
 - a query string written into a path (`/v1/messages?beta=true`) is the
   endpoint's fixed `query`, sent on every call; the path is the part before it;
 - a path's `#fragment` (Box writes `/files/{file_id}#add_shared_link` to tell
   apart operations on one URL) is never sent by a client: the endpoint's path
   is the part before it;
 - request body: `application/json`, else `application/x-www-form-urlencoded`
-  (`body: form`), else another JSON type (`application/merge-patch+json`,
-  `application/json-patch+json`, `application/vnd.api+json`: a JSON body sent
-  with that `content_type`), else `*/*` (a JSON body sent as
-  `application/json`); any other content type alone is skipped ("multipart
-  upload not supported by the executor", ...);
+  (`body: form`), else `multipart/form-data` (`body: multipart`), each
+  property's `encoding` style and explode kept (see `params`), else another JSON
+  type (`application/merge-patch+json`, `application/json-patch+json`,
+  `application/vnd.api+json`: a JSON body sent with that `content_type`), else
+  `*/*` with a schema (a JSON body sent as `application/json`), else
+  `application/octet-stream` (`body: binary`: one file parameter `body` whose
+  bytes are the request body); any other content type alone is skipped;
 - errors from the documented 4xx/5xx responses; pagination from the query
   parameters, the 2xx JSON schema and its `Link` header;
 - a non-GET that only reads: only an `x-readOnly`/`x-read-only`/`x-readonly`
@@ -74,6 +77,8 @@ _VAR = re.compile(r"\{([^{}]+)\}")
 _VERSION = re.compile(r"^v\d+(\.\d+)*$|^\d+(\.\d+)+$", re.IGNORECASE)
 _READ_FLAGS = ("x-readOnly", "x-read-only", "x-readonly")
 FORM = "application/x-www-form-urlencoded"
+MULTIPART = "multipart/form-data"
+BINARY = "application/octet-stream"
 
 
 def _version(document: dict[str, Any]) -> None:
@@ -147,6 +152,7 @@ def _param(raw: dict[str, Any]) -> SourceParam:
         description=str(raw.get("description") or ""),
         explode=explode,
         examples=tuple(examples),
+        style=str(style),
     )
 
 
@@ -167,12 +173,11 @@ def _is_json(media: str) -> bool:
 
 def _media(bases: dict[str, str]) -> tuple[str, str, str | None] | None:
     """(media type, encoding, Content-Type to send when not the encoding's own) of the
-    body to send: JSON, else a form, else another JSON type (`merge-patch+json`,
-    `json-patch+json`: sent as itself), else `*/*` (sent as JSON)."""
-    if "application/json" in bases:
-        return bases["application/json"], "json", None
-    if FORM in bases:
-        return bases[FORM], "form", None
+    body to send: JSON, else a form, else multipart, else another JSON type
+    (`merge-patch+json`, `json-patch+json`: sent as itself), else `*/*` (sent as JSON)."""
+    for base, encoding in (("application/json", "json"), (FORM, "form"), (MULTIPART, "multipart")):
+        if base in bases:
+            return bases[base], encoding, None
     other = next((b for b in bases if _is_json(b)), None)
     if other is not None:
         return bases[other], "json", other
@@ -188,18 +193,29 @@ def _body(op: dict[str, Any]) -> SourceBody | None:
     content: dict[str, Any] = body["content"]
     if not content:
         return None
+    required = bool(body.get("required"))
     bases = {media.split(";")[0].strip().lower(): media for media in content}
     chosen = _media(bases)
     if chosen is not None:
-        media, encoding, content_type = chosen
-        schema = (content[media] or {}).get("schema") or {}
-        if media.startswith("*/*") and not schema:
+        name, encoding, content_type = chosen
+        media = content[name] or {}
+        schema = media.get("schema") or {}
+        if name.startswith("*/*") and not schema:
             raise SkipOperation("request body of any type (*/*) with no schema: a raw upload")
-        return SourceBody(schema, encoding, bool(body.get("required")), content_type)
+        styles = {
+            str(key): (str(enc.get("style", "form")), bool(enc.get("explode", True)))
+            for key, enc in (media.get("encoding") or {}).items()
+            if isinstance(enc, dict)
+        }
+        return SourceBody(schema, encoding, required, content_type=content_type, styles=styles)
+    if BINARY in bases:  # a raw upload: the file is the whole body
+        media = content[bases[BINARY]] or {}
+        schema = {**(media.get("schema") or {}), "description": body.get("description") or ""}
+        return SourceBody(schema, "binary", required)
     kinds = ", ".join(content)
-    if any(m.startswith("multipart/") for m in bases):
-        raise SkipOperation(f"multipart upload not supported by the executor ({kinds})")
-    raise SkipOperation(f"request body only as {kinds}; the executor sends JSON or form bodies")
+    raise SkipOperation(
+        f"request body only as {kinds}; the executor sends JSON, form, multipart or binary bodies"
+    )
 
 
 def _responses(op: dict[str, Any]) -> tuple[dict[int, str], Schema | None, bool]:

@@ -4,38 +4,18 @@ Rules (both importers):
 - path, query and header parameters keep their location; path parameters are
   required and a string or number (anything else becomes a string);
 - a query array the API wants comma-separated (`explode: false`) becomes a
-  string parameter noted "Comma-separated."; a query object without a JSON
-  `content` (deepObject style) cannot be sent: the operation is skipped when it
-  is required, the parameter left out (with a note) when optional;
+  string parameter noted "Comma-separated."; a query object in `style:
+  deepObject` (exploded or not: OpenAPI defines only the exploded form) is an
+  `object` with `style: deepObject`, its fields listed, sent in
+  brackets (`filter[status]=open`); one in another style without a JSON
+  `content` cannot be sent: the operation is skipped when it is required, the
+  parameter left out (with a note) when optional;
 - an `Authorization` or `Content-Type` header parameter is left out, required or
   not (noted): the gateway sends the credential and the body's type itself;
 - cookie parameters, and header parameters naming another header the gateway
   owns (`models.PROTECTED_HEADERS`): skipped operation when required, left out
   when optional;
-- a JSON (or form) request body: its top-level object properties become `in:
-  body` parameters, required when the schema lists them, whether or not the
-  source marks the body itself required (`requestBody.required` absent or
-  false: the gateway sends a body on every POST, PUT and PATCH, and one with
-  any field given, so the schema's `required` list always applies);
-  server-set properties (`readOnly`, "Output only.") are left out; a nested
-  object stays one `object` parameter (the agent passes JSON) unless it
-  is small and flat (at most 6 scalar or scalar-array properties, and either
-  required with a required property or optional with none), then each property
-  is its own parameter with a dotted `maps_to` (`start.dateTime`; a form body
-  uses `start[dateTime]`); a body alternative (`oneOf`) of objects is merged
-  (properties united, required only where every alternative requires it; a
-  single object alternative keeps its own `required` list);
-- a JSON body whose only property is `data` holding a bigger object (the
-  envelope of Asana and JSON:API, `{"data": {"name": ...}}`) has that object's
-  fields as parameters, `data_name` with `maps_to: data.name` (one level;
-  nested objects in it stay `object` parameters); a smaller `data` of a body the
-  source marks required stays one `object` parameter, required, its description
-  naming the fields required inside it;
-- a JSON body that is no object with fields (a JSON Patch array, a string, any
-  value, a free-form object) is one required `whole_body` parameter `body`;
-- a free-form form body, a property name with a `.` and, in a form body, a
-  required nested object or array: skipped operation (the executor places body
-  parameters by dotted path into one JSON object or one form);
+- request bodies: `importers.body`;
 - names are sanitised (`naming.param_name`) with `maps_to` carrying the wire
   name; a name taken by an earlier parameter (path, then query, header, body)
   gets the location after it (`state_body`), then `_2`, `_3`, ...
@@ -48,15 +28,13 @@ from typing import Any
 
 from skillgate.catalog.importers import schema as sch
 from skillgate.catalog.importers.naming import param_name
-from skillgate.catalog.importers.source import Schema, SkipOperation, SourceBody, SourceParam
+from skillgate.catalog.importers.source import Schema, SkipOperation, SourceParam
 from skillgate.catalog.importers.text import param_description
 from skillgate.catalog.models import HEADER_RE, PROTECTED_HEADERS
 
 GATEWAY_HEADERS = PROTECTED_HEADERS | {"content-type"}
 # Sent by the gateway itself (credential, body type): such a parameter is always left out.
 SENT_BY_GATEWAY = frozenset({"authorization", "content-type"})
-FLAT_MAX = 6
-ENVELOPE = "data"
 
 
 @dataclass
@@ -77,6 +55,8 @@ class Param:
     also: tuple[str, ...] = ()
     nullable: bool = False
     whole_body: bool = False
+    style: str | None = None
+    file: bool = False
     name: str = field(default="")
 
     def to_dict(self) -> dict[str, Any]:
@@ -100,6 +80,10 @@ class Param:
             out["nullable"] = True
         if self.whole_body:
             out["whole_body"] = True
+        if self.style is not None:
+            out["style"] = self.style
+        if self.file:
+            out["file"] = True
         if self.required:
             out["example"] = self.example
         return out
@@ -163,13 +147,16 @@ def from_source(src: SourceParam, notes: list[str]) -> Param | None:
         return None
     force: sch.Typed | None = None
     note = ""
+    style: str | None = None
     if src.location == "path":
         force = t if t.type in ("string", "number") else sch.Typed("string")
     elif src.location == "query" and t.type == "array" and not src.explode:
         force, note = sch.Typed("string"), "Comma-separated."
     elif src.location == "query" and t.type == "object" and not schema.get("x-json-content"):
-        _unsupported(src, f"{label}: an object in the query string (deepObject)", notes)
-        return None
+        if src.style != "deepObject":  # with or without explode: brackets are its one form
+            _unsupported(src, f"{label}: an object in the query string ({src.style})", notes)
+            return None
+        style = "deepObject"
     p = make(
         src.wire,
         src.location,
@@ -181,6 +168,34 @@ def from_source(src: SourceParam, notes: list[str]) -> Param | None:
         note=note,
     )
     p.multi_segment = src.multi_segment and src.location == "path"
+    return bracketed(p, schema) if style else p
+
+
+def _object_of(schema: Schema) -> Schema:
+    """The object a bracketed (deepObject) value holds: the schema, its array's items,
+    or its first object alternative (Stripe's `created`: a number or {gt, lt, ...})."""
+    for candidate in (schema, sch.merged(schema.get("items")), *sch.alternatives(schema)):
+        if isinstance(candidate.get("properties"), dict) and candidate["properties"]:
+            return candidate
+    return {}
+
+
+def bracketed(p: Param, schema: Schema) -> Param:
+    """`p` sent in brackets: its fields named in the description (what the agent passes
+    is the JSON object; the wire form is the gateway's), and a required one's example
+    holding its required fields when the source gives none."""
+    p.style = "deepObject"
+    obj = _object_of(schema)
+    props = obj.get("properties") or {}
+    needed = [k for k in obj.get("required") or [] if k in props]
+    if props:
+        names = [f"{k} (required)" if k in needed else k for k in list(props)[:12]]
+        more = ", ..." if len(props) > 12 else ""
+        lead = "Items have fields: " if p.type == "array" else "Fields: "
+        p.description = f"{p.description.rstrip()} {lead}{', '.join(names)}{more}."
+    if p.required and not p.example_sourced and needed:
+        sample = {k: sch.placeholder(sch.typed(sch.merged(props[k])).type, k, None) for k in needed}
+        p.example = [sample] if p.type == "array" else sample
     return p
 
 
@@ -189,199 +204,6 @@ def _unsupported(src: SourceParam, problem: str, notes: list[str]) -> None:
         raise SkipOperation(f"required {problem}")
     notes.append(f"optional {problem}: left out")
     return None
-
-
-def _object_schema(body: SourceBody) -> tuple[Schema, set[str], list[list[str]]]:
-    """(object schema, required names, alternative required groups) of a body."""
-    schema = sch.merged(body.schema)
-    alts = sch.alternatives(schema)
-    kind = sch.plain_type(schema)
-    if kind is None and alts:
-        objects = [a for a in alts if sch.plain_type(a) == "object"]
-        if not objects:
-            shape = sch.plain_type(alts[0]) or "value"
-            raise SkipOperation(f"request body is a JSON {shape}, not an object")
-        props: dict[str, Any] = {}
-        for alt in objects:
-            for key, prop in (alt.get("properties") or {}).items():
-                props.setdefault(key, prop)
-        required = set.intersection(*(set(a.get("required") or []) for a in objects))
-        return {"type": "object", "properties": props}, required, []
-    if kind != "object":
-        raise SkipOperation(f"request body is a JSON {kind or 'value'}, not an object")
-    required = set(schema.get("required") or [])
-    # `oneOf: [{required: [a]}, {required: [b, c]}]`: give a, or b and c.
-    groups = [list(a.get("required") or []) for a in alts]
-    groups = [g for g in groups if g]
-    if len(groups) > 1:
-        required -= {r for g in groups for r in g} - set.intersection(*(set(g) for g in groups))
-    return schema, required, groups if len(groups) > 1 else []
-
-
-def _either_note(groups: list[list[str]]) -> str:
-    def join(names: list[str]) -> str:
-        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-    return "Give " + " or ".join(join(g) for g in groups) + "." if groups else ""
-
-
-_ANY = sch.Typed("object", note="Any JSON value.", also=("array", "string", "number", "boolean"))
-
-
-def _whole(body: SourceBody) -> list[Param] | None:
-    """One required `whole_body` parameter `body` for a JSON body without fields; else None."""
-    schema = sch.merged(body.schema)
-    kind = sch.plain_type(schema)
-    alts = sch.alternatives(schema)
-    fields = schema.get("properties") or any(sch.plain_type(a) == "object" for a in alts)
-    free = kind == "object" and schema.get("additionalProperties") not in (None, False)
-    if body.encoding != "json" or fields or (kind == "object" and not free):
-        return None
-    force = _ANY if kind is None and not alts else None
-    text = str(schema.get("description") or "") or "The request body."
-    p = make("body", "body", schema, required=True, description=text, force=force, json_body=True)
-    p.whole_body = True
-    return [p]
-
-
-def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
-    """The body's top-level properties as parameters (nested ones flattened when small)."""
-    if (whole := _whole(body)) is not None:
-        return whole
-    schema, required, groups = _object_schema(body)
-    props = schema.get("properties")
-    if not isinstance(props, dict) or not props:
-        if schema.get("additionalProperties") not in (None, False):
-            raise SkipOperation("request body is a free-form form body with no declared fields")
-        return []
-    # A required body whose only field is the `data` envelope (Asana's, with no
-    # `required` list) needs that envelope: its own required fields bind.
-    wrapped = body.required and list(props) == [ENVELOPE]
-    envelope = _envelope(props, body.encoding)
-    if envelope is not None:
-        key, inner = envelope
-        return _flatten(key, inner, key in required or wrapped, notes)
-    either = {name for g in groups for name in g}
-    result: list[Param] = []
-    for key, raw in props.items():
-        prop = sch.merged(raw)
-        if sch.is_read_only(prop):
-            continue
-        needed = key in required or wrapped
-        if "." in key:
-            _unsupported_body(key, needed, "its name holds a '.'", notes)
-            continue
-        note = _either_note(groups) if key in either else _inside_note(prop) if wrapped else ""
-        # Whether a small object is split into fields is decided as it was before the
-        # schema's `required` list became binding on an optional body: names stay.
-        shape = key in required and body.required
-        result.extend(_body_param(key, prop, needed, shape, body.encoding, note, notes))
-    return result
-
-
-def _inside_note(prop: Schema) -> str:
-    inner = [k for k in prop.get("required") or [] if k in (prop.get("properties") or {})]
-    return f"Required inside it: {', '.join(inner)}." if inner else ""
-
-
-def _envelope(props: dict[str, Any], encoding: str) -> tuple[str, Schema] | None:
-    """(key, object schema) when a JSON body's one property is the `data` envelope that
-    wraps the real fields (Asana's and JSON:API's `{"data": {...}}`) and is too big to
-    flatten as a small object."""
-    if encoding != "json" or list(props) != [ENVELOPE]:
-        return None
-    key, raw = next(iter(props.items()))
-    inner = sch.merged(raw)
-    fields = inner.get("properties")
-    if sch.plain_type(inner) != "object" or not isinstance(fields, dict) or not fields:
-        return None
-    if (
-        sch.alternatives(inner)
-        or "." in key
-        or _flattenable(inner, True)
-        or _flattenable(inner, False)
-    ):
-        return None
-    return key, inner
-
-
-def _flatten(key: str, inner: Schema, required: bool, notes: list[str]) -> list[Param]:
-    """The envelope's fields as parameters, `maps_to: <key>.<field>` (one level)."""
-    needed = set(inner.get("required") or [])
-    result: list[Param] = []
-    for sub, raw in inner["properties"].items():
-        prop = sch.merged(raw)
-        if sch.is_read_only(prop):
-            continue
-        if "." in sub:
-            _unsupported_body(
-                f"{key}.{sub}", required and sub in needed, "its name holds a '.'", notes
-            )
-            continue
-        result.append(
-            make(f"{key}.{sub}", "body", prop, required=required and sub in needed, json_body=True)
-        )
-    return result
-
-
-def _unsupported_body(key: str, required: bool, why: str, notes: list[str]) -> None:
-    problem = f"body field {key!r}: {why}"
-    if required:
-        raise SkipOperation(f"required {problem}")
-    notes.append(f"optional {problem}: left out")
-
-
-def _body_param(
-    key: str,
-    prop: Schema,
-    required: bool,
-    shape: bool,
-    encoding: str,
-    note: str,
-    notes: list[str],
-) -> list[Param]:
-    t = sch.typed(prop)
-    if t.type == "object" and _flattenable(prop, shape):
-        inner = set(prop.get("required") or [])
-        fields = [
-            (sub, sch.merged(sub_schema))
-            for sub, sub_schema in prop["properties"].items()
-            if not sch.is_read_only(sch.merged(sub_schema))
-        ]
-        wire = [f"{key}.{sub}" if encoding == "json" else f"{key}[{sub}]" for sub, _ in fields]
-        some = ""
-        if required and not inner & {sub for sub, _ in fields}:
-            # A required object none of whose fields is required: give one at least.
-            some = f"{key} is required: give at least one of its fields."
-        return [
-            make(
-                w,
-                "body",
-                s,
-                required=required and sub in inner,
-                note=some,
-                json_body=encoding == "json",
-            )
-            for w, (sub, s) in zip(wire, fields, strict=True)
-        ]
-    if encoding == "form" and t.type in ("object", "array"):
-        _unsupported_body(key, required, f"a nested {t.type} cannot be form-encoded", notes)
-        return []
-    return [make(key, "body", prop, required=required, note=note, json_body=encoding == "json")]
-
-
-def _flattenable(prop: Schema, required: bool) -> bool:
-    props = prop.get("properties")
-    if not isinstance(props, dict) or not props or len(props) > FLAT_MAX:
-        return False
-    if sch.alternatives(prop) or any("." in k or "[" in k for k in props):
-        return False
-    for sub in props.values():
-        t = sch.typed(sch.merged(sub))
-        if t.type == "object" or (t.type == "array" and t.items is None):
-            return False
-    has_required = bool(prop.get("required"))
-    return has_required if required else not has_required
 
 
 def name_all(params: list[Param]) -> None:

@@ -60,15 +60,19 @@ class SourceParam:
     multi_segment: bool = False
     # An example the document gives outside the schema (OpenAPI `example`/`examples`).
     examples: tuple[Any, ...] = ()
+    # OpenAPI `style` (form, deepObject, simple, ...).
+    style: str = "form"
 
 
 @dataclass
 class SourceBody:
     schema: Schema
-    encoding: str  # json | form
+    encoding: str  # json | form | multipart | binary
     required: bool = False
     # The Content-Type to send when not the encoding's own (`application/merge-patch+json`).
     content_type: str | None = None
+    # A form or multipart body's OpenAPI `encoding`: property -> (style, explode).
+    styles: dict[str, tuple[str, bool]] = field(default_factory=dict)
 
 
 @dataclass

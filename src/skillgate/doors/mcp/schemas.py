@@ -13,6 +13,7 @@ import mcp_types as types
 
 from skillgate.catalog.models import NAME_MAX, SLUG_MAX, Endpoint, Integration, Parameter
 from skillgate.discovery import arguments
+from skillgate.discovery.documents import FILE_HOWTO
 from skillgate.doors.mcp import outputs
 from skillgate.executor import options
 
@@ -169,6 +170,9 @@ def _parameter_schema(p: Parameter) -> dict[str, Any]:
     kinds = [p.type, *p.also, *(["null"] if p.nullable else [])]
     schema: dict[str, Any] = {"type": kinds[0] if len(kinds) == 1 else kinds}
     schema["description"] = p.description
+    if p.file:  # its text, or {"base64", "filename", "content_type"} (executor.uploads)
+        schema["type"] = ["string", "object"]
+        schema["description"] = f"{p.description} {FILE_HOWTO}"
     if "array" in kinds and p.items is not None:
         schema["items"] = {"type": p.items}
     if p.enum is not None:
