@@ -55,7 +55,7 @@ def gateway(
     env = server_env(provider_server)
     keys = accounts(cwd, env)
     with serve(cwd, env=env) as server:
-        yield Gateway(server, keys)
+        yield Gateway(server, keys, cwd, env)
 
 
 @pytest.fixture(scope="module")

@@ -47,11 +47,14 @@ def _described(schema: dict[str, Any]) -> dict[str, Any]:
 async def test_both_doors_state_the_same_options_search_and_slug(harness: Harness) -> None:
     ops = await _agent_operations(harness)
     body = ops["execute"]["requestBody"]["content"]["application/json"]["schema"]["properties"]
-    run = MCP_TOOLS[schemas.RUN_SKILL]["properties"]
+    run = MCP_TOOLS[schemas.RUN_SKILL_WRITE]["properties"]
     # The run options: one schema (executor.options), the idempotency key a header there.
     assert {name: body[name] for name in options.NAMES} == options.SCHEMA
     assert {name: run[name] for name in options.NAMES} == options.SCHEMA
     assert set(run) == {"integration", "endpoint", "params", *options.NAMES, "idempotency_key"}
+    # run_skill (calls that change nothing): the same, without what only a write needs.
+    reads = MCP_TOOLS[schemas.RUN_SKILL]["properties"]
+    assert {k: v for k, v in run.items() if k not in ("confirm", "idempotency_key")} == reads
     key = _parameters(ops["execute"])["Idempotency-Key"]
     assert key == run["idempotency_key"] == options.KEY_SCHEMA
     # The search: the query string's q/integration/limit are search_skills' arguments.

@@ -40,11 +40,14 @@ async def with_policy(caller: Caller, policy: dict[str, Any]) -> None:
     assert r.status_code == 200, r.text
 
 
+READS = ("get_user", "list_issues")  # the rest change data: run_skill_write (docs/mcp.md)
+
+
 async def mcp_run(harness: Harness, key: str, endpoint: str, params: Any) -> dict[str, Any]:
     r = await harness.client.post(
         "/mcp",
         json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "run_skill",
+            "name": "run_skill" if endpoint in READS else "run_skill_write",
             "arguments": {"integration": "sample", "endpoint": endpoint, "params": params},
         }},
         headers={**bearer(key), "Accept": "application/json, text/event-stream",

@@ -14,7 +14,8 @@ from tests.upstream import Provider
 
 async def _run(harness: Harness, token: str, endpoint: str, **params: Any) -> dict[str, Any]:
     args = {"integration": "sample", "endpoint": endpoint, "params": params}
-    r = await mcp(harness, token, "tools/call", name="run_skill", arguments=args)
+    tool = "run_skill" if endpoint == "get_user" else "run_skill_write"  # a write: docs/mcp.md
+    r = await mcp(harness, token, "tools/call", name=tool, arguments=args)
     assert r.status_code == 200, r.text
     result: dict[str, Any] = r.json()["result"]
     return result
@@ -40,6 +41,10 @@ async def test_a_read_only_grant_reads_and_cannot_write(
     write = await _run(harness, token, "create_issue", owner="o", repo="r", title="t")
     assert _error(write) == "scope_not_allowed"
     assert len(provider.api_requests()) == 1, "the refused write never left the gateway"
+    listed = (await mcp(harness, token)).json()["result"]["tools"]
+    names = [t["name"] for t in listed]
+    assert "run_skill" in names
+    assert "run_skill_write" not in names  # a read-only grant is offered no write tool
 
 
 async def test_an_integration_left_out_is_out_of_scope(

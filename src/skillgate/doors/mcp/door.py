@@ -20,7 +20,6 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl
 
 import mcp_types as types
 import orjson
@@ -31,6 +30,7 @@ from mcp_types import INVALID_REQUEST
 from starlette.types import Message, Receive, Scope, Send
 
 from skillgate.api_keys.verifier import KeyVerifier
+from skillgate.doors.mcp import connect, selection
 from skillgate.doors.mcp.tools import Tools
 from skillgate.errors import MethodNotAllowed, SkillGateError, Unauthorized, UnsupportedMediaType
 from skillgate.http.body import loads, read_body
@@ -46,7 +46,8 @@ PRINCIPAL_KEY = "skillgate.principal"
 INSTRUCTIONS = (
     "Skill Gateway calls third-party APIs (GitHub, Slack, Google, ...) for the user; it holds "
     "their credentials. Find an endpoint with search_skills (or list_integrations), read its "
-    "parameters with get_skill, then call it with run_skill. When a call answers "
+    "parameters with get_skill, then call it with run_skill (calls that change nothing) or "
+    "run_skill_write (calls that change data). When a call answers "
     "integration_not_connected, give the user its action_url to connect the integration."
 )
 _BATCH = orjson.dumps(
@@ -144,9 +145,8 @@ def _plain_tool_call(scope: Scope, body: bytes) -> tuple[int | str, str, dict[st
 
 
 def _per_endpoint(scope: Scope) -> bool:
-    """`/mcp?tools=endpoints`: one tool per endpoint besides the four."""
-    query = scope.get("query_string", b"")
-    return bool(query) and ("tools", "endpoints") in parse_qsl(query.decode("latin-1"))
+    """`/mcp?tools=endpoints`: one tool per endpoint besides the five (selection.py)."""
+    return selection.of(scope).endpoints
 
 
 class McpDoor:
@@ -280,12 +280,13 @@ class McpDoor:
     ) -> types.ListToolsResult:
         scope = ctx.request.scope
         return types.ListToolsResult(
-            tools=self.tools.listing(scope[PRINCIPAL_KEY], _per_endpoint(scope))
+            tools=self.tools.listing(scope[PRINCIPAL_KEY], selection.of(scope)),
+            ttl_ms=selection.LIST_TTL_MS,
         )
 
     async def _call_tool(
         self, ctx: Any, params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         scope = ctx.request.scope
         answer = await self.tools.call(
             scope[PRINCIPAL_KEY],
@@ -294,4 +295,8 @@ class McpDoor:
             request_id(scope),
             _per_endpoint(scope),
         )
-        return answer.result()
+        asked = connect.input_required(answer, ctx, params)
+        if asked is not None:
+            return asked
+        # The JSON once where the revision carries structured content to the model.
+        return answer.result(once=ctx.protocol_version >= connect.MODERN)

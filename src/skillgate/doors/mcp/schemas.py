@@ -14,12 +14,14 @@ import mcp_types as types
 from skillgate.catalog.models import NAME_MAX, SLUG_MAX, Endpoint, Integration, Parameter
 from skillgate.discovery import arguments
 from skillgate.discovery.documents import FILE_HOWTO
+from skillgate.doors.mcp import outputs
 from skillgate.executor import options
 
 LIST_INTEGRATIONS = "list_integrations"
 SEARCH_SKILLS = "search_skills"
 GET_SKILL = "get_skill"
 RUN_SKILL = "run_skill"
+RUN_SKILL_WRITE = "run_skill_write"
 SEPARATOR = "__"  # <integration>__<endpoint>
 MAX_ENDPOINT_TOOLS = 100
 
@@ -32,6 +34,10 @@ _READ = types.ToolAnnotations(
 
 # run_skill's options are the HTTP API's (executor.options), the header as an argument.
 OPTION_PROPERTIES: dict[str, Any] = {**options.SCHEMA, "idempotency_key": options.KEY_SCHEMA}
+# run_skill's: a call that changes nothing has no confirmation and nothing to repeat safely.
+READ_OPTION_PROPERTIES = {
+    k: v for k, v in OPTION_PROPERTIES.items() if k not in ("confirm", "idempotency_key")
+}
 # An endpoint tool's arguments are the endpoint's parameters (which start with a letter),
 # plus these two options, so a destructive call can be previewed and confirmed from it.
 ENDPOINT_OPTIONS = {"_dry_run": "dry_run", "_confirm": "confirm"}
@@ -52,14 +58,38 @@ def _obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 
 def _tool(
-    name: str, title: str, description: str, schema: dict[str, Any], notes: types.ToolAnnotations
+    name: str,
+    title: str,
+    description: str,
+    schema: dict[str, Any],
+    notes: types.ToolAnnotations,
+    output: dict[str, Any],
 ) -> types.Tool:
     return types.Tool(
-        name=name, title=title, description=description, input_schema=schema, annotations=notes
+        name=name,
+        title=title,
+        description=description,
+        input_schema=schema,
+        output_schema=output,
+        annotations=notes,
     )
 
 
-GENERIC_TOOLS: tuple[types.Tool, ...] = (
+def _run_schema(options: dict[str, Any]) -> dict[str, Any]:
+    params = {"type": "object", "description": "The endpoint's parameters", "default": {}}
+    return _obj(
+        {"integration": _SLUG, "endpoint": _NAME, "params": params, **options},
+        ["integration", "endpoint"],
+    )
+
+
+_RUN_DESCRIPTION = (
+    "Answers {status, data} or {status, error}; data past the output budget is cut "
+    "(truncated: true; narrow it with fields or max_bytes). Read the endpoint with "
+    "get_skill first. dry_run previews without sending; paginate follows pages; fields "
+    "keeps only what you need."
+)
+READ_TOOLS: tuple[types.Tool, ...] = (
     _tool(
         LIST_INTEGRATIONS,
         "List integrations",
@@ -67,6 +97,7 @@ GENERIC_TOOLS: tuple[types.Tool, ...] = (
         "not_connected for you), endpoint count, description.",
         _obj({}, []),
         _READ,
+        outputs.LISTING,
     ),
     _tool(
         SEARCH_SKILLS,
@@ -86,6 +117,7 @@ GENERIC_TOOLS: tuple[types.Tool, ...] = (
             ["query"],
         ),
         _READ,
+        outputs.SEARCH,
     ),
     _tool(
         GET_SKILL,
@@ -94,38 +126,42 @@ GENERIC_TOOLS: tuple[types.Tool, ...] = (
         "description), an example, the errors it can answer with their fixes.",
         _obj({"integration": _SLUG, "endpoint": _NAME}, ["integration", "endpoint"]),
         _READ,
+        outputs.SKILL,
     ),
     _tool(
         RUN_SKILL,
-        "Run a skill",
-        "Call an endpoint of a connected integration with its parameters; the gateway "
-        "holds the credentials. Answers {status, data} or {status, error}. Read the "
-        "endpoint with get_skill first. Some endpoints change data (changes_data); "
-        "destructive ones may answer confirmation_required with a preview of the exact "
-        "request and a token: show it to the user and, with their consent, call again "
-        "with confirm. dry_run previews without sending; paginate follows pages; fields "
-        "keeps only what you need.",
-        _obj(
-            {
-                "integration": _SLUG,
-                "endpoint": _NAME,
-                "params": {
-                    "type": "object",
-                    "description": "The endpoint's parameters",
-                    "default": {},
-                },
-                **OPTION_PROPERTIES,
-            },
-            ["integration", "endpoint"],
-        ),
+        "Run a read-only skill",
+        "Call an endpoint that changes nothing (changes_data false: GET and the like) of a "
+        "connected integration with its parameters; the gateway holds the credentials. "
+        "An endpoint that changes data is refused here: use run_skill_write. " + _RUN_DESCRIPTION,
+        _run_schema(READ_OPTION_PROPERTIES),
         types.ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=True,
-            idempotent_hint=False,
+            read_only_hint=True,
+            destructive_hint=False,
+            idempotent_hint=True,
             open_world_hint=True,
         ),
+        outputs.ENVELOPE,
     ),
 )
+WRITE_TOOL = _tool(
+    RUN_SKILL_WRITE,
+    "Run a skill that changes data",
+    "Call an endpoint that changes data (changes_data true: creates, updates, sends, "
+    "deletes) of a connected integration; the gateway holds the credentials. Destructive "
+    "ones may answer confirmation_required with a preview of the exact request and a "
+    "token: show it to the user and, with their consent, call again with confirm. "
+    + _RUN_DESCRIPTION,
+    _run_schema(OPTION_PROPERTIES),
+    types.ToolAnnotations(
+        read_only_hint=False,
+        destructive_hint=True,
+        idempotent_hint=False,
+        open_world_hint=True,
+    ),
+    outputs.ENVELOPE,
+)
+GENERIC_TOOLS: tuple[types.Tool, ...] = (*READ_TOOLS, WRITE_TOOL)
 GENERIC_NAMES = frozenset(t.name for t in GENERIC_TOOLS)
 
 
@@ -166,7 +202,9 @@ def endpoint_tool(integration: Integration, endpoint: Endpoint) -> types.Tool:
             read_only_hint=not mutates,
             # MCP's destructive: may delete or overwrite, not merely add (catalog.destructive).
             destructive_hint=bool(endpoint.destructive),
-            idempotent_hint=endpoint.method in ("GET", "HEAD", "PUT", "DELETE"),
+            # A call that changes nothing is idempotent, whatever its method (a search by POST).
+            idempotent_hint=not mutates or endpoint.method in ("PUT", "DELETE"),
             open_world_hint=True,
         ),
+        outputs.ENVELOPE,
     )

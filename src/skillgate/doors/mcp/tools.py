@@ -31,6 +31,7 @@ from skillgate.discovery import arguments
 from skillgate.discovery.arguments import SearchArgs
 from skillgate.discovery.service import Discovery
 from skillgate.doors.mcp import schemas
+from skillgate.doors.mcp.selection import Selection
 from skillgate.errors import (
     BadRequest,
     ConfirmationRequired,
@@ -38,7 +39,7 @@ from skillgate.errors import (
     RateLimited,
     SkillGateError,
 )
-from skillgate.executor import options
+from skillgate.executor import capped, options
 from skillgate.executor.service import Executor
 from skillgate.http.errors import as_error
 from skillgate.kit import text
@@ -56,26 +57,43 @@ class ToolAnswer:
     is_error: bool = False
     text: str | None = None
 
-    def result(self) -> types.CallToolResult:
-        """As the SDK's result: the JSON as structured content, and as one text block
-        (or the compact text)."""
-        said = self.body.decode() if self.text is None else self.text
+    def said(self, once: bool) -> str:
+        """The text block: the compact text when there is one; else the JSON itself, or,
+        `once` (a client that reads structured content), a short line pointing at it."""
+        if self.text is not None:
+            return self.text
+        if not once:
+            return self.body.decode()
+        return summary(self.body, self.is_error)
+
+    def result(self, once: bool = False) -> types.CallToolResult:
+        """As the SDK's result: the JSON as structured content, and the text block."""
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=said)],
+            content=[types.TextContent(type="text", text=self.said(once))],
             structured_content=orjson.loads(self.body),
             is_error=self.is_error,
         )
 
-    def wire(self) -> bytes:
+    def wire(self, once: bool = False) -> bytes:
         """The same result's JSON (`CallToolResult` on the wire), without parsing the body:
         the door's fast path (door.py) answers with it."""
         return (
             b'{"content":[{"type":"text","text":'
-            + orjson.dumps(self.body.decode() if self.text is None else self.text)
+            + orjson.dumps(self.said(once))
             + b'}],"structuredContent":'
             + self.body
             + (b',"isError":true}' if self.is_error else b',"isError":false}')
         )
+
+
+def summary(body: bytes, is_error: bool) -> str:
+    """One line for a client that reads `structuredContent`: the JSON is not repeated."""
+    head = orjson.loads(body)
+    if is_error and isinstance(head, dict) and isinstance(head.get("message"), str):
+        return f"{head.get('error', 'error')}: {head['message']}"
+    status = f"status {head['status']}, " if isinstance(head, dict) and "status" in head else ""
+    cut = ", truncated" if isinstance(head, dict) and head.get("truncated") else ""
+    return f"The answer is in structuredContent ({status}{len(body)} bytes of JSON{cut})."
 
 
 def refusal(exc: BaseException, request_id: str) -> ToolAnswer:
@@ -149,6 +167,15 @@ _SEARCH_ARGS = frozenset({"query", "integration", "limit"})
 _SKILL_ARGS = frozenset({"integration", "endpoint"})
 _OPTION_ARGS = frozenset(schemas.OPTION_PROPERTIES)
 _RUN_ARGS = frozenset({"integration", "endpoint", "params", *_OPTION_ARGS})
+_READ_RUN_ARGS = frozenset({"integration", "endpoint", "params", *schemas.READ_OPTION_PROPERTIES})
+_WRITE_ELSEWHERE = (
+    "endpoint: {endpoint!r} changes data, and run_skill runs only calls that change "
+    "nothing: call it with run_skill_write (same arguments)."
+)
+# The output budget of one MCP answer when the call sets no max_bytes: clients cap a
+# tool result (Claude Code at 25,000 tokens by default); 64 KiB of JSON is about
+# 16,000 to 22,000 tokens. The envelope is cut as SKILLGATE_MAX_ANSWER_BYTES cuts it.
+ANSWER_BUDGET = 65_536
 
 
 class Tools:
@@ -157,40 +184,52 @@ class Tools:
     def __init__(self, discovery: Discovery, executor: Executor) -> None:
         self.discovery = discovery
         self.executor = executor
-        self._endpoint_tools: dict[tuple[str, ...], list[types.Tool] | int] = {}
+        self._endpoint_tools: dict[tuple[tuple[str, ...], Selection], list[types.Tool] | int] = {}
         self._rendered_for: object = None  # the catalog the memo was built from
 
-    def listing(self, principal: Principal, per_endpoint: bool) -> list[types.Tool]:
-        tools = list(schemas.GENERIC_TOOLS)
-        if per_endpoint:
-            tools.extend(self._per_endpoint(principal.scopes))
+    def listing(self, principal: Principal, chosen: Selection) -> list[types.Tool]:
+        """The generic tools (run_skill_write only for a key that may change something),
+        and the endpoint tools `chosen` asks for."""
+        visible = self.discovery.rendered.visible(principal.scopes)
+        writes = any(access == "full" for _, access in visible)
+        tools = list(schemas.GENERIC_TOOLS if writes else schemas.READ_TOOLS)
+        if chosen.endpoints:
+            tools.extend(self._per_endpoint(principal.scopes, chosen))
         return tools
 
-    def _per_endpoint(self, scopes: tuple[str, ...]) -> list[types.Tool]:
-        """One tool per endpoint the key may call, at most MAX_ENDPOINT_TOOLS (memoised)."""
+    def _per_endpoint(self, scopes: tuple[str, ...], chosen: Selection) -> list[types.Tool]:
+        """One tool per endpoint the key may call and `chosen` selects, at most
+        MAX_ENDPOINT_TOOLS (memoised per scopes and selection)."""
         rendered = self.discovery.rendered
         if self._rendered_for is not rendered.by_slug:  # a catalog reload swapped it
             self._endpoint_tools = {}
             self._rendered_for = rendered.by_slug
-        found = self._endpoint_tools.get(scopes)
+        memo = (scopes, chosen)
+        found = self._endpoint_tools.get(memo)
         if found is None:
+            slugs, categories = chosen.integrations, chosen.categories
             pairs = [
                 (rendered.by_slug[slug].integration, e)
                 for slug, access in rendered.visible(scopes)
+                if slugs is None or slug in slugs
                 for e in rendered.by_slug[slug].visible[access]
+                if categories is None or e.category in categories
             ]
             if len(pairs) > schemas.MAX_ENDPOINT_TOOLS:
                 found = len(pairs)
             else:
                 found = [schemas.endpoint_tool(i, e) for i, e in pairs]
             if len(self._endpoint_tools) < 1_000:
-                self._endpoint_tools[scopes] = found
+                self._endpoint_tools[memo] = found
         if isinstance(found, int):
+            narrowed = "these filters select" if chosen.filtered else "this API key may call"
             raise MCPError(
                 INVALID_REQUEST,
                 f"?tools=endpoints serves at most {schemas.MAX_ENDPOINT_TOOLS} endpoint tools and "
-                f"this API key may call {found} endpoints: use a key scoped to fewer integrations "
-                "(or slug:read), or drop ?tools=endpoints and use search_skills and run_skill.",
+                f"{narrowed} {found} endpoints: add &integration=<slug> or &category=<name> "
+                "(comma-separated; search_skills and get_skill show an endpoint's category), "
+                "use a key scoped to fewer integrations (or slug:read), or drop "
+                "?tools=endpoints and use search_skills and run_skill.",
             )
         return found
 
@@ -228,11 +267,14 @@ class Tools:
         elif name == schemas.GET_SKILL:
             slug, endpoint = self._target(args, _SKILL_ARGS)
             run = self.discovery.endpoint(principal, slug, endpoint)
-        elif name == schemas.RUN_SKILL:
-            slug, endpoint = self._target(args, _RUN_ARGS)
+        elif name in (schemas.RUN_SKILL, schemas.RUN_SKILL_WRITE):
+            writes = name == schemas.RUN_SKILL_WRITE
+            slug, endpoint = self._target(args, _RUN_ARGS if writes else _READ_RUN_ARGS)
             params = args.get("params", {})
             if not isinstance(params, dict):
                 raise _invalid("params: Input should be an object.")
+            if not writes and self._changes_data(principal, slug, endpoint):
+                return refusal(BadRequest(_WRITE_ELSEWHERE.format(endpoint=endpoint)), request_id)
             picked = {k: v for k, v in args.items() if k in _OPTION_ARGS}
             return await self._run(principal, slug, endpoint, params, request_id, picked)
         else:
@@ -245,6 +287,15 @@ class Tools:
             return ToolAnswer(await run)
         except Exception as exc:
             return refusal(exc, request_id)
+
+    def _changes_data(self, principal: Principal, slug: str, endpoint: str) -> bool:
+        """Whether the endpoint changes data; False when the key may not see it, so that
+        the executor's own refusal (unknown, out of scope, read-only key) answers."""
+        try:
+            _, found = self.discovery.rendered.endpoint(slug, endpoint, principal.scopes)
+        except SkillGateError:
+            return False
+        return found.mutates
 
     @staticmethod
     def _target(args: Mapping[str, Any], allowed: frozenset[str]) -> tuple[str, str]:
@@ -290,9 +341,13 @@ class Tools:
         except ConfirmationRequired as exc:
             exc.message += (
                 ' Here: call the same tool again with the same arguments and "confirm" '
-                '(run_skill) or "_confirm" (an endpoint tool) set to the token.'
+                '(run_skill_write) or "_confirm" (an endpoint tool) set to the token.'
             )
             return refusal(exc, request_id)
         except Exception as exc:
             return refusal(exc, request_id)
-        return ToolAnswer(outcome.body, is_error=outcome.failed)
+        body = outcome.body
+        budget = min(ANSWER_BUDGET, self.executor.policy.max_bytes)
+        if "max_bytes" not in picked and len(body) > budget:
+            body = capped.dumps(orjson.loads(body), budget)
+        return ToolAnswer(body, is_error=outcome.failed)

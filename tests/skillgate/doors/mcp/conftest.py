@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
@@ -101,6 +102,8 @@ def accounts(cwd: Path, env: dict[str, str]) -> dict[str, str]:
 class Gateway:
     server: Server
     keys: dict[str, str]  # what each key is: full, scoped (sample), read (sample:read), free
+    cwd: Path  # the server's directory and environment, for operator commands
+    env: dict[str, str]
 
     @property
     def mcp_url(self) -> str:
@@ -116,16 +119,19 @@ def gateway(
     env = server_env(provider_server)
     keys = accounts(cwd, env)
     with serve(cwd, env=env) as server:
-        yield Gateway(server, keys)
+        yield Gateway(server, keys, cwd, env)
 
 
 @asynccontextmanager
-async def mcp_client(url: str, key: str | None, mode: str = "legacy") -> AsyncIterator[Client]:
+async def mcp_client(
+    url: str, key: str | None, mode: str = "legacy", elicit: Any = None
+) -> AsyncIterator[Client]:
     """The official MCP client over Streamable HTTP with `key` as the Bearer token.
     `legacy`: the initialize handshake (2025-11-25, what clients speak today);
-    `auto`: the 2026-07-28 `server/discover` probe first."""
+    `auto`: the 2026-07-28 `server/discover` probe first. `elicit`: an elicitation
+    callback (the client then declares form and URL elicitation)."""
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
         transport = streamable_http_client(url, http_client=http)
-        async with Client(transport, mode=mode) as client:  # type: ignore[arg-type]
+        async with Client(transport, mode=mode, elicitation_callback=elicit) as client:  # type: ignore[arg-type]
             yield client

@@ -48,8 +48,12 @@ def _inspect(inspector: list[str], gateway: Gateway, key: str, *args: str) -> di
 def test_the_inspector_lists_and_calls_tools(inspector: list[str], gateway: Gateway) -> None:
     listed = _inspect(inspector, gateway, "full", "--method", "tools/list")
     tools = {t["name"]: t for t in listed["tools"]}
-    assert sorted(tools) == ["get_skill", "list_integrations", "run_skill", "search_skills"]
-    assert tools["run_skill"]["annotations"]["destructiveHint"] is True
+    assert sorted(tools) == [
+        "get_skill", "list_integrations", "run_skill", "run_skill_write", "search_skills"
+    ]  # fmt: skip
+    assert tools["run_skill"]["annotations"]["readOnlyHint"] is True
+    assert tools["run_skill_write"]["annotations"]["destructiveHint"] is True
+    assert tools["run_skill"]["outputSchema"]["type"] == "object"
     found = _inspect(
         inspector, gateway, "scoped", "--method", "tools/call",
         "--tool-name", "search_skills", "--tool-arg", "query=user profile",

@@ -43,7 +43,7 @@ async def test_a_foreign_origin_is_403_and_no_origin_passes(harness: Harness) ->
     for own in ("http://127.0.0.1:8000", "HTTP://127.0.0.1:8000"):
         r = await _mcp(harness, key, Origin=own)
         assert r.status_code == 200, (own, r.text[:200])
-        assert len(r.json()["result"]["tools"]) == 4
+        assert len(r.json()["result"]["tools"]) == 5
     foreign = [
         "https://evil.example",
         "http://testserver",  # the request's own Host: under DNS rebinding, the attacker's

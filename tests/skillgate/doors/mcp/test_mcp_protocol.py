@@ -46,7 +46,7 @@ def test_initialize_then_a_call_without_a_session(gateway: Gateway) -> None:
     assert "mcp-session-id" not in init.headers  # stateless: any instance answers the next one
     listed = post(gateway, call("tools/list"))
     assert listed.status_code == 200
-    assert len(listed.json()["result"]["tools"]) == 4
+    assert len(listed.json()["result"]["tools"]) == 5
 
 
 def test_malformed_jsonrpc(gateway: Gateway) -> None:

@@ -40,7 +40,13 @@ async def test_svc_mcp_relays_search_get_run(gateway: Gateway, tmp_path: Path) -
         )
         with pytest.raises(MCPError) as caught:
             await client.call_tool("nope", {})
-    assert tools == ["list_integrations", "search_skills", "get_skill", "run_skill"]
+    assert tools == [
+        "list_integrations",
+        "search_skills",
+        "get_skill",
+        "run_skill",
+        "run_skill_write",
+    ]
     assert found.structured_content["results"][0]["name"] == "get_user"  # type: ignore[index]
     assert doc.structured_content["integration"] == "sample"  # type: ignore[index]
     assert run.structured_content == {"status": 200, "data": {"ok": True, "path": "/users/stdio"}}
@@ -70,7 +76,13 @@ async def test_svc_mcp_carries_revision_2026_07_28(gateway: Gateway, tmp_path: P
             await client.call_tool("outil-été ", {})
     assert "2026-07-28" in discovered.supported_versions
     assert "search_skills" in (discovered.instructions or "")
-    assert tools == ["list_integrations", "search_skills", "get_skill", "run_skill"]
+    assert tools == [
+        "list_integrations",
+        "search_skills",
+        "get_skill",
+        "run_skill",
+        "run_skill_write",
+    ]
     assert run.structured_content == {"status": 200, "data": {"ok": True, "path": "/users/v2026"}}
     assert found.structured_content["results"][0]["name"] == "get_user"  # type: ignore[index]
     assert "Unknown tool" in caught.value.message

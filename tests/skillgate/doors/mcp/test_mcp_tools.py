@@ -16,7 +16,8 @@ from mcp_types import INVALID_PARAMS, INVALID_REQUEST, CallToolResult
 from tests.skillgate.doors.mcp.conftest import Gateway, mcp_client
 from tests.upstream import Provider, Reply
 
-GENERIC = ["list_integrations", "search_skills", "get_skill", "run_skill"]
+READS = ["list_integrations", "search_skills", "get_skill", "run_skill"]
+GENERIC = [*READS, "run_skill_write"]
 
 
 def http_get(gateway: Gateway, path: str, key: str = "full") -> Any:
@@ -69,15 +70,23 @@ async def test_handshake_and_tool_list(gateway: Gateway) -> None:
         assert "search_skills" in (client.instructions or "")
         tools = {t.name: t for t in (await client.list_tools()).tools}
     assert sorted(tools) == sorted(GENERIC)
-    for name in GENERIC[:3]:
-        notes = tools[name].annotations
-        assert notes is not None
-        assert notes.read_only_hint is True
+    hints = {
+        name: (n.read_only_hint, n.destructive_hint, n.idempotent_hint, n.open_world_hint)
+        for name, t in tools.items()
+        if (n := t.annotations) is not None
+    }
+    assert hints == {  # every hint set, none left to the spec's defaults
+        "list_integrations": (True, False, True, False),
+        "search_skills": (True, False, True, False),
+        "get_skill": (True, False, True, False),
+        "run_skill": (True, False, True, True),
+        "run_skill_write": (False, True, False, True),
+    }
+    assert all(t.title for t in tools.values())
+    assert all(t.output_schema and t.output_schema["type"] == "object" for t in tools.values())
     run = tools["run_skill"]
-    assert run.annotations is not None
-    assert run.annotations.read_only_hint is False
-    assert run.annotations.destructive_hint is True
-    assert run.annotations.open_world_hint is True
+    assert "confirm" not in run.input_schema["properties"]
+    assert "confirm" in tools["run_skill_write"].input_schema["properties"]
     assert run.input_schema["required"] == ["integration", "endpoint"]
     assert run.input_schema["properties"]["params"]["type"] == "object"
     assert "no_match" in (tools["search_skills"].description or "")  # issue 26
@@ -231,8 +240,14 @@ async def test_the_2026_revision_search_get_run(gateway: Gateway) -> None:
             "run_skill",
             {"integration": "sample", "endpoint": hit["name"], "params": {"username": "a"}},
         )
-    assert same_twice(doc)["name"] == "get_user"
-    assert same_twice(run)["status"] == 200
+    # 2026-07-28 carries the JSON once: structured content, and one short line as text
+    assert doc.structured_content["name"] == "get_user"  # type: ignore[index]
+    assert run.structured_content == {"status": 200, "data": {"ok": True, "path": "/users/a"}}
+    assert len(run.content) == 1
+    said = run.content[0].text  # type: ignore[union-attr]
+    size = len(json.dumps(run.structured_content, separators=(",", ":")))
+    assert said == f"The answer is in structuredContent (status 200, {size} bytes of JSON)."
+    assert json.dumps(run.structured_content) not in said
 
 
 async def test_one_tool_per_endpoint_for_a_small_scope(
@@ -245,7 +260,8 @@ async def test_one_tool_per_endpoint_for_a_small_scope(
         refused = await client.call_tool(
             "sample__create_issue", {"owner": "o", "repo": "r", "title": "t"}
         )
-    assert sorted(tools) == sorted([*GENERIC, "sample__get_user", "sample__list_issues"])
+    # a read-only key is offered no run_skill_write
+    assert sorted(tools) == sorted([*READS, "sample__get_user", "sample__list_issues"])
     schema = tools["sample__list_issues"].input_schema
     assert schema["required"] == ["owner", "repo"]
     assert schema["properties"]["state"]["enum"] == ["open", "closed", "all"]
@@ -279,11 +295,11 @@ async def test_destructive_calls_are_previewed_and_confirmed(
     url = gateway.mcp_url + "?tools=endpoints"
     async with mcp_client(url, gateway.keys["scoped"]) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        dry = await client.call_tool("run_skill", {**args, "dry_run": True})
-        asked = await client.call_tool("run_skill", args)
+        dry = await client.call_tool("run_skill_write", {**args, "dry_run": True})
+        asked = await client.call_tool("run_skill_write", args)
         sent_before = len(provider_server.api_requests())
         done = await client.call_tool(
-            "run_skill", {**args, "confirm": asked.structured_content["confirm"]}
+            "run_skill_write", {**args, "confirm": asked.structured_content["confirm"]}
         )  # type: ignore[index]
         again = await client.call_tool("sample__delete_issue", args["params"])  # type: ignore[arg-type]
         token = again.structured_content["confirm"]  # type: ignore[index]
@@ -293,7 +309,7 @@ async def test_destructive_calls_are_previewed_and_confirmed(
     assert tools["sample__delete_issue"].annotations.destructive_hint is True  # type: ignore[union-attr]
     assert tools["sample__create_issue"].annotations.destructive_hint is False  # type: ignore[union-attr]
     assert "_confirm" in tools["sample__delete_issue"].input_schema["properties"]
-    assert "dry_run" in tools["run_skill"].input_schema["properties"]
+    assert "dry_run" in tools["run_skill_write"].input_schema["properties"]
     assert dry.is_error is False
     preview = same_twice(dry)
     assert preview["dry_run"] is True
