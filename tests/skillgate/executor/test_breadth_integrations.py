@@ -118,7 +118,8 @@ async def _call(
 ) -> Any:
     """Run `name`, check the request against the source's operation; the request."""
     endpoint = harness.catalog.endpoint(slug, name)
-    assert endpoint is not None and endpoint.operation is not None
+    assert endpoint is not None
+    assert endpoint.operation is not None
     r = await harness.run(full, slug, name, **params)
     assert r.status_code == 200, r.text
     assert r.json()["status"] == 200

@@ -26,34 +26,114 @@ def _document() -> dict[str, Any]:
         "info": {"title": "Graph-like", "version": "1"},
         "servers": [{"url": "https://graph.example.com/v1.0"}],
         "paths": {
-            "/me/events": {"post": {"operationId": "me.CreateEvents", "requestBody": body("event"), "responses": ok}},
-            "/me/calendars": {"post": {"operationId": "me.CreateCalendars", "requestBody": body("calendar"), "responses": ok}},
-            "/me/events/{event-id}/attachments": {"post": {
-                "operationId": "me.events.CreateAttachments", "requestBody": body("attachment"), "responses": ok,
-                "parameters": [{"name": "event-id", "in": "path", "required": True, "schema": {"type": "string"}}],
-            }},
+            "/me/events": {
+                "post": {
+                    "operationId": "me.CreateEvents",
+                    "requestBody": body("event"),
+                    "responses": ok,
+                }
+            },
+            "/me/calendars": {
+                "post": {
+                    "operationId": "me.CreateCalendars",
+                    "requestBody": body("calendar"),
+                    "responses": ok,
+                }
+            },
+            "/me/events/{event-id}/attachments": {
+                "post": {
+                    "operationId": "me.events.CreateAttachments",
+                    "requestBody": body("attachment"),
+                    "responses": ok,
+                    "parameters": [
+                        {
+                            "name": "event-id",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string"},
+                        }
+                    ],
+                }
+            },
             "/me/events/$count": {"get": {"operationId": "count", "responses": ok}},
-            "/me/events/{event-id}/instances/{instance-id}": {"get": {
-                "operationId": "deep", "responses": ok, "parameters": [
-                    {"name": "event-id", "in": "path", "required": True, "schema": {"type": "string"}},
-                    {"name": "instance-id", "in": "path", "required": True, "schema": {"type": "string"}},
-                ],
-            }},
-            "/me/microsoft.graph.reminderView(Start='{Start}')": {"get": {"operationId": "fn", "responses": ok}},
+            "/me/events/{event-id}/instances/{instance-id}": {
+                "get": {
+                    "operationId": "deep",
+                    "responses": ok,
+                    "parameters": [
+                        {
+                            "name": "event-id",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string"},
+                        },
+                        {
+                            "name": "instance-id",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string"},
+                        },
+                    ],
+                }
+            },
+            "/me/microsoft.graph.reminderView(Start='{Start}')": {
+                "get": {"operationId": "fn", "responses": ok}
+            },
             "/users": {"get": {"operationId": "users", "responses": ok}},
         },
-        "components": {"schemas": {
-            "entity": {"type": "object", "required": ["@odata.type"], "discriminator": {"propertyName": "@odata.type"},
-                       "properties": {"id": {"type": "string", "readOnly": True}, **TAG}},
-            "event": {"allOf": [{"$ref": "#/components/schemas/entity"}, {"type": "object", "required": ["@odata.type"], "properties": {
-                "@odata.type": {"type": "string", "default": "#microsoft.graph.event"}, "subject": {"type": "string"}}}]},
-            "calendar": {"allOf": [{"$ref": "#/components/schemas/entity"}, {"type": "object", "required": ["@odata.type"], "properties": {
-                **TAG, "name": {"type": "string"}}}]},
-            "attachment": {"allOf": [{"$ref": "#/components/schemas/entity"}, {"type": "object", "required": ["@odata.type"],
-                "discriminator": {"propertyName": "@odata.type", "mapping": {"#microsoft.graph.fileAttachment": "#/components/schemas/entity"}},
-                "properties": {**TAG, "name": {"type": "string"}}}]},
-        }},
-    }  # fmt: skip
+        "components": {
+            "schemas": {
+                "entity": {
+                    "type": "object",
+                    "required": ["@odata.type"],
+                    "discriminator": {"propertyName": "@odata.type"},
+                    "properties": {"id": {"type": "string", "readOnly": True}, **TAG},
+                },
+                "event": {
+                    "allOf": [
+                        {"$ref": "#/components/schemas/entity"},
+                        {
+                            "type": "object",
+                            "required": ["@odata.type"],
+                            "properties": {
+                                "@odata.type": {
+                                    "type": "string",
+                                    "default": "#microsoft.graph.event",
+                                },
+                                "subject": {"type": "string"},
+                            },
+                        },
+                    ]
+                },
+                "calendar": {
+                    "allOf": [
+                        {"$ref": "#/components/schemas/entity"},
+                        {
+                            "type": "object",
+                            "required": ["@odata.type"],
+                            "properties": {**TAG, "name": {"type": "string"}},
+                        },
+                    ]
+                },
+                "attachment": {
+                    "allOf": [
+                        {"$ref": "#/components/schemas/entity"},
+                        {
+                            "type": "object",
+                            "required": ["@odata.type"],
+                            "discriminator": {
+                                "propertyName": "@odata.type",
+                                "mapping": {
+                                    "#microsoft.graph.fileAttachment": "#/components/schemas/entity"
+                                },
+                            },
+                            "properties": {**TAG, "name": {"type": "string"}},
+                        },
+                    ]
+                },
+            }
+        },
+    }
 
 
 def test_a_one_type_body_leaves_its_type_tag_out() -> None:
