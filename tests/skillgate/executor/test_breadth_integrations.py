@@ -34,6 +34,7 @@ SLUGS = (
     "bitbucket",
     "docusign",
     "digitalocean",
+    "linear",
 )
 SOURCES = {s.slug: s for s in read_lock()}
 
@@ -103,7 +104,9 @@ async def _connect(harness: Harness, provider: Provider, full: str, slug: str) -
     base = urlparse(integration.base_url).path.rstrip("/")
     assert checked.method == integration.verify.method
     assert checked.path == base + integration.verify.path.split("?")[0]
-    assert checked.headers["authorization"] == "Bearer good-token"
+    assert integration.auth.token is not None
+    sent_as = integration.auth.token.format.replace("{token}", "good-token")
+    assert checked.headers[integration.auth.token.header.lower()] == sent_as
     provider.clear()
 
 
@@ -223,3 +226,39 @@ async def test_providers_openapi_documents(
         droplet_id=3164444, type="reboot",
     )  # fmt: skip
     assert sent.json() == {"type": "reboot"}
+
+
+async def test_linear_projects_and_cycles(gateway: tuple[Harness, str], provider: Provider) -> None:
+    """Hand-written GraphQL (no source document): the variables are placed by maps_to."""
+    harness, full = gateway
+    await _connect(harness, provider, full, "linear")
+    team = "9cfb482a-81e3-4154-b5b9-2c805e70a02d"
+    r = await harness.run(
+        full,
+        "linear",
+        "create_project",
+        name="Mobile app v2",
+        team_ids=[team],
+        target_date="2027-03-31",
+    )
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert (sent.method, sent.path) == ("POST", "/graphql")
+    assert sent.json()["query"].lstrip().startswith("mutation CreateProject")
+    assert sent.json()["variables"] == {
+        "input": {"name": "Mobile app v2", "teamIds": [team], "targetDate": "2027-03-31"}
+    }
+    provider.clear()
+
+    active = {"team": {"key": {"eq": "ENG"}}, "isActive": {"eq": True}}
+    r = await harness.run(full, "linear", "list_cycles", filter=active)
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert sent.json()["query"].lstrip().startswith("query Cycles")
+    assert sent.json()["variables"] == {"filter": active}  # defaults are the API's own
+    provider.clear()
+
+    r = await harness.run(full, "linear", "update_issue", id="ENG-12", cycle_id="c-1")
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert sent.json()["variables"] == {"id": "ENG-12", "input": {"cycleId": "c-1"}}
