@@ -21,7 +21,7 @@ import pytest
 from skillgate.catalog.loader import SHIPPED_DIR, Catalog, load_catalog
 from skillgate.catalog.sources import read_lock
 from tests.conftest import Harness, open_harness
-from tests.upstream import Provider
+from tests.upstream import Provider, Reply
 
 SLUGS = (
     "outlook",
@@ -35,6 +35,7 @@ SLUGS = (
     "docusign",
     "digitalocean",
     "linear",
+    "slack",
 )
 SOURCES = {s.slug: s for s in read_lock()}
 
@@ -262,3 +263,51 @@ async def test_linear_projects_and_cycles(gateway: tuple[Harness, str], provider
     assert r.json()["status"] == 200
     [sent] = provider.api_requests()
     assert sent.json()["variables"] == {"id": "ENG-12", "input": {"cycleId": "c-1"}}
+
+
+async def test_slack_status_reminders_bookmarks_and_files(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    """Hand-written Slack methods (issue 25.3): the status goes inside `profile`."""
+    harness, full = gateway
+    provider.reply("GET", "/api/auth.test", Reply(200, {"ok": True, "user_id": "U1"}))
+    await _connect(harness, provider, full, "slack")
+    for method, path in (("POST", "/api/users.profile.set"), ("POST", "/api/reminders.add"),
+                         ("GET", "/api/bookmarks.list"), ("GET", "/api/files.list")):  # fmt: skip
+        provider.reply(method, path, Reply(200, {"ok": True}))
+
+    r = await harness.run(
+        full, "slack", "set_status", status_text="In a meeting", status_emoji=":calendar:",
+        status_expiration=1764000000,
+    )  # fmt: skip
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert (sent.method, sent.path) == ("POST", "/api/users.profile.set")
+    assert sent.json() == {
+        "profile": {
+            "status_text": "In a meeting",
+            "status_emoji": ":calendar:",
+            "status_expiration": 1764000000,
+        }
+    }
+    provider.clear()
+
+    r = await harness.run(full, "slack", "add_reminder", text="Send the report", time="in 2 hours")
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert sent.json() == {"text": "Send the report", "time": "in 2 hours"}
+    provider.clear()
+
+    r = await harness.run(full, "slack", "list_bookmarks", channel_id="C0123456789")
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert (sent.method, sent.path, sent.query) == (
+        "GET", "/api/bookmarks.list", [("channel_id", "C0123456789")]
+    )  # fmt: skip
+    provider.clear()
+
+    r = await harness.run(full, "slack", "list_files", channel="C0123456789", types="pdfs")
+    assert r.json()["status"] == 200
+    [sent] = provider.api_requests()
+    assert (sent.method, sent.path) == ("GET", "/api/files.list")
+    assert sent.query == [("channel", "C0123456789"), ("types", "pdfs")]
