@@ -44,6 +44,14 @@ class Source:
     file: str  # the description's path inside the package
     sha256: str  # of that file
     stored: str  # the xz-compressed copy under catalog-sources/
+    # A reviewed part of a very large description (Microsoft Graph): only the paths
+    # under these prefixes (one ending in `$`: that path alone), with at most
+    # `max_path_params` placeholders (deeper ones repeat a shallower call through
+    # navigation properties), never an OData function call `name(arg={arg})` nor a
+    # `/$count` (a list's size, which the list gives with `$count=true`). Empty: the
+    # whole description.
+    paths: tuple[str, ...] = ()
+    max_path_params: int | None = None
 
     @property
     def stored_path(self) -> Path:
@@ -59,6 +67,8 @@ def read_lock(path: Path = LOCK) -> list[Source]:
     sources: list[Source] = []
     for i, entry in enumerate(data.get("sources") or []):
         try:
+            if "paths" in entry:
+                entry = {**entry, "paths": tuple(entry["paths"])}
             sources.append(Source(**entry))
         except TypeError as exc:
             raise SourceError(f"{path}: entry {i + 1}: {exc}") from None
@@ -82,19 +92,42 @@ def stored_text(source: Source) -> bytes:
     return data
 
 
+def selected(source: Source, parsed: dict[str, Any]) -> dict[str, Any]:
+    """The part of an OpenAPI description the lock entry selects (all of it by default)."""
+    if not source.paths:
+        return parsed
+    limit = source.max_path_params
+
+    def within(path: str, prefix: str) -> bool:
+        if prefix.endswith("$"):
+            return path == prefix[:-1]
+        return path == prefix or path.startswith(prefix.rstrip("/") + "/")
+
+    def keep(path: str) -> bool:
+        under = any(within(path, p) for p in source.paths)
+        shallow = limit is None or path.count("{") <= limit
+        return under and shallow and "(" not in path and not path.endswith("/$count")
+
+    return {**parsed, "paths": {p: v for p, v in parsed["paths"].items() if keep(p)}}
+
+
 def compile_source(source: Source, document: bytes) -> dict[str, Any]:
     """The compiled integration (the JSON checked in) from the description's bytes."""
-    parsed = orjson.loads(document)
+    parsed = selected(source, orjson.loads(document))
     importer = import_openapi if source.importer == "openapi" else import_discovery
     imported: Imported = importer(parsed, slug=source.slug)
+    pinned: dict[str, Any] = {
+        "registry": source.registry,
+        "package": source.package,
+        "version": source.version,
+        "file": source.file,
+        "sha256": source.sha256,
+    }
+    if source.paths:
+        pinned["paths"] = list(source.paths)
+        pinned["max_path_params"] = source.max_path_params
     return {
-        "source": {
-            "registry": source.registry,
-            "package": source.package,
-            "version": source.version,
-            "file": source.file,
-            "sha256": source.sha256,
-        },
+        "source": pinned,
         "slug": source.slug,
         "name": imported.title,
         "description": imported.description,

@@ -87,10 +87,20 @@ def fetch(source: Source, *, update: bool = False) -> Source:
     return fresh
 
 
+def _entry(source: Source) -> dict[str, object]:
+    """A lock entry as written: the optional path selection only where it is set."""
+    entry = asdict(source)
+    if not source.paths:
+        del entry["paths"], entry["max_path_params"]
+    else:
+        entry["paths"] = list(source.paths)
+    return entry
+
+
 def sync(*, update: bool = False) -> list[Path]:
     sources = [fetch(s, update=update) for s in read_lock()]
     if update:
         data = yaml.safe_load(LOCK.read_text(encoding="utf-8"))
-        data["sources"] = [asdict(s) for s in sources]
+        data["sources"] = [_entry(s) for s in sources]
         LOCK.write_text(yaml.safe_dump(data, sort_keys=False, width=100), encoding="utf-8")
     return build(sources)

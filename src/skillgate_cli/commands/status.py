@@ -29,9 +29,11 @@ def _plain(data: dict[str, Any], base_url: str) -> str:
         "",
     ]
     width = max((len(str(i["name"])) for i in data["integrations"]), default=0)
+    # Slugs padded to 16, or past the longest one (google_search_console): columns line up.
+    slugs = max((len(str(i["slug"])) + 1 for i in data["integrations"]), default=0)
     for i in data["integrations"]:
         mark = "connected" if i["status"] == "connected" else "not connected"
-        lines.append(f"  {i['name']!s:<{width}}  {i['slug']!s:<16} {mark}")
+        lines.append(f"  {i['name']!s:<{width}}  {i['slug']!s:<{max(16, slugs)}} {mark}")
     lines += [
         "",
         "Connect one with `svc connect <slug>`; see its endpoints with `svc skills <slug>`.",

@@ -23,7 +23,7 @@ import lzma
 import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
 import yaml
@@ -53,7 +53,9 @@ def _deref(doc: dict[str, Any], node: Any, google: bool, depth: int = 0) -> Any:
         else:
             target = doc
             for part in ref.lstrip("#/").split("/"):
-                target = target[part.replace("~1", "/").replace("~0", "~")]
+                # A URI fragment (RFC 6901 section 6): percent-decoded, then ~1 and ~0.
+                key = unquote(part).replace("~1", "/").replace("~0", "~")
+                target = target[int(key)] if isinstance(target, list) else target[key]
         node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
         depth += 1
     return node
@@ -102,7 +104,7 @@ def _openapi_facts(doc: dict[str, Any]) -> dict[str, Fact]:
         item = _deref(doc, item, False)
         path = key.split("#", 1)[0]
         for method, op in item.items():
-            if method not in ("get", "post", "put", "patch", "delete"):
+            if method not in ("get", "head", "post", "put", "patch", "delete"):
                 continue
             fact = Fact(method.upper(), path, doc, False)
             for raw in [*(item.get("parameters") or []), *(op.get("parameters") or [])]:
@@ -156,8 +158,20 @@ def _kind_and_enum(
 
 
 def _openapi_scopes(doc: dict[str, Any], op: dict[str, Any]) -> set[str]:
-    security = op.get("security", doc.get("security")) or []
-    return {str(s) for requirement in security for s in (requirement or {}).values() for s in s}
+    """The scopes any one of which allows the call, as the catalog means `scopes`: only
+    when each alternative requirement is one OAuth 2.0 scheme naming one scope (a
+    requirement naming two means both, which "any one of" cannot say: none then)."""
+    schemes = (doc.get("components") or {}).get("securitySchemes") or {}
+    oauth = {k for k, v in schemes.items() if isinstance(v, dict) and v.get("type") == "oauth2"}
+    found: set[str] = set()
+    for requirement in op.get("security", doc.get("security")) or []:
+        if not isinstance(requirement, dict) or len(requirement) != 1:
+            return set()
+        [(scheme, names)] = requirement.items()
+        if scheme not in oauth or not isinstance(names, list) or len(names) != 1:
+            return set()
+        found.add(str(names[0]))
+    return found
 
 
 def _openapi_body(doc: dict[str, Any], op: dict[str, Any], fact: Fact) -> None:
@@ -173,7 +187,8 @@ def _openapi_body(doc: dict[str, Any], op: dict[str, Any], fact: Fact) -> None:
     )
     if media is None:
         return
-    schema = _all_of(doc, (content[media] or {}).get("schema") or {})
+    raw = (content[media] or {}).get("schema") or {}
+    schema = _all_of(doc, raw)
     objects = [
         s
         for s in (_all_of(doc, a) for a in schema.get("oneOf") or schema.get("anyOf") or [])
@@ -194,8 +209,8 @@ def _openapi_body(doc: dict[str, Any], op: dict[str, Any], fact: Fact) -> None:
             fact.body_fields["data"] = props["data"]
             return
     fact.body_fields = dict(props)
-    fact.body_required = set(schema.get("required") or [])
-    fact.read_only = {k for k, v in props.items() if _deref(doc, v, False).get("readOnly")}
+    fact.body_required = set(schema.get("required") or []) - {_one_type_tag(doc, raw)}
+    fact.read_only = {k for k, v in props.items() if _read_only(_deref(doc, v, False))}
 
 
 def _google_facts(doc: dict[str, Any]) -> dict[str, Fact]:
@@ -242,6 +257,37 @@ def _google_method(doc: dict[str, Any], m: dict[str, Any]) -> Fact:
         k for k, v in props.items() if str(v.get("description", "")).startswith("Output only")
     }
     return fact
+
+
+def _discriminator(doc: dict[str, Any], schema: Any) -> str | None:
+    """The discriminator property a schema or one of its allOf ancestors declares."""
+    schema = _deref(doc, schema, False)
+    if not isinstance(schema, dict):
+        return None
+    own = (schema.get("discriminator") or {}).get("propertyName")
+    parts = (_discriminator(doc, part) for part in schema.get("allOf") or [])
+    return own or next((p for p in parts if p), None)
+
+
+def _one_type_tag(doc: dict[str, Any], schema: Any) -> str | None:
+    """The type tag a body of one schema type need not carry (docs/catalog.md, "type
+    tags"): the discriminator of an `allOf` schema whose own (last) part gives the tag
+    a default or declares no subtypes of its own; None for a base with subtypes."""
+    schema = _deref(doc, schema, False)
+    parts = schema.get("allOf") if isinstance(schema, dict) else None
+    tag = _discriminator(doc, schema)
+    if not parts or tag is None:
+        return None
+    own = _deref(doc, parts[-1], False)
+    own_tag = ((own.get("properties") or {}).get(tag) or {}) if isinstance(own, dict) else {}
+    if isinstance(own_tag, dict) and isinstance(own_tag.get("default"), str):
+        return tag
+    return None if isinstance(own, dict) and "discriminator" in own else tag
+
+
+def _read_only(schema: Any) -> bool:
+    """A property marked readOnly (a JSON Schema may also be `true`/`false`)."""
+    return isinstance(schema, dict) and bool(schema.get("readOnly"))
 
 
 def _top(wire: str) -> str:

@@ -134,12 +134,20 @@ def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
         key, inner = envelope
         return _flatten(key, inner, key in required or wrapped, notes)
     either = {name for g in groups for name in g}
+    discriminator = (schema.get("discriminator") or {}).get("propertyName")
     result: list[Param] = []
     for key, raw in props.items():
         prop = sch.merged(raw)
         if sch.is_read_only(prop):
             continue
         needed = key in required or wrapped
+        tag = _own_tag(body.schema, key) if key == discriminator else None
+        if tag is not None:
+            # The schema's own type tag (Microsoft Graph's `@odata.type`, required on
+            # every entity by its generator): the body's schema is that one type, and
+            # the provider takes the body as it when the tag is absent.
+            notes.append(f"body field {key!r}: the type tag, {tag!r} for this body: left out")
+            continue
         if "." in key and body.encoding == "json":
             _unsupported_body(key, needed, "its name holds a '.'", notes)
             continue
@@ -149,6 +157,20 @@ def from_body(body: SourceBody, notes: list[str]) -> list[Param]:
         shape = key in required and body.required
         result.extend(_body_param(key, prop, needed, shape, body, note, notes))
     return result
+
+
+def _own_tag(schema: Any, key: str) -> str | None:
+    """The type a body schema's discriminator `key` names when the body is one type:
+    the default its own part gives the tag, else (its own part declares no subtypes,
+    so it is a leaf type) "its own type"; None for a base with subtypes to choose."""
+    parts = schema.get("allOf") if isinstance(schema, dict) else None
+    if not isinstance(parts, list) or not parts:
+        return None
+    own = sch.merged(parts[-1])
+    default = (own.get("properties") or {}).get(key, {}).get("default")
+    if isinstance(default, str):
+        return default
+    return None if "discriminator" in own else "its own type"
 
 
 def _inside_note(prop: Schema) -> str:
