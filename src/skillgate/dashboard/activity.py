@@ -145,8 +145,9 @@ async def activity_page(
 async def activity_export(request: Request, viewer: SignedIn, log: Log, held: Held) -> Response:
     """The viewer's rows in [since, until) as a JSON lines download, streamed."""
     query = request.query_params
-    since, until = export_range(query.get("since"), query.get("until"), utcnow())
+    export_range(query.get("since"), query.get("until"), utcnow())  # 400 first
     await held.expire_overdue(viewer.user_id)
+    since, until = export_range(query.get("since"), query.get("until"), utcnow())
     name = f"skillgate-activity-{since:%Y%m%d}-{until:%Y%m%d}.jsonl"
     return StreamingResponse(
         log.export(viewer.user_id, since=since, until=until),

@@ -32,6 +32,7 @@ EXPORT_BATCH = 500
 EXPORT_DAYS = 30
 EXPORT_DAYS_MAX = 366
 JSONL = "application/x-ndjson"
+WHEN_MAX = 40  # the longest `since`/`until` read
 
 
 def parse_when(name: str, value: str | None) -> datetime | None:
@@ -40,7 +41,7 @@ def parse_when(name: str, value: str | None) -> datetime | None:
     if value is None or value == "":
         return None
     try:
-        when = datetime.fromisoformat(value[:40])
+        when = datetime.fromisoformat(value[:WHEN_MAX])
     except ValueError:
         raise BadRequest(
             f"{name}: an ISO 8601 date or date-time (2026-11-01 or 2026-11-01T12:00:00Z)."

@@ -17,6 +17,7 @@ from skillgate.executions.service import (
     API_PAGE,
     API_PAGE_MAX,
     JSONL,
+    WHEN_MAX,
     ExecutionLog,
     export_range,
 )
@@ -48,13 +49,15 @@ def routes(
         may see); approvals past their time are logged as expired first."""
         query = Query(call.query)
         query.choice("format", ("jsonl",))
-        since, until = export_range(query.text("since", 40), query.text("until", 40), utcnow())
+        since, until = query.text("since", WHEN_MAX), query.text("until", WHEN_MAX)
+        export_range(since, until, utcnow())  # 400 naming the field before anything else
         await approvals.expire_overdue(call.principal.user_id)
+        start, end = export_range(since, until, utcnow())  # "now" includes those rows
         chunks = log.export(
-            call.principal.user_id, since=since, until=until,
+            call.principal.user_id, since=start, until=end,
             within=visible_slugs(call.principal),
         )  # fmt: skip
-        disposition = f'attachment; filename="executions-{since:%Y%m%d}-{until:%Y%m%d}.jsonl"'
+        disposition = f'attachment; filename="executions-{start:%Y%m%d}-{end:%Y%m%d}.jsonl"'
         return 200, Stream(chunks, JSONL), {"Content-Disposition": disposition}
 
     async def list_executions(call: Call) -> Reply:
