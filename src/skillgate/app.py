@@ -41,6 +41,7 @@ from skillgate.http import handlers
 from skillgate.http.middleware import RequestContextMiddleware
 from skillgate.http.openapi import describe
 from skillgate.http.public import PublicOriginMiddleware
+from skillgate.kit import tracing
 from skillgate.mcpauth import endpoints as oauth_endpoints
 from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from skillgate.settings import Settings, finalize, get_settings
@@ -238,6 +239,7 @@ def _account_door(gateway: Gateway, mcp: McpDoor) -> GatewayApp:
 def create_app(settings: Settings | None = None, catalog: Catalog | None = None) -> FastAPI:
     settings = finalize(settings) if settings is not None else get_settings()
     sg_logging.configure(settings.log_level, settings.log_format)
+    tracing.configure(settings.otel_exporter)
     if catalog is None:
         catalog = load_catalog(settings.catalog_paths())
     gateway = build_gateway(settings, catalog)

@@ -264,7 +264,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         refresher=upstream.refresher,
         discovery=Discovery(rendered, connections.statuses, SearchIndex(catalog)),
         executor=executor,
-        log=ExecutionLog(executions),
+        log=ExecutionLog(executions, base.sessionmaker),
         oauth=oauth,
         oauth_tokens=oauth_tokens,
     )

@@ -90,6 +90,8 @@ class Settings(BaseSettings):
     catalog_path: str | None = None
     log_level: str = "INFO"
     log_format: Literal["json", "console"] = "json"
+    # OpenTelemetry spans of decisions and executions (kit/tracing.py): off when unset.
+    otel_exporter: Literal["console", "otlp"] | None = None
     auto_migrate: bool = True
 
     max_request_bytes: int = Field(default=1_048_576, ge=1024)

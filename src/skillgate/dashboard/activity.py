@@ -3,6 +3,7 @@ chart of the calls per day (last 14 days, UTC) by integration and outcome, with 
 same filters.
 
     GET /activity?integration=<slug>&outcome=success|error&cursor=<opaque>
+    GET /activity/export?since=<date>&until=<date>   JSON lines, streamed (a download)
 
 Shows what ran, never parameter values or tokens (the log does not hold them).
 """
@@ -10,12 +11,13 @@ Shows what ran, never parameter values or tokens (the log does not hold them).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Annotated
 from urllib.parse import urlencode
 
 from fastapi import APIRouter
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 
 from skillgate.api_keys.service import ApiKeys
 from skillgate.catalog.loader import Catalog
@@ -26,7 +28,9 @@ from skillgate.dashboard.viewer import SignedIn
 from skillgate.db.base import utcnow
 from skillgate.db.session import DB
 from skillgate.executions.models import Execution
-from skillgate.executions.service import ExecutionLog
+from skillgate.executions.schemas import decision_of
+from skillgate.executions.service import EXPORT_DAYS, JSONL, ExecutionLog, export_range
+from skillgate.executor.approvals import Approvals
 from skillgate.http.provide import provided
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
@@ -38,6 +42,7 @@ BAD_CURSOR = "This page link is not valid; start from the newest entries."
 Log = Annotated[ExecutionLog, provided(ExecutionLog)]
 Keys = Annotated[ApiKeys, provided(ApiKeys)]
 Integrations = Annotated[Catalog, provided(Catalog)]
+Held = Annotated[Approvals, provided(Approvals)]
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,13 @@ class ActivityRow:
         return "good" if self.ok else ("neutral" if self.dry_run else "bad")
 
     @property
+    def decision(self) -> str:
+        """The decision and, on a person's or the clock's, who made it."""
+        e = self.execution
+        word = decision_of(e.error)
+        return f"{word} by {e.decided_by}" if e.decided_by else word
+
+    @property
     def result(self) -> str:
         e = self.execution
         if self.dry_run:
@@ -78,7 +90,9 @@ async def activity_page(
     log: Log,
     keys: Keys,
     catalog: Integrations,
+    held: Held,
 ) -> Response:
+    await held.expire_overdue(viewer.user_id)  # each logged once, before the page reads
     query = request.query_params
     integration = query.get("integration", "")
     integration = integration if integration in catalog.slugs else ""
@@ -119,5 +133,24 @@ async def activity_page(
         "newest": newest,
         "chart": build_chart(counts, names, today),
         "filtered": bool(filters),
+        "export": {
+            "since": (today - timedelta(days=EXPORT_DAYS)).isoformat(),
+            "until": (today + timedelta(days=1)).isoformat(),
+        },
     }
     return web.render(request, "activity.html", context)
+
+
+@router.get("/activity/export")
+async def activity_export(request: Request, viewer: SignedIn, log: Log, held: Held) -> Response:
+    """The viewer's rows in [since, until) as a JSON lines download, streamed."""
+    query = request.query_params
+    export_range(query.get("since"), query.get("until"), utcnow())  # 400 first
+    await held.expire_overdue(viewer.user_id)
+    since, until = export_range(query.get("since"), query.get("until"), utcnow())
+    name = f"skillgate-activity-{since:%Y%m%d}-{until:%Y%m%d}.jsonl"
+    return StreamingResponse(
+        log.export(viewer.user_id, since=since, until=until),
+        media_type=JSONL,
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )

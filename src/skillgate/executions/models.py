@@ -23,4 +23,8 @@ class Execution(Base):
     upstream_status: Mapped[int | None] = mapped_column(Integer, nullable=True)
     error: Mapped[str | None] = mapped_column(String(64), nullable=True)
     duration_ms: Mapped[int] = mapped_column(Integer)
+    # A decision on a held call (docs/execution.md, "Audit"): the approval it concerns
+    # and who decided it ("session:<email>" or "api_key:<prefix>", never a secret).
+    approval_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    decided_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())

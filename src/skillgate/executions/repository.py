@@ -115,6 +115,36 @@ class ExecutionRepository:
             return rows[:limit], encode_cursor(rows[limit - 1])
         return rows, None
 
+    async def between(
+        self,
+        user_id: str,
+        *,
+        since: datetime,
+        until: datetime,
+        limit: int,
+        after: tuple[datetime, str] | None = None,
+        within: Collection[str] | None = None,
+    ) -> Sequence[Execution]:
+        """Up to `limit` of the user's rows with since <= created_at < until, oldest
+        first, after `after` (the export's keyset)."""
+        stmt = select(Execution).where(
+            Execution.user_id == user_id,
+            Execution.created_at >= since,
+            Execution.created_at < until,
+        )
+        if within is not None:
+            stmt = stmt.where(Execution.integration.in_(sorted(within)))
+        if after is not None:
+            at, ident = after
+            stmt = stmt.where(
+                or_(
+                    Execution.created_at > at,
+                    and_(Execution.created_at == at, Execution.id > ident),
+                )
+            )
+        stmt = stmt.order_by(Execution.created_at, Execution.id).limit(limit)
+        return (await self.session.execute(stmt)).scalars().all()
+
     async def daily_counts(
         self,
         user_id: str,

@@ -21,6 +21,23 @@ def outcome_of(status: int | None, error: str | None) -> str:
     return "error"
 
 
+# The log's `error` values that are decisions on a call (docs/execution.md, "Audit").
+DECISIONS = {
+    "policy_denied": "denied",  # a rule of the key's policy refused it
+    "approval_pending": "held",  # waiting for a person
+    "approved": "approved",  # a person approved it: this row is the send
+    "approval_rejected": "rejected",  # a person denied it
+    "approval_expired": "expired",  # no one answered in time
+    "approval_denied": "refused",  # the agent sent a rejected or expired call again
+}
+
+
+def decision_of(error: str | None) -> str:
+    """allowed (no rule or approval stopped it: `outcome` says how it went), or the
+    decision its `error` records."""
+    return DECISIONS.get(error or "", "allowed")
+
+
 class ExecutionOut(BaseModel):
     id: str
     integration: str
@@ -30,6 +47,9 @@ class ExecutionOut(BaseModel):
     outcome: str
     duration_ms: int
     key_id: str | None
+    decision: str  # allowed | denied | held | approved | rejected | expired | refused
+    approval_id: str | None  # the held call's approval, on its decisions' rows
+    decided_by: str | None  # "session:<email>" | "api_key:<prefix>" | "timeout"
     created_at: datetime
 
     @classmethod
@@ -43,6 +63,9 @@ class ExecutionOut(BaseModel):
             outcome=outcome_of(e.upstream_status, e.error),
             duration_ms=e.duration_ms,
             key_id=e.key_id,
+            decision=decision_of(e.error),
+            approval_id=e.approval_id,
+            decided_by=e.decided_by,
             created_at=e.created_at,
         )
 

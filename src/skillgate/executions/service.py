@@ -8,10 +8,11 @@ worded for the caller (an API client or a person on the Activity page).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from datetime import datetime
+from collections.abc import AsyncIterator, Collection, Sequence
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession
+import orjson
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from skillgate.api_keys.scopes import require_access, visible_slugs
 from skillgate.errors import BadRequest
@@ -26,11 +27,45 @@ API_BAD_CURSOR = "cursor: not a cursor returned by this endpoint."
 API_PAGE = 50
 API_PAGE_MAX = 100
 API_CURSOR_MAX = 200
+# The export (JSON lines): rows read per query, the default and the longest range.
+EXPORT_BATCH = 500
+EXPORT_DAYS = 30
+EXPORT_DAYS_MAX = 366
+JSONL = "application/x-ndjson"
+WHEN_MAX = 40  # the longest `since`/`until` read
+
+
+def parse_when(name: str, value: str | None) -> datetime | None:
+    """`value` (an ISO 8601 date or date-time; UTC when it names no offset) as an aware
+    datetime; BadRequest naming `name` else."""
+    if value is None or value == "":
+        return None
+    try:
+        when = datetime.fromisoformat(value[:WHEN_MAX])
+    except ValueError:
+        raise BadRequest(
+            f"{name}: an ISO 8601 date or date-time (2026-11-01 or 2026-11-01T12:00:00Z)."
+        ) from None
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+def export_range(since: str | None, until: str | None, now: datetime) -> tuple[datetime, datetime]:
+    """[since, until): by default the last EXPORT_DAYS days; at most EXPORT_DAYS_MAX."""
+    end = parse_when("until", until) or now
+    start = parse_when("since", since) or end - timedelta(days=EXPORT_DAYS)
+    if start >= end:
+        raise BadRequest("since: must be before until.")
+    if end - start > timedelta(days=EXPORT_DAYS_MAX):
+        raise BadRequest(f"since: the range is at most {EXPORT_DAYS_MAX} days.")
+    return start, end
 
 
 class ExecutionLog:
-    def __init__(self, writer: ExecutionWriter) -> None:
+    def __init__(
+        self, writer: ExecutionWriter, sessionmaker: async_sessionmaker[AsyncSession]
+    ) -> None:
         self.writer = writer
+        self.sessionmaker = sessionmaker  # the export's short sessions
 
     async def api_page(
         self,
@@ -85,6 +120,34 @@ class ExecutionLog:
             outcome=outcome,
             within=within,
         )
+
+    async def export(
+        self,
+        user_id: str,
+        *,
+        since: datetime,
+        until: datetime,
+        within: Collection[str] | None = None,
+    ) -> AsyncIterator[bytes]:
+        """The user's rows in [since, until) as JSON lines (one ExecutionOut per line),
+        oldest first, EXPORT_BATCH rows per query, each query in its own short session
+        (no transaction stays open while the client reads)."""
+        await self.writer.flush()
+        after: tuple[datetime, str] | None = None
+        while True:
+            async with self.sessionmaker() as db:
+                rows = await ExecutionRepository(db).between(
+                    user_id, since=since, until=until, limit=EXPORT_BATCH, after=after,
+                    within=within,
+                )  # fmt: skip
+            if not rows:
+                return
+            yield b"".join(
+                orjson.dumps(ExecutionOut.of(e).model_dump(mode="json")) + b"\n" for e in rows
+            )
+            if len(rows) < EXPORT_BATCH:
+                return
+            after = (rows[-1].created_at, rows[-1].id)
 
     async def daily_counts(
         self,

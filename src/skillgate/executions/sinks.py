@@ -29,7 +29,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from skillgate.db.engine import SQLITE_BUSY_TIMEOUT_MS, sqlite_pragmas
 from skillgate.executions.models import Execution
 
-Row = tuple[str, str, str | None, str, str, int | None, str | None, int, datetime]
+Row = tuple[
+    str, str, str | None, str, str, int | None, str | None, int, str | None, str | None, datetime
+]
 COLUMNS = (
     "id",
     "user_id",
@@ -39,7 +41,9 @@ COLUMNS = (
     "upstream_status",
     "error",
     "duration_ms",
-    "created_at",
+    "approval_id",
+    "decided_by",
+    "created_at",  # last: the spool and the SQLite sink convert it
 )
 _TABLE = cast(Table, Execution.__table__)
 # Built from the constant column list above, never from input (json_each and

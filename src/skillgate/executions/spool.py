@@ -113,6 +113,8 @@ def _parse(data: bytes) -> tuple[list[Row], int]:
             continue
         try:
             values: list[Any] = orjson.loads(line)
+            if len(values) == len(COLUMNS) - 2:  # written before approval_id, decided_by
+                values[-1:-1] = [None, None]
             if len(values) != len(COLUMNS):
                 raise ValueError(line)
             rows.append((*values[:-1], datetime.fromisoformat(values[-1])))

@@ -76,6 +76,8 @@ class ExecutionWriter:
         error: str | None,
         duration_ms: float,
         at: datetime | None = None,
+        approval_id: str | None = None,
+        decided_by: str | None = None,
     ) -> None:
         if len(self._pending) == self._pending.maxlen:
             outage.OUTAGES.warning(
@@ -90,6 +92,8 @@ class ExecutionWriter:
             upstream_status,
             error,
             round(duration_ms),
+            approval_id,
+            decided_by,
             at or utcnow(),
         )
         if self._spool is not None and self._spool.is_open:

@@ -40,6 +40,7 @@ from skillgate.errors import (
     ScopeNotAllowed,
     SkillGateError,
 )
+from skillgate.executions.schemas import decision_of
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor import shaped
 from skillgate.executor.confirmations import request_digest
@@ -48,6 +49,7 @@ from skillgate.executor.outcome import Outcome
 from skillgate.executor.repository import ApprovalRepository
 from skillgate.executor.run import Run
 from skillgate.executor.upstream import Upstream
+from skillgate.kit import tracing
 from skillgate.kit.principal import KeyIdentity, Principal
 
 TTL = 900  # seconds a held call waits for a person
@@ -78,6 +80,7 @@ class Approvals:
         (pending, denied)."""
         principal = run.principal
         assert principal.key is not None  # only keys carry a policy
+        await self.expire_overdue(principal.user_id)  # logged once, before it is met
         digest = request_digest(
             principal.key.key_id, run.integration.slug, run.endpoint.name, run.values
         )
@@ -200,8 +203,60 @@ class Approvals:
         who = _approver(approver)
         row = await self._claim(approver, approval_id, approve, who)
         if approve:
-            await self._send(row)
+            await self._send(row, who)
+        else:
+            self._decided(row, "approval_rejected", decided_by=who)
         return await self.view(approver.user_id, row.id)
+
+    def _decided(
+        self,
+        row: Approval,
+        error: str,
+        *,
+        decided_by: str | None = None,
+        status: int | None = None,
+        duration_ms: float = 0.0,
+    ) -> None:
+        """The execution log's row of a decision on a held call (docs/execution.md,
+        "Audit"): approved (the send), rejected by a person, expired."""
+        self.log.record(
+            user_id=row.user_id,
+            key_id=row.key_id,
+            integration=row.integration,
+            endpoint=row.endpoint,
+            upstream_status=status,
+            error=error,
+            duration_ms=duration_ms,
+            approval_id=row.id,
+            decided_by=decided_by,
+        )
+        if tracing.SPANS is not None:
+            tracing.span(
+                "skillgate.approval.decide",
+                {
+                    "skillgate.integration": row.integration,
+                    "skillgate.endpoint": row.endpoint,
+                    "skillgate.decision": decision_of(error),
+                    "skillgate.error": error,
+                    "skillgate.approval_id": row.id,
+                    "skillgate.decided_by": decided_by,
+                    "skillgate.key_id": row.key_id,
+                    "http.response.status_code": status,
+                },
+                duration_ms / 1000,
+            )
+
+    async def expire_overdue(self, user_id: str) -> int:
+        """Move the user's pending approvals past their time to `expired`, each logged
+        once (one conditional UPDATE per row claims it, whichever instance sees it
+        first); how many. Run before the user's log is read (the Activity page, the
+        export) and when an agent meets an expired approval."""
+        now = utcnow()
+        async with self._sessionmaker() as session, session.begin():
+            rows = await ApprovalRepository(session).expire(user_id, now)
+        for row in rows:
+            self._decided(row, "approval_expired", decided_by="timeout")
+        return len(rows)
 
     async def _claim(
         self, approver: Principal, approval_id: str, approve: bool, who: str
@@ -222,7 +277,7 @@ class Approvals:
                 )
         return row
 
-    async def _send(self, row: Approval) -> None:
+    async def _send(self, row: Approval, who: str) -> None:
         """The approved request, rebuilt from the stored values, sent if it renders
         exactly as the person saw it; the envelope (or the gateway's error) stored, the
         call logged (error `approved`, or the gateway's code)."""
@@ -241,15 +296,8 @@ class Approvals:
         except SkillGateError as exc:
             state, status, body = "failed", 0, orjson.dumps({"status": 0, **exc.body()})
             error = exc.code
-        self.log.record(
-            user_id=row.user_id,
-            key_id=row.key_id,
-            integration=row.integration,
-            endpoint=row.endpoint,
-            upstream_status=status or None,
-            error=error,
-            duration_ms=(time.perf_counter() - started) * 1000,
-        )
+        elapsed = (time.perf_counter() - started) * 1000
+        self._decided(row, error, decided_by=who, status=status or None, duration_ms=elapsed)
         async with self._sessionmaker() as session, session.begin():
             await ApprovalRepository(session).finish(
                 row.id, state=state, upstream_status=status, envelope=body
@@ -279,7 +327,8 @@ class Approvals:
 
 
 def state_of(row: Approval, now: Any) -> str:
-    """pending | expired | sending | sent | failed | denied."""
+    """pending | expired | sending | sent | failed | denied (`expired` is computed until
+    expire_overdue stores it)."""
     if row.state == "pending" and row.expires_at <= now:
         return "expired"
     return row.state

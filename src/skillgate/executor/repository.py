@@ -155,6 +155,29 @@ class ApprovalRepository:
         )
         return done.rowcount == 1  # type: ignore[attr-defined,no-any-return]
 
+    async def expire(self, user_id: str, now: datetime) -> list[Approval]:
+        """The user's pending approvals past their time, each moved to `expired` by a
+        conditional UPDATE: only those this call moved (another instance may race)."""
+        overdue = await self.session.scalars(
+            select(Approval)
+            .where(
+                Approval.user_id == user_id,
+                Approval.state == "pending",
+                Approval.expires_at <= now,
+            )
+            .limit(500)
+        )
+        moved = []
+        for row in list(overdue):
+            done = await self.session.execute(
+                update(Approval)
+                .where(Approval.id == row.id, Approval.state == "pending")
+                .values(state="expired", decided_at=row.expires_at)
+            )
+            if done.rowcount == 1:  # type: ignore[attr-defined]
+                moved.append(row)
+        return moved
+
     async def finish(self, approval_id: str, **values: object) -> None:
         await self.session.execute(
             update(Approval).where(Approval.id == approval_id).values(**values)

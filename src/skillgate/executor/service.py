@@ -27,6 +27,7 @@ from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.errors import PolicyDenied, SkillGateError
+from skillgate.executions.schemas import decision_of
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor import params as params_mod
 from skillgate.executor import shaped
@@ -37,6 +38,7 @@ from skillgate.executor.options import PLAIN, RunOptions
 from skillgate.executor.outcome import Outcome
 from skillgate.executor.run import Run
 from skillgate.executor.upstream import Upstream
+from skillgate.kit import tracing
 from skillgate.kit.principal import Principal
 from skillgate.metrics import Metrics
 
@@ -106,6 +108,7 @@ class Executor:
         started = time.perf_counter()
         upstream_status: int | None = None
         error_code: str | None = None
+        approval_id: str | None = None  # a held (or refused) call's approval, for the log
         known: Endpoint | None = None  # metrics label only names from the catalog
         try:
             rendered, endpoint = self.rendered.endpoint(slug, name, principal.scopes)
@@ -139,9 +142,12 @@ class Executor:
             return outcome
         except SkillGateError as exc:
             error_code = exc.code
+            approval_id = _approval_of(exc)
             raise
         finally:
-            self._account(principal, slug, name, known, upstream_status, error_code, started)
+            self._account(
+                principal, slug, name, known, upstream_status, error_code, started, approval_id
+            )
 
     def _account(
         self,
@@ -152,8 +158,10 @@ class Executor:
         upstream_status: int | None,
         error_code: str | None,
         started: float,
+        approval_id: str | None = None,
     ) -> None:
-        """Metrics and the execution log for one call, whatever its outcome."""
+        """Metrics, the execution log and (when on) a span for one call, whatever its
+        outcome."""
         if known is None:  # refused before the lookup answered (unknown name, scope)
             known = self.catalog.endpoint(slug, name)
         if known is not None:  # bounded labels only
@@ -174,4 +182,39 @@ class Executor:
                 upstream_status=upstream_status,
                 error=error_code,
                 duration_ms=(time.perf_counter() - started) * 1000,
+                approval_id=approval_id,
             )
+        if tracing.SPANS is not None:  # off by default: no attribute is built
+            _span(principal, slug, name, upstream_status, error_code, started, approval_id)
+
+
+def _approval_of(exc: SkillGateError) -> str | None:
+    """The approval a held or refused call names (ApprovalPending, ApprovalDenied)."""
+    shown = exc.extra.get("approval")
+    return str(shown["id"])[:32] if isinstance(shown, dict) and "id" in shown else None
+
+
+def _span(
+    principal: Principal,
+    slug: str,
+    name: str,
+    upstream_status: int | None,
+    error_code: str | None,
+    started: float,
+    approval_id: str | None,
+) -> None:
+    tracing.span(
+        "skillgate.execute",
+        {
+            "skillgate.integration": slug,
+            "skillgate.endpoint": name[:64],
+            "skillgate.decision": decision_of(error_code),
+            "skillgate.error": error_code,
+            "skillgate.approval_id": approval_id,
+            "skillgate.key_id": principal.key.key_id if principal.key else None,
+            "skillgate.door": principal.via,
+            "enduser.id": principal.user_id,
+            "http.response.status_code": upstream_status,
+        },
+        time.perf_counter() - started,
+    )

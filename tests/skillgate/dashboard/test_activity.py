@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import orjson
 import pytest
 
 from skillgate.dashboard import activity
@@ -73,3 +74,30 @@ async def test_activity_pages(
     bad = await signed_in.get("/activity", params={"cursor": "@@@"})
     assert bad.status_code == 400
     assert "not valid" in bad.text
+
+
+async def test_activity_export_downloads_the_viewers_own_rows(
+    harness: Harness, signed_in: Web, other_web: Web, provider: Provider
+) -> None:
+    page = await signed_in.get("/activity")
+    assert 'action="/activity/export"' in page.text  # the download form
+    await _calls(harness, signed_in, provider)
+    r = await signed_in.get("/activity/export")
+    assert r.status_code == 200
+    assert r.headers["content-type"] == "application/x-ndjson"
+    assert r.headers["content-disposition"].startswith('attachment; filename="skillgate-activity-')
+    rows = [orjson.loads(line) for line in r.content.splitlines()]
+    assert [(e["endpoint"], e["status"], e["decision"]) for e in rows] == [
+        ("get_user", 200, "allowed"),
+        ("get_user", 404, "allowed"),
+        ("get_thing", None, "allowed"),
+    ]
+    assert rows[2]["error"] == "integration_not_connected"
+    assert "Decision" in (await signed_in.get("/activity")).text
+    bad = await signed_in.get("/activity/export", params={"since": "soon"})
+    assert bad.status_code == 400
+    assert "since" in bad.text
+    await other_web.signup("eve@example.com")
+    theirs = await other_web.get("/activity/export")
+    assert theirs.status_code == 200
+    assert theirs.content == b""

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from tests.conftest import Harness, bearer
@@ -80,3 +81,21 @@ async def test_the_person_creates_an_approve_key_on_the_keys_page(
     )
     assert decided.json()["state"] == "sent"
     assert len(provider.api_requests()) == 1
+
+
+async def test_a_session_approval_is_on_the_activity_page_and_in_the_export(
+    harness: Harness, web: Web, provider: Provider
+) -> None:
+    _, approval_id = await _held(harness, web, provider)
+    r = await web.post(f"/approvals/{approval_id}/approve", {}, csrf_from="/approvals")
+    assert r.status_code == 200, r.text
+    assert len(provider.api_requests()) == 1
+    activity = await web.get("/activity")
+    assert "approved by session:ada@example.com" in activity.text
+    assert '<td data-label="Decision">held</td>' in activity.text
+    exported = await web.get("/activity/export")
+    rows = [orjson.loads(line) for line in exported.content.splitlines()]
+    sent = [e for e in rows if e["decision"] == "approved"]
+    assert [(e["approval_id"], e["decided_by"], e["status"]) for e in sent] == [
+        (approval_id, "session:ada@example.com", 201)
+    ]

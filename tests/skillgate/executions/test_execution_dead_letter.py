@@ -26,7 +26,7 @@ from tests.conftest import Harness
 
 def _row(user_id: str, n: int, endpoint: str = "get_user") -> Row:
     at = datetime(2026, 11, 23, 12, 0, n % 60, 123456, tzinfo=UTC)
-    return (f"exe_dead{n:06d}", user_id, "key_x", "sample", endpoint, 200, None, n, at)
+    return (f"exe_dead{n:06d}", user_id, "key_x", "sample", endpoint, 200, None, n, None, None, at)
 
 
 def _record(writer: ExecutionWriter, user_id: str, endpoint: str = "get_user") -> None:

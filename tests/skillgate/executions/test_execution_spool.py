@@ -20,7 +20,19 @@ from tests.conftest import Harness
 
 def _row(user_id: str, n: int) -> tuple[object, ...]:
     at = datetime(2026, 11, 23, 12, 0, n, 123456, tzinfo=UTC)
-    return (f"exe_spool{n:06d}", user_id, "key_x", "sample", "get_user", 200, None, n, at)
+    return (
+        f"exe_spool{n:06d}",
+        user_id,
+        "key_x",
+        "sample",
+        "get_user",
+        200,
+        None,
+        n,
+        None,
+        None,
+        at,
+    )
 
 
 async def _rows(harness: Harness) -> list[tuple[object, ...]]:
@@ -36,6 +48,8 @@ async def _rows(harness: Harness) -> list[tuple[object, ...]]:
             r.upstream_status,
             r.error,
             r.duration_ms,
+            r.approval_id,
+            r.decided_by,
             r.created_at,
         )
         for r in found

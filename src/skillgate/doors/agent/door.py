@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from starlette.types import Receive, Scope, Send
 
 from skillgate.api_keys.verifier import KeyVerifier
-from skillgate.doors.agent.router import Call, Match, Router
+from skillgate.doors.agent.router import Call, Match, Router, Stream
 from skillgate.errors import MethodNotAllowed
 from skillgate.http.errors import as_error, door_of, json_head, send_error
 from skillgate.http.middleware import header, request_id
@@ -22,11 +22,27 @@ from skillgate.kit import text
 MATCH_KEY = "skillgate.agent_match"  # the scope entry the dispatcher leaves for the door
 
 
-async def _respond(send: Send, status: int, body: bytes, headers: Mapping[str, str] | None) -> None:
+async def _respond(
+    send: Send, status: int, body: bytes | Stream, headers: Mapping[str, str] | None
+) -> None:
+    if isinstance(body, Stream):
+        await _stream(send, status, body, headers)
+        return
     await send(
         {"type": "http.response.start", "status": status, "headers": json_head(body, headers)}
     )
     await send({"type": "http.response.body", "body": body})
+
+
+async def _stream(send: Send, status: int, body: Stream, headers: Mapping[str, str] | None) -> None:
+    raw = [(b"content-type", body.media_type.encode("latin-1"))]
+    raw.extend(
+        (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in (headers or {}).items()
+    )
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    async for chunk in body.chunks:
+        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+    await send({"type": "http.response.body", "body": b""})
 
 
 class AgentDoor:

@@ -8,7 +8,7 @@ account door (FastAPI).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +17,17 @@ from starlette.types import Receive, Scope
 from skillgate.http.body import read_body
 from skillgate.kit.principal import Principal
 
-Reply = tuple[int, bytes, Mapping[str, str] | None]
+
+@dataclass(frozen=True)
+class Stream:
+    """A body sent as it is produced (the execution log's export): the handler has
+    checked everything that can be refused before it returns one."""
+
+    chunks: AsyncIterator[bytes]
+    media_type: str
+
+
+Reply = tuple[int, bytes | Stream, Mapping[str, str] | None]
 
 
 @dataclass(slots=True)

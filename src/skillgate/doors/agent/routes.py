@@ -34,7 +34,7 @@ def agent_router(
             *discovery.routes(discovery_service),
             *profile.routes(plans),
             *connections.routes(connections_service, sessions),
-            *executions.routes(log, sessions),
+            *executions.routes(log, sessions, executor.approvals),
             *approvals.routes(executor),
             *execute.routes(executor),  # last: its pattern is the widest
         ]
