@@ -6,6 +6,8 @@ BIN := $(VENV)/bin
 # `make run PORT=9000 HOST=0.0.0.0` serves elsewhere than the default.
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make test TEST_WORKERS=0` runs the suite in one process (pytest-xdist's workers otherwise).
+TEST_WORKERS ?= auto
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
 .PHONY: run test lint fmt install bench browser clean catalog-table catalog-sync catalog-build
@@ -34,7 +36,7 @@ test: install lint
 	$(BIN)/python -m skillgate.catalog
 	bash tests/browser_setup.sh
 	bash tests/clients_setup.sh
-	$(BIN)/pytest -q $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 
 bench: install

@@ -63,6 +63,34 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+# `make test` runs the suite on two pytest-xdist workers (`--dist loadgroup`). These files'
+# tests share something outside their process with any other test that uses it: fixed
+# ports (the docs' commands), the one Redis server's keys and channels (rate counters by
+# address, cache invalidations), real clients that build in a shared folder. They run one
+# after another on one worker; everything else is spread over both.
+SHARED = "shared"
+SHARED_FILES = frozenset(
+    {
+        "tests/test_docs_commands.py",
+        "tests/test_readme.py",
+        "tests/skillgate/test_multi_instance.py",
+        "tests/skillgate/kit/test_ratecount.py",
+        "tests/skillgate/kit/test_outage.py",
+        "tests/skillgate/doors/mcp/test_mcp_two_instances.py",
+        "tests/skillgate/device/test_device_abuse.py",
+        "tests/skillgate/device/test_device_flow.py",
+    }
+)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        where = item.path.resolve().relative_to(ROOT).as_posix()
+        if where in SHARED_FILES or where.startswith("tests/clients/"):
+            item.add_marker(pytest.mark.xdist_group(SHARED))
+
+
 @functools.cache
 def password_hash() -> str:
     """A real argon2id hash of PASSWORD (production parameters), made once per run."""
