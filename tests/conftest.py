@@ -77,6 +77,7 @@ SHARED_FILES = frozenset(
         "tests/skillgate/kit/test_ratecount.py",
         "tests/skillgate/kit/test_outage.py",
         "tests/skillgate/doors/mcp/test_mcp_two_instances.py",
+        "tests/skillgate/mcpauth/test_two_instances.py",
         "tests/skillgate/device/test_device_abuse.py",
         "tests/skillgate/device/test_device_flow.py",
     }
