@@ -11,7 +11,7 @@ import orjson
 import yaml
 
 from skillgate.catalog.loader import SHIPPED_DIR, load_catalog
-from skillgate.catalog.models import Endpoint
+from skillgate.catalog.models import READ_METHODS, Endpoint
 
 DOCS = Path(__file__).parents[3] / "docs" / "catalog.md"
 _ROW = re.compile(r"^\| `(\w+)` \| `(\w+)` \| `(\w+) ([^`]+)` \| (.+) \|$")
@@ -53,7 +53,7 @@ def test_every_shipped_non_get_read_is_reviewed_with_the_sources_words() -> None
         (slug, e.name): e
         for slug, integration in catalog.integrations.items()
         for e in integration.endpoints
-        if e.method != "GET" and not e.mutates
+        if e.method not in READ_METHODS and not e.mutates
     }
     listed = reviewed()
     assert len(listed) >= 18
@@ -86,5 +86,5 @@ def test_stripes_update_value_list_changes_data() -> None:
     # No compiled operation of any shipped integration is a read by its name alone.
     for integration in load_catalog().integrations.values():
         for e in integration.endpoints:
-            if e.method != "GET" and not e.mutates and e.operation:
+            if e.method not in READ_METHODS and not e.mutates and e.operation:
                 assert e.operation in overlay_reads(integration.slug), e.operation

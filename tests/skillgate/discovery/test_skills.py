@@ -61,7 +61,7 @@ async def test_list_integrations(harness: Harness) -> None:
                 "slug": "oauthy",
                 "name": "OAuthy",
                 "status": "not_connected",
-                "endpoints": 2,
+                "endpoints": 3,
                 "description": "An OAuth integration used by the test suite.",
             },
             {
