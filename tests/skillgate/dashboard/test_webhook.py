@@ -141,19 +141,24 @@ async def test_a_user_without_a_webhook_gets_nothing_and_removing_stops_it(
 
 
 async def test_a_receiver_that_is_down_never_breaks_the_held_call(
-    hooked: Harness, provider: Provider
+    hooked: Harness, provider: Provider, capfd: pytest.CaptureFixture[str]
 ) -> None:
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     ada = await _signed_in(hooked, "ada@example.com")
-    await _save(ada, f"http://127.0.0.1:{port}/hook")
+    secret = await _save(ada, f"http://127.0.0.1:{port}/hook?token=relay-token")
     full = await _held_key(hooked, "ada@example.com")
     held = await hooked.run(full, "sample", "create_issue", **ISSUE)
     assert held.status_code == 202, held.text
     await state_of(hooked.app).webhooks.drain()  # the failure is logged, not raised
     again = await hooked.run(full, "sample", "create_issue", **ISSUE)
     assert again.json()["approval"]["id"] == held.json()["approval"]["id"]
+    logged = capfd.readouterr().err
+    assert "webhook not delivered" in logged
+    assert secret not in logged
+    assert secret.removeprefix("whsec_") not in logged
+    assert "relay-token" not in logged  # nor the URL's query (a relay's token)
 
 
 @pytest.mark.parametrize(
