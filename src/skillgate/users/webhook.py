@@ -21,7 +21,6 @@ from typing import Any
 
 import orjson
 import structlog
-from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from yarl import URL
 
@@ -30,6 +29,7 @@ from skillgate.kit import webhooks
 from skillgate.kit.outbound import Outbound, UpstreamRequest
 from skillgate.kit.vault import Binding, Vault, VaultError
 from skillgate.users.models import Webhook
+from skillgate.users.repository import WebhookRepository
 
 log = structlog.get_logger(__name__)
 TIMEOUT = 5.0  # seconds a receiver has to answer
@@ -57,7 +57,7 @@ class Webhooks:
 
     async def url_of(self, user_id: str) -> str | None:
         async with self._sessionmaker() as session:
-            row = await session.get(Webhook, user_id)
+            row = await WebhookRepository(session).get(user_id)
         return row.url if row is not None else None
 
     async def save(self, user_id: str, url: str) -> str:
@@ -66,14 +66,14 @@ class Webhooks:
         secret = webhooks.new_secret()
         sealed = self._vault.seal({"secret": secret}, _binding(user_id))
         async with self._sessionmaker() as session, session.begin():
-            await session.execute(delete(Webhook).where(Webhook.user_id == user_id))
-            session.add(Webhook(user_id=user_id, url=url, secret=sealed))
+            await WebhookRepository(session).replace(
+                Webhook(user_id=user_id, url=url, secret=sealed)
+            )
         return secret
 
     async def remove(self, user_id: str) -> bool:
         async with self._sessionmaker() as session, session.begin():
-            result = await session.execute(delete(Webhook).where(Webhook.user_id == user_id))
-        return bool(getattr(result, "rowcount", 0))
+            return await WebhookRepository(session).remove(user_id)
 
     def notify(self, user_id: str, event_type: str, data: dict[str, Any]) -> None:
         """Send the event in the background; the caller does not wait for it."""
@@ -88,7 +88,7 @@ class Webhooks:
 
     async def _deliver(self, user_id: str, event_type: str, data: dict[str, Any]) -> None:
         async with self._sessionmaker() as session:
-            row = await session.get(Webhook, user_id)
+            row = await WebhookRepository(session).get(user_id)
         if row is None:
             return  # not opted in
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

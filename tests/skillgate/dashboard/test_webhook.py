@@ -188,3 +188,19 @@ async def test_saving_needs_the_csrf_token(harness: Harness) -> None:
     secret = await _save(web, "https://ntfy.sh/t")  # the same form, with its token
     assert secret.startswith("whsec_")
     assert orjson.dumps(secret) not in (await web.get("/approvals")).content
+
+
+async def test_a_receiver_that_answers_an_error_is_logged_once_not_retried(
+    hooked: Harness, provider: Provider, capfd: pytest.CaptureFixture[str]
+) -> None:
+    ada = await _signed_in(hooked, "ada@example.com")
+    await _save(ada, f"{provider.url}/hooks/ada")
+    full = await _held_key(hooked, "ada@example.com")
+    provider.reply("POST", "/hooks/ada", Reply(500, {"error": "down"}))
+    provider.clear()
+    assert (await hooked.run(full, "sample", "create_issue", **ISSUE)).status_code == 202
+    await state_of(hooked.app).webhooks.drain()
+    assert len(_hooks(provider)) == 1
+    logged = [line for line in capfd.readouterr().err.splitlines() if "webhook refused" in line]
+    assert len(logged) == 1
+    assert orjson.loads(logged[0])["status"] == 500
