@@ -72,9 +72,9 @@ def check_url(value: str, *, allow_loopback: bool = False) -> str:
     if parsed.user or parsed.password:
         raise BadRequest(f"{FIELD}: the URL may not carry a user name or password.")
     if allow_loopback and is_loopback(host) and parsed.scheme in ("http", "https"):
-        return url
+        return str(parsed)
     if parsed.scheme != "https":
         raise BadRequest(f"{FIELD}: the URL must start with https:// (got {parsed.scheme}://).")
     if (is_ip_literal(host) and not is_global(host)) or is_loopback(host):
         raise BadRequest(f"{FIELD}: the gateway only calls public addresses ({host} is not).")
-    return url
+    return str(parsed)  # encoded, as the outbound sends it

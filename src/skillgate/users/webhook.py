@@ -87,6 +87,12 @@ class Webhooks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def _deliver(self, user_id: str, event_type: str, data: dict[str, Any]) -> None:
+        try:
+            await self._send(user_id, event_type, data)
+        except Exception as exc:  # a background task: nothing above it to tell
+            log.warning("webhook not delivered", user_id=user_id, why=type(exc).__name__)
+
+    async def _send(self, user_id: str, event_type: str, data: dict[str, Any]) -> None:
         async with self._sessionmaker() as session:
             row = await WebhookRepository(session).get(user_id)
         if row is None:
