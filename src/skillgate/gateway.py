@@ -65,6 +65,7 @@ from skillgate.metrics import Metrics
 from skillgate.settings import Settings
 from skillgate.users.limiter import PlanLimiter
 from skillgate.users.plans import Plans
+from skillgate.users.webhook import Webhooks
 
 
 @dataclass
@@ -96,6 +97,7 @@ class Gateway:
     log: ExecutionLog
     oauth: GatewayProvider  # the authorization server of /mcp (mcpauth)
     oauth_tokens: TokenVerifier  # its access tokens, for the MCP door
+    webhooks: Webhooks  # the users' opt-in notifications (held calls)
     services: dict[type, Any] = field(default_factory=dict)  # what FastAPI routes receive
 
     def provide(self, *services: Any) -> None:
@@ -122,6 +124,7 @@ class Gateway:
         return self.catalog
 
     async def close(self) -> None:
+        await self.webhooks.drain()  # before the outbound session closes
         await self.usage.close()
         await self.executions.close()
         await self.outbound.close()
@@ -207,6 +210,7 @@ def _executor(
     rendered: RenderedCatalog,
     upstream: Upstream,
     log: ExecutionWriter,
+    webhooks: Webhooks,
 ) -> Executor:
     """The executor: the lookup and the log around the upstream step, and the option
     runner for what is decided before a call (confirmation, idempotency, dry run)."""
@@ -224,7 +228,7 @@ def _executor(
         options=options,
         log=log,
         metrics=base.metrics,
-        approvals=Approvals(base.sessionmaker, upstream, catalog, log),
+        approvals=Approvals(base.sessionmaker, upstream, catalog, log, webhooks=webhooks),
     )
 
 
@@ -240,7 +244,12 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     executions = _execution_log(base)
     connections = _connections(base, catalog)
     upstream = _upstream(base, plans=plans, limiter=limiter, connections=connections)
-    executor = _executor(base, catalog, rendered=rendered, upstream=upstream, log=executions)
+    webhooks = Webhooks(
+        maker, base.vault, base.outbound, allow_loopback=settings.webhook_allow_loopback
+    )
+    executor = _executor(
+        base, catalog, rendered=rendered, upstream=upstream, log=executions, webhooks=webhooks
+    )
     oauth, oauth_tokens = _authorization_server(base, catalog)
     gateway = Gateway(
         settings=settings,
@@ -267,6 +276,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         log=ExecutionLog(executions, base.sessionmaker),
         oauth=oauth,
         oauth_tokens=oauth_tokens,
+        webhooks=webhooks,
     )
     # What the account door's routes receive, by type.
     keys = ApiKeys(
@@ -285,6 +295,7 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         gateway.log,
         oauth.grants,
         executor.approvals,
+        webhooks,
     )
     _provide_accounts(gateway, counter=limiter.counter, keys=keys)
     return gateway

@@ -130,6 +130,9 @@ class Settings(BaseSettings):
     oauth_access_ttl: int = Field(default=3600, ge=60, le=86_400)
     oauth_refresh_ttl: int = Field(default=30 * 86_400, ge=3600, le=365 * 86_400)
     oauth_cimd_allow_loopback: bool = False
+    # For tests only: a user's approval webhook may be a loopback http:// URL
+    # (docs/execution.md, "Approvals"); never in production.
+    webhook_allow_loopback: bool = False
     # The largest answer (envelope) of one execution, all its pages together; also
     # the most an Idempotency-Key stores for a replay (executor.capped).
     max_answer_bytes: int = Field(default=10 * 1024 * 1024, ge=4096)
@@ -278,6 +281,11 @@ def finalize(settings: Settings) -> Settings:
         if settings.oauth_cimd_allow_loopback:
             raise ConfigError(
                 "SKILLGATE_OAUTH_CIMD_ALLOW_LOOPBACK is for tests: it may not be set in "
+                "production mode"
+            )
+        if settings.webhook_allow_loopback:
+            raise ConfigError(
+                "SKILLGATE_WEBHOOK_ALLOW_LOOPBACK is for tests: it may not be set in "
                 "production mode"
             )
         return settings

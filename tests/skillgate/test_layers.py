@@ -34,7 +34,7 @@ PUBLIC = {
     "discovery": {"rendered"},  # RenderedCatalog
     "executions": {"writer"},  # ExecutionWriter
     "executor": {"approvals"},  # Approvals: held calls, decided by a person
-    "users": {"limiter", "passwords", "plans"},
+    "users": {"limiter", "passwords", "plans", "webhook"},  # webhook: opt-in notifications
 }
 _LAYERS = {"service", "repository", "schemas", "models"}
 

@@ -46,6 +46,20 @@ def test_production_with_everything_explicit_starts(tmp_path: Path) -> None:
     assert not (tmp_path / SECRETS_FILE).exists()
 
 
+def test_production_refuses_loopback_webhooks(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="SKILLGATE_WEBHOOK_ALLOW_LOOPBACK is for tests"):
+        finalize(
+            Settings(
+                env="production",
+                data_dir=tmp_path,
+                database_url="postgresql://db/x",
+                secret_key="s" * 40,
+                encryption_keys="k1:" + "A" * 43 + "=",
+                webhook_allow_loopback=True,
+            )
+        )
+
+
 def test_corrupt_secrets_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / SECRETS_FILE).write_text("{nope")
     with pytest.raises(ConfigError, match="cannot read generated secrets"):

@@ -5,8 +5,11 @@
                                      run renders it, credential redacted), Approve / Deny
     POST /approvals/{id}/approve     send it, once; the page shows the outcome
     POST /approvals/{id}/deny        refuse it; the agent is told on its next poll
+    POST /approvals/webhook          set the notification webhook (`webhook_url`, https);
+                                     the page shows its new signing secret, once
+    POST /approvals/webhook/remove   stop the notifications
 
-Another user's approval is 404; both forms carry the CSRF token.
+Another user's approval is 404; every form carries the CSRF token.
 """
 
 from __future__ import annotations
@@ -24,10 +27,12 @@ from skillgate.dashboard.viewer import CheckedForm, SignedIn, Viewer
 from skillgate.executor.approvals import Approvals
 from skillgate.http.provide import provided
 from skillgate.kit.principal import Principal
+from skillgate.users.webhook import Webhooks
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
 Held = Annotated[Approvals, provided(Approvals)]
+Hooks = Annotated[Webhooks, provided(Webhooks)]
 
 
 def _person(viewer: Viewer) -> Principal:
@@ -49,11 +54,37 @@ def _page(request: Request, viewer: Viewer, approval: dict[str, Any]) -> Respons
     return web.render(request, "approval.html", context)
 
 
+async def _listing(
+    request: Request, viewer: Viewer, held: Approvals, hooks: Webhooks, secret: str | None = None
+) -> Response:
+    context = {
+        "viewer": viewer,
+        "nav": "approvals",
+        "rows": await held.pending_for(viewer.user_id),
+        "webhook_url": await hooks.url_of(viewer.user_id),
+        "secret": secret,  # only right after a save: it is never shown again
+    }
+    headers = {"Cache-Control": "no-store"} if secret else None
+    return web.render(request, "approvals.html", context, headers=headers)
+
+
 @router.get("/approvals")
-async def approvals_page(request: Request, viewer: SignedIn, held: Held) -> Response:
-    rows = await held.pending_for(viewer.user_id)
-    context = {"viewer": viewer, "nav": "approvals", "rows": rows}
-    return web.render(request, "approvals.html", context)
+async def approvals_page(request: Request, viewer: SignedIn, held: Held, hooks: Hooks) -> Response:
+    return await _listing(request, viewer, held, hooks)
+
+
+@router.post("/approvals/webhook")
+async def save_webhook(
+    request: Request, viewer: SignedIn, form: CheckedForm, held: Held, hooks: Hooks
+) -> Response:
+    secret = await hooks.save(viewer.user_id, web.field(form, "webhook_url"))
+    return await _listing(request, viewer, held, hooks, secret)
+
+
+@router.post("/approvals/webhook/remove")
+async def remove_webhook(viewer: SignedIn, form: CheckedForm, hooks: Hooks) -> Response:
+    await hooks.remove(viewer.user_id)
+    return web.redirect("/approvals")
 
 
 @router.get("/approvals/{approval_id}")

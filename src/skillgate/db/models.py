@@ -8,7 +8,7 @@ from skillgate.device.models import DeviceCode
 from skillgate.executions.models import Execution
 from skillgate.executor.models import Approval, Confirmation, IdempotentCall
 from skillgate.mcpauth.models import OAuthClient, OAuthCode, OAuthGrant, OAuthToken
-from skillgate.users.models import User
+from skillgate.users.models import User, Webhook
 
 __all__ = [
     "ApiKey",
@@ -26,4 +26,5 @@ __all__ = [
     "OAuthToken",
     "User",
     "WebSession",
+    "Webhook",
 ]

@@ -51,6 +51,7 @@ from skillgate.executor.run import Run
 from skillgate.executor.upstream import Upstream
 from skillgate.kit import tracing
 from skillgate.kit.principal import KeyIdentity, Principal
+from skillgate.users.webhook import Webhooks
 
 TTL = 900  # seconds a held call waits for a person
 MAX_WAIT = 30  # the longest GET /v1/approvals/{id}?wait= holds its request
@@ -66,12 +67,14 @@ class Approvals:
         catalog: Catalog,
         log: ExecutionWriter,
         poll_interval: float = 0.5,
+        webhooks: Webhooks | None = None,
     ) -> None:
         self._sessionmaker = sessionmaker
         self.upstream = upstream
         self.log = log  # the approved call's row (the send happens here, not in Executor)
         self.catalog = catalog
         self.poll_interval = poll_interval
+        self.webhooks = webhooks  # the person's opt-in notification of a held call
 
     # -- the agent's side
 
@@ -108,7 +111,24 @@ class Approvals:
                 expires_at=now + timedelta(seconds=TTL),
             )
             await repo.insert(row)
+        self._announce(row)
         raise self.pending(row)
+
+    def _announce(self, row: Approval) -> None:
+        """`approval.pending` to the person's webhook, if they set one (in the
+        background: the agent's 202 does not wait for it)."""
+        if self.webhooks is None:
+            return
+        data = {
+            "approval_id": row.id,
+            "integration": row.integration,
+            "endpoint": row.endpoint,
+            "method": row.request.get("method"),
+            "url": row.request.get("url"),  # as the dry run shows it, credential redacted
+            "approve_url": self.approve_url(row.id),
+            "expires_at": row.expires_at.isoformat(),
+        }
+        self.webhooks.notify(row.user_id, "approval.pending", data)
 
     def _delivered(self, row: Approval, now: Any) -> Outcome:
         state = state_of(row, now)

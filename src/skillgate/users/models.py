@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import String
+from sqlalchemy import ForeignKey, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from skillgate.db.base import Base, UTCDateTime, new_id, utcnow
@@ -23,3 +23,20 @@ class User(Base):
 
     def __repr__(self) -> str:
         return f"User(id={self.id!r}, plan={self.plan!r})"
+
+
+class Webhook(Base):
+    """A user's opt-in notification (docs/execution.md, "Approvals"): where a held call
+    is announced, and its Standard Webhooks signing secret, sealed by the vault."""
+
+    __tablename__ = "user_webhooks"
+
+    user_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    url: Mapped[str] = mapped_column(String(2000))
+    secret: Mapped[bytes] = mapped_column(LargeBinary)  # AES-GCM, bound to the user
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    def __repr__(self) -> str:  # never the secret
+        return f"Webhook(user_id={self.user_id!r})"

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.db.base import utcnow
-from skillgate.users.models import User
+from skillgate.users.models import User, Webhook
 
 
 class UserRepository:
@@ -38,3 +38,22 @@ class UserRepository:
         await self.session.execute(
             update(User).where(User.id == user_id).values(updated_at=utcnow())
         )
+
+
+class WebhookRepository:
+    """A user's notification webhook (one row per user)."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def get(self, user_id: str) -> Webhook | None:
+        return await self.session.get(Webhook, user_id)
+
+    async def replace(self, row: Webhook) -> None:
+        await self.remove(row.user_id)
+        self.session.add(row)
+        await self.session.flush()
+
+    async def remove(self, user_id: str) -> bool:
+        result = await self.session.execute(delete(Webhook).where(Webhook.user_id == user_id))
+        return bool(getattr(result, "rowcount", 0))
