@@ -278,27 +278,33 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
         oauth_tokens=oauth_tokens,
         webhooks=webhooks,
     )
-    # What the account door's routes receive, by type.
+    _provide_doors(gateway, oauth)
+    return gateway
+
+
+def _provide_doors(gateway: Gateway, oauth: GatewayProvider) -> None:
+    """What the account door's routes receive, by type."""
+    settings, catalog = gateway.settings, gateway.catalog
+    assert settings.secret_key is not None
     keys = ApiKeys(
         pepper=keyformat.derive_pepper(settings.secret_key),
         slugs=catalog.integrations.keys(),  # a live view: a reload changes it
-        verifier=verifier,
+        verifier=gateway.verifier,
         catalog=catalog,  # what a policy may name (the same live catalog)
     )
     gateway.provide(
-        maker,
+        gateway.sessionmaker,
         catalog,
-        plans,
-        connections,
+        gateway.plans,
+        gateway.connections,
         gateway.scoped_connections,
         keys,
         gateway.log,
         oauth.grants,
-        executor.approvals,
-        webhooks,
+        gateway.executor.approvals,
+        gateway.webhooks,
     )
-    _provide_accounts(gateway, counter=limiter.counter, keys=keys)
-    return gateway
+    _provide_accounts(gateway, counter=gateway.limiter.counter, keys=keys)
 
 
 def _authorization_server(base: _Base, catalog: Catalog) -> tuple[GatewayProvider, TokenVerifier]:

@@ -62,6 +62,7 @@ from skillgate.catalog.importers import schema as sch
 from skillgate.catalog.importers import swagger
 from skillgate.catalog.importers.compile import compile_all
 from skillgate.catalog.importers.document import load_document
+from skillgate.catalog.importers.media import is_json, request_body
 from skillgate.catalog.importers.naming import category, endpoint_name, snake
 from skillgate.catalog.importers.refs import resolve
 from skillgate.catalog.importers.security import document_spec
@@ -73,7 +74,6 @@ from skillgate.catalog.importers.source import (
     Schema,
     SkipOperation,
     Skipped,
-    SourceBody,
     SourceOperation,
     SourceParam,
     reason_of,
@@ -84,9 +84,6 @@ __all__ = ["import_openapi", "load_document"]
 _VAR = re.compile(r"\{([^{}]+)\}")
 _VERSION = re.compile(r"^v\d+(\.\d+)*$|^\d+(\.\d+)+$", re.IGNORECASE)
 _READ_FLAGS = ("x-readOnly", "x-read-only", "x-readonly")
-FORM = "application/x-www-form-urlencoded"
-MULTIPART = "multipart/form-data"
-BINARY = "application/octet-stream"
 
 
 def _version(document: dict[str, Any]) -> None:
@@ -172,66 +169,6 @@ def _params(item: dict[str, Any], op: dict[str, Any]) -> list[SourceParam]:
     return [_param(raw) for raw in merged.values()]
 
 
-def _is_json(media: str) -> bool:
-    base = media.split(";")[0].strip().lower()
-    return base == "application/json" or (
-        base.startswith("application/") and base.endswith("+json")
-    )
-
-
-def _media(bases: dict[str, str], content: dict[str, Any]) -> tuple[str, str, str | None] | None:
-    """(media type, encoding, Content-Type to send when not the encoding's own) of the
-    body to send: JSON, else a form, else another JSON type (`merge-patch+json`,
-    `json-patch+json`: sent as itself), else `*/*` with a schema (sent as JSON), else
-    multipart, else `*/*` with none (a raw upload: skipped by the caller)."""
-    for base, encoding in (("application/json", "json"), (FORM, "form")):
-        if base in bases:
-            return bases[base], encoding, None
-    other = next((b for b in bases if _is_json(b)), None)
-    if other is not None:
-        return bases[other], "json", other
-    described = "*/*" in bases and (content[bases["*/*"]] or {}).get("schema")
-    if described:
-        return bases["*/*"], "json", None
-    if MULTIPART in bases:
-        return bases[MULTIPART], "multipart", None
-    if "*/*" in bases and BINARY not in bases:
-        return bases["*/*"], "json", None
-    return None
-
-
-def _body(op: dict[str, Any]) -> SourceBody | None:
-    body = op.get("requestBody")
-    if not isinstance(body, dict) or not isinstance(body.get("content"), dict):
-        return None
-    content: dict[str, Any] = body["content"]
-    if not content:
-        return None
-    required = bool(body.get("required"))
-    bases = {media.split(";")[0].strip().lower(): media for media in content}
-    chosen = _media(bases, content)
-    if chosen is not None:
-        name, encoding, content_type = chosen
-        media = content[name] or {}
-        schema = media.get("schema") or {}
-        if name.startswith("*/*") and not schema:
-            raise SkipOperation("request body of any type (*/*) with no schema: a raw upload")
-        styles = {
-            str(key): (str(enc.get("style", "form")), bool(enc.get("explode", True)))
-            for key, enc in (media.get("encoding") or {}).items()
-            if isinstance(enc, dict)
-        }
-        return SourceBody(schema, encoding, required, content_type=content_type, styles=styles)
-    if BINARY in bases:  # a raw upload: the file is the whole body
-        media = content[bases[BINARY]] or {}
-        schema = {**(media.get("schema") or {}), "description": body.get("description") or ""}
-        return SourceBody(schema, "binary", required)
-    kinds = ", ".join(content)
-    raise SkipOperation(
-        f"request body only as {kinds}; the executor sends JSON, form, multipart or binary bodies"
-    )
-
-
 def _responses(op: dict[str, Any]) -> tuple[dict[int, str], Schema | None, bool]:
     codes: dict[int, str] = {}
     result: Schema | None = None
@@ -244,7 +181,7 @@ def _responses(op: dict[str, Any]) -> tuple[dict[int, str], Schema | None, bool]
         codes[int(code)] = str(response.get("description") or "")
         if 200 <= int(code) < 300 and result is None:
             content = response.get("content") or {}
-            media = next((m for m in content if _is_json(m)), None)
+            media = next((m for m in content if is_json(m)), None)
             if media is not None:
                 result = (content[media] or {}).get("schema")
             link = any(str(h).lower() == "link" for h in response.get("headers") or {})
@@ -279,7 +216,7 @@ def _operation(
         description=str(op.get("description") or ""),
         docs_url=str(docs) if docs else None,
         params=_params(item, op),
-        body=_body(op),
+        body=request_body(op),
         responses=codes,
         result_schema=result,
         link_header=link,
