@@ -15,8 +15,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlparse
 
+import pytest
+
+from skillgate.catalog.loader import Catalog
 from tests.loopback import Answer, Loopback, Received
 
 
@@ -171,3 +174,11 @@ class Provider:
 
     def stop(self) -> None:
         self.server.stop()
+
+
+def serve_catalog(provider: Provider, catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point every integration of `catalog` at `provider`, each base URL keeping the real
+    one's path (so the paths the provider receives are the wire's)."""
+    for slug, integration in catalog.integrations.items():
+        path = urlparse(integration.base_url).path.rstrip("/")
+        monkeypatch.setenv(f"SKILLGATE_{slug.upper()}_BASE_URL", provider.url + path)

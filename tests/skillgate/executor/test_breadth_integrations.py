@@ -21,7 +21,7 @@ import pytest
 from skillgate.catalog.loader import SHIPPED_DIR, Catalog, load_catalog
 from skillgate.catalog.sources import read_lock
 from tests.conftest import Harness, open_harness
-from tests.upstream import Provider, Reply
+from tests.upstream import Provider, Reply, serve_catalog
 
 SLUGS = (
     "outlook",
@@ -85,10 +85,7 @@ async def gateway(
     provider: Provider,
     monkeypatch: pytest.MonkeyPatch,
 ) -> AsyncIterator[tuple[Harness, str]]:
-    # Each base URL keeps the real one's path, so the paths below are the wire's.
-    for slug, integration in breadth_catalog.integrations.items():
-        path = urlparse(integration.base_url).path.rstrip("/")
-        monkeypatch.setenv(f"SKILLGATE_{slug.upper()}_BASE_URL", provider.url + path)
+    serve_catalog(provider, breadth_catalog, monkeypatch)
     async with open_harness(database_url, tmp_path, breadth_catalog) as harness:
         await harness.user(plan="pro")
         full, _ = await harness.key()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote
 
 import pytest
 
@@ -18,7 +18,7 @@ from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.catalog.sources import read_lock
 from tests.conftest import Harness, open_harness
 from tests.skillgate.executor.test_breadth_integrations import _source_call
-from tests.upstream import Provider
+from tests.upstream import Provider, serve_catalog
 
 PER_INTEGRATION = 3  # curated reads run per integration
 
@@ -44,10 +44,7 @@ async def gateway(
     provider: Provider,
     monkeypatch: pytest.MonkeyPatch,
 ) -> AsyncIterator[tuple[Harness, str]]:
-    # Each base URL keeps the real one's path, so the paths received are the wire's.
-    for slug, integration in shipped.integrations.items():
-        path = urlparse(integration.base_url).path.rstrip("/")
-        monkeypatch.setenv(f"SKILLGATE_{slug.upper()}_BASE_URL", provider.url + path)
+    serve_catalog(provider, shipped, monkeypatch)
     if not database_url.startswith("sqlite"):
         pytest.skip("the wire does not depend on the database: SQLite's run covers it")
     async with open_harness(database_url, tmp_path, shipped) as harness:
