@@ -20,7 +20,7 @@ import pytest
 from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.catalog.models import Endpoint, Parameter
 from tests.conftest import Harness, open_harness
-from tests.upstream import Provider
+from tests.upstream import Provider, serve_catalog
 
 # The upstream names GitHub (and any provider) gives such parameters: independent of
 # how the importer recognises them, so this list is what the test holds it to.
@@ -57,9 +57,7 @@ async def gateway(
     monkeypatch: pytest.MonkeyPatch,
 ) -> AsyncIterator[tuple[Harness, str]]:
     slugs = sorted({slug for slug, _, _ in _cases(shipped)})
-    for slug in slugs:  # the base URL keeps the real one's path: the paths are the wire's
-        path = urlsplit(shipped.integrations[slug].base_url).path
-        monkeypatch.setenv(f"SKILLGATE_{slug.upper()}_BASE_URL", provider.url + path)
+    serve_catalog(provider, shipped, monkeypatch)  # the paths the provider sees are the wire's
     async with open_harness(database_url, tmp_path, shipped) as harness:
         await harness.user(plan="unlimited")
         full, _ = await harness.key(confirm="never")
@@ -89,7 +87,7 @@ def _expected(slug: str, catalog: Catalog, endpoint: Endpoint, params: dict[str,
             return "/".join(quote(part, safe="") for part in text.split("/"))
         return quote(text, safe="")
 
-    base = urlsplit(catalog.integrations[slug].base_url).path
+    base = urlsplit(catalog.integrations[slug].base_url).path.rstrip("/")
     return base + _PLACEHOLDER.sub(fill, endpoint.path)
 
 
