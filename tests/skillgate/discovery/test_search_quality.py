@@ -2,7 +2,7 @@
 
     .venv/bin/pytest -s tests/skillgate/discovery/test_search_quality.py
 
-- the development set (search_eval.yaml: `tasks`, `held_out`, `dev_kinds`): top-1/3/10
+- the development set (search_eval.yaml: `tasks`, `held_out`, `dev_kinds`, `unnamed`): top-1/3/10
   per kind, the share of no-endpoint requests the answer flags and of answerable ones
   wrongly flagged, with the misses; and a new query's p50 in-process;
 - the public BFCL v4 `live_multiple` pool (fixtures/bfcl, see its README): top-1/5 of
@@ -65,6 +65,7 @@ def dev_figures(index: SearchIndex) -> dict[str, dict[str, Rates]]:
         "tasks": measure(rank, dev["tasks"], "plain"),
         "held_out": measure(rank, dev["held_out"], "plain"),
         "dev_kinds": measure(rank, dev["dev_kinds"], "plain"),
+        "unnamed": measure(rank, dev["unnamed"], "unnamed"),
     }
 
 
