@@ -66,9 +66,8 @@ def main() -> None:
         start = time.perf_counter()
         index.matches(q, index.rank(q, ("*",), None, 10))
         times.append(time.perf_counter() - start)
-    print(
-        f"new query in-process, {len(queries)} requests: p50 {statistics.median(times) * 1000:.3f} ms"
-    )
+    p50 = statistics.median(times) * 1000
+    print(f"new query in-process, {len(queries)} requests: p50 {p50:.3f} ms")
     if not args.no_bfcl:
         for who, rates in quality.bfcl_figures().items():
             print(f"BFCL live_multiple {who:<5} top-1 {rates[1]:.3f}  top-5 {rates[5]:.3f}")

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import Stemmer
 
+from skillgate.discovery.phrasing import phrased
 from skillgate.discovery.synonyms import (
     ACTIONS,
     MEANS,
@@ -228,8 +229,13 @@ class Analyzer:
                 text, found = pattern.subn(" ", text)
                 if found:
                     related.update(meant)
+        request, context = phrased(text)
+        if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
+            text = request
         text = _ASKING.sub("show me", text, count=1)
         text, content = _content(text)
+        if context:
+            content = f"{content} {context}"
         words = self.words(text)
         while words and words[0] in LEAD_INS:  # "honestly just delete ...": delete
             words = words[1:]
