@@ -22,6 +22,7 @@ gets its `match`, and the answer says when none fits (discovery/confidence.py).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -60,6 +61,12 @@ NAME_COVER = 0.5
 # The score multiplier of every endpoint of an integration the query names by its name
 # ("... in Asana", "my Google Calendar").
 NAMED_BOOST = 1.5
+# An endpoint of a generated family (more than `FAMILY_SIZE` endpoints of one integration
+# under one parent path, each named for the path's last word: Graph's Excel functions
+# `.../workbook/functions/left`) has its score multiplied by `FAMILY_PRIOR`: one word of
+# a request ("left", "days", "find") is not a call to a spreadsheet function.
+FAMILY_SIZE = 150
+FAMILY_PRIOR = 0.5
 MAX_LIMIT = 50
 # Top-k: documents scoring under this share of the best are left out before the
 # partition when enough others remain (an exact shortcut: ~50 candidates instead of ~700).
@@ -98,6 +105,17 @@ def _head(integration: Integration, e: Endpoint, line: str) -> bytes:
         }
     )
     return doc[:-1]
+
+
+def _family_factors(hits: list[Hit]) -> np.ndarray:
+    """Each endpoint's `FAMILY_PRIOR` when it is one of more than `FAMILY_SIZE` endpoints
+    of its integration under the same parent path (a generated family, Microsoft Graph's
+    366 Excel worksheet functions under `.../workbook/functions/`), else 1."""
+    parents = [(h.integration.slug, h.endpoint.path.rsplit("/", 1)[0]) for h in hits]
+    sizes = Counter(parents)
+    return np.array(
+        [FAMILY_PRIOR if sizes[p] > FAMILY_SIZE else 1.0 for p in parents], dtype=np.float64
+    )
 
 
 def _knowing(analyzer: Analyzer, postings: Mapping[str, Posting]) -> Callable[[str], bool]:
@@ -140,6 +158,7 @@ class SearchIndex:
                 for h in self.hits
             ]
         )
+        self.prior *= _family_factors(self.hits)
         self._names = self._name_index(analysed.names)
         self._products = {i.name.lower(): slug for slug, i in catalog.integrations.items()}
         alternatives = "|".join(map(re.escape, sorted(self._products, key=len, reverse=True)))
