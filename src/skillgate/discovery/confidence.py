@@ -14,7 +14,14 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   the *soccer* team") and does not count; names (capitalised), ids, quoted text and
   words that say when (`_WHEN`) never count;
 - the words after "about", "called", "saying"... (the request's content,
-  analysis.Query.content) do not count.
+  analysis.Query.content) and the clauses around the one that asks (discovery/
+  phrasing.py) do not count;
+- the endpoint's name is what it does: a result whose name shares less than
+  `NAME_AGREES` with the request (the share of its name's terms the request holds,
+  related terms at their weight, as the ranking's `NAME_COVER` reads it) has its match
+  multiplied by `NAME_PENALTY`, unless its match is `STRONG_MATCH` or more without it
+  ("water the garden": a DocuSign settings call's description holds "water"; a word of
+  a description, not what the call does).
 
 The answer says nothing fits when no result's `match` reaches `MATCH_FLOOR`, chosen on
 the development set's no-endpoint requests against its answerable ones.
@@ -27,13 +34,22 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 
 from skillgate.discovery.analysis import Analyzer, Query
+from skillgate.discovery.phrasing import phrased
 
 # The share of a word's weight a document earns with only a word the tables relate to it.
 RELATED_SHARE = 0.8
 # The factor per word unknown to the catalog in the request's object place.
 OBJECT_PENALTY = 0.5
+# The weight share of a request's word that is in no endpoint's name ("delete the *old
+# vendor* from my contacts"): a value to act on more often than what the call does.
+ARGUMENT_SHARE = 0.5
 # Below this best `match` the answer says nothing fits.
 MATCH_FLOOR = 0.3
+# A result's name agrees with the request from this share of its terms; below it, and
+# under `STRONG_MATCH`, its match is multiplied by `NAME_PENALTY`.
+NAME_AGREES = 0.3
+STRONG_MATCH = 0.6
+NAME_PENALTY = 0.5
 # A result's `match` in the search answer, as every door states it.
 MATCH_SCHEMA = {"type": "number", "minimum": 0, "maximum": 1}
 # What ends a request's object place: prepositions, clause words, content markers.
@@ -63,11 +79,18 @@ Wanted = tuple[list[Word], float]
 
 class Matcher:
     def __init__(
-        self, analyzer: Analyzer, df: Mapping[str, int], documents: int, table: Collection[str]
+        self,
+        analyzer: Analyzer,
+        df: Mapping[str, int],
+        documents: int,
+        table: Collection[str],
+        named: Collection[str] = (),
     ) -> None:
         """`df`: per indexed term, how many documents hold it; `table`: the words of the
-        synonym tables (never unknown: they stand for catalog words)."""
+        synonym tables (never unknown: they stand for catalog words); `named`: the terms
+        of the endpoints' names."""
         self._analyzer = analyzer
+        self._named = frozenset(named)
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
         self._table = frozenset(t for w in table for t in analyzer.terms(w))
         # What one word stands for in the tables (`MEANS`, `ACTIONS`: "bug" -> issue).
@@ -82,6 +105,7 @@ class Matcher:
         """What the request asks for (`text` as searched, `q` its analysis): the known
         words with their weights, and the factor of the unknown ones."""
         out: list[Word] = []
+        text = phrased(text).request or text  # the clause that asks, times left out
         head = self._head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
@@ -94,6 +118,8 @@ class Matcher:
                 weight = max(self._idf[t] for t in also)
             if weight is not None:
                 full = frozenset([term]) if term in self._idf else frozenset()
+                if self._named and self._named.isdisjoint(full | also):
+                    weight *= ARGUMENT_SHARE  # in no name: what to act on, not the call
                 out.append((weight, full, also))
         return out, OBJECT_PENALTY ** len(self._object_unknowns(head))
 
@@ -116,8 +142,9 @@ class Matcher:
         return found
 
     @staticmethod
-    def match(wanted: Wanted, document: frozenset[str]) -> float:
-        """The share of what is wanted that `document` (its terms) holds."""
+    def match(wanted: Wanted, document: frozenset[str], name_share: float = 1.0) -> float:
+        """The share of what is wanted that `document` (its terms) holds; `name_share`:
+        the share of the endpoint's name the request holds."""
         words, factor = wanted
         total = got = 0.0
         for weight, full, partial in words:
@@ -126,7 +153,10 @@ class Matcher:
                 got += weight
             elif not partial.isdisjoint(document):
                 got += weight * RELATED_SHARE
-        return factor * got / total if total else 0.0
+        held = factor * got / total if total else 0.0
+        if name_share < NAME_AGREES and held < STRONG_MATCH:
+            held *= NAME_PENALTY
+        return held
 
 
 def fits(matches: Sequence[float]) -> bool:

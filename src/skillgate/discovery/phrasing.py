@@ -11,8 +11,8 @@ general English, none of it about one integration:
   request's content is (they break ties, `CONTENT_WEIGHT` in search.py);
 - **politeness** (`_POLITE`: "would you mind", "if it's not too much trouble", "I was
   wondering if you could") is left out, so the verb leads the request wherever it
-  stands, and "check whether", "see if", "find out if" ask to see something, as "show me"
-  does;
+  stands; "see if", "find out if" ask to see something, as "show me" does ("check
+  whether": check); "let Sam know" tells Sam;
 - **when** (`_WHEN`: "next Tuesday", "at 3pm", "tomorrow morning", "this week", "on
   Friday", "for 30 minutes") is an argument of the call, never its object: left out of
   the request, kept as context ("next" is not Spotify's `skip_to_next`).
@@ -78,6 +78,11 @@ def _whether(m: re.Match[str]) -> str:
     return f" {m.group('verb') or 'show me'} "
 
 
+# "let Sam know ...", "let the #general channel know ...": tell them (not "let me know",
+# which asks to be told: `_ASKS`).
+_LET_KNOW = re.compile(r"\blet\s+(?!me\b|us\b)((?:\S+\s+){1,4}?)know\b", re.IGNORECASE)
+
+
 class Phrased(NamedTuple):
     request: str  # what is asked for, politeness and times left out
     context: str  # the other clauses and the times: content, not the call
@@ -98,4 +103,6 @@ def phrased(text: str) -> Phrased:
     if "you" in text.lower() or "if" in text.lower() or "quick" in text.lower():
         text = _POLITE.sub(" ", text)
     text = _WHETHER.sub(_whether, text)
+    if "know" in text.lower():
+        text = _LET_KNOW.sub(r"tell \1", text)
     return Phrased(" ".join(text.split()), " ".join(context))

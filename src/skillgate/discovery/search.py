@@ -177,7 +177,7 @@ class SearchIndex:
         self._documents = Documents(self.bm25) if self._indexed else None
         n = len(self.hits)
         df = {t: int(np.count_nonzero(p[0] < n)) for t, p in self._postings.items()}
-        self._matcher = Matcher(self.analyzer, df, n, table)
+        self._matcher = Matcher(self.analyzer, df, n, table, self._names)
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         self._last: tuple[str, tuple[str, Query]] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
@@ -343,10 +343,17 @@ class SearchIndex:
         """How well each hit fits `query`, 0 to 1 (discovery/confidence.py)."""
         if not hits:
             return []
-        wanted = self._matcher.wanted(*self._analysed(query))
+        text, q = self._analysed(query)
+        wanted = self._matcher.wanted(text, q)
         documents = self._documents
         assert documents is not None  # hits come from an index with documents
-        return [self._matcher.match(wanted, documents.terms(h.row)) for h in hits]
+        shares = self.coverage(q)
+        return [
+            self._matcher.match(
+                wanted, documents.terms(h.row), 0.0 if shares is None else shares[h.row]
+            )
+            for h in hits
+        ]
 
     def rank(
         self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int
