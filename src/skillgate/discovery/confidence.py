@@ -12,7 +12,9 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   cartridges*": nothing here knows what is to be acted on), multiplies every result's
   match by `OBJECT_PENALTY`; elsewhere such a word is the request's content ("... for
   the *soccer* team") and does not count; names (capitalised), ids, quoted text and
-  words that say when (`_WHEN`) never count;
+  words that say when (`_WHEN`) or how many (`_COUNTS`) never count; a request whose
+  every known word is one of doing (`DOING`: "set", "write", "book") and
+  whose object is such an unknown word ("set an *alarm*") matches nothing;
 - the words after "about", "called", "saying"... (the request's content,
   analysis.Query.content) and the clauses around the one that asks (discovery/
   phrasing.py) do not count;
@@ -54,7 +56,7 @@ NAME_PENALTY = 0.5
 MATCH_SCHEMA = {"type": "number", "minimum": 0, "maximum": 1}
 # What ends a request's object place: prepositions, clause words, content markers.
 _BOUNDARY = re.compile(
-    r"\b(?:for|to|in|on|at|of|about|with|from|into|onto|by|where|that|which|who|when|so"
+    r"\b(?:for|to|in|on|at|about|with|from|into|onto|by|where|that|which|who|when|so"
     r"|because|since|until|before|after|if|as|saying|called|named|titled|regarding)\b",
     re.IGNORECASE,
 )
@@ -65,6 +67,20 @@ _WHEN = frozenset(
         "evening", "night", "nightly", "daily", "weekly", "monthly", "yearly", "soon",
         "later", "earlier", "asap",
     ]
+)  # fmt: skip
+# Words of doing alone, as the APIs and people say them: a request whose every known word
+# is one of these names no object the catalog knows.
+DOING = frozenset(
+    ["get", "list", "show", "check", "find", "search", "read", "create", "make", "write",
+     "open", "book", "add", "new", "start", "run", "set", "update", "change", "edit",
+     "modify", "fix", "put", "move", "copy", "rename", "mark", "schedule", "send", "tell",
+     "ping", "post", "reply", "delete", "remove", "erase", "wipe", "trash", "cancel", "stop",
+     "close"]
+)  # fmt: skip
+# Words that say how many: an argument of the call, never what it is.
+_COUNTS = frozenset(
+    ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "dozen", "many",
+     "much", "few", "several"]
 )  # fmt: skip
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
@@ -91,6 +107,7 @@ class Matcher:
         of the endpoints' names."""
         self._analyzer = analyzer
         self._named = frozenset(named)
+        self._verbs = frozenset(t for w in DOING for t in analyzer.terms(w))
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
         self._table = frozenset(t for w in table for t in analyzer.terms(w))
         # What one word stands for in the tables (`MEANS`, `ACTIONS`: "bug" -> issue).
@@ -111,7 +128,10 @@ class Matcher:
         # post, message) is still asked for.
         first = self._analyzer.terms(text)[:1]
         terms = q.terms if not first or first[0] in q.terms else (first[0], *q.terms)
+        doing = True  # every known word one of doing
         for term in terms:
+            if term in _COUNTS:
+                continue  # how many: an argument
             also = self._stands_for.get(term, frozenset())
             weight = self._idf.get(term)
             if weight is None and also:
@@ -121,7 +141,11 @@ class Matcher:
                 if self._named and self._named.isdisjoint(full | also):
                     weight *= ARGUMENT_SHARE  # in no name: what to act on, not the call
                 out.append((weight, full, also))
-        return out, OBJECT_PENALTY ** len(self._object_unknowns(head))
+                doing &= term in self._verbs
+        unknown = len(self._object_unknowns(head))
+        if unknown and doing:
+            return [], 0.0  # the catalog knows the action, not what it is done to
+        return out, OBJECT_PENALTY**unknown
 
     @staticmethod
     def _head(text: str) -> str:
