@@ -15,7 +15,7 @@ import statistics
 import time
 
 from tests.skillgate.discovery import test_search_quality as quality
-from tests.skillgate.discovery.quality import table, total
+from tests.skillgate.discovery.quality import measure, table, total
 
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.confidence import fits
@@ -39,6 +39,36 @@ def _flags(index: SearchIndex) -> list[str]:
     return out
 
 
+# Callers' connected integrations (search.CONNECTED_BOOST), for the `unnamed` section:
+# each of its requests counts every integration that does the job, so a caller's own
+# integrations first should raise top-1 whichever they are.
+PROFILES = {
+    "google": frozenset(
+        ["gmail", "google_calendar", "google_drive", "google_tasks", "google_contacts",
+         "google_meet", "google_chat", "google_admin"]
+    ),
+    "microsoft": frozenset(
+        ["outlook", "onedrive", "microsoft_todo", "microsoft_teams", "microsoft_entra"]
+    ),
+}  # fmt: skip
+
+
+def _profiles(index: SearchIndex) -> None:
+    tasks = quality._dev()["unnamed"]
+    for name, connected in [("none", frozenset[str]()), *PROFILES.items()]:
+
+        def rank(task: str, connected: frozenset[str] = connected) -> tuple[list[str], bool]:
+            hits = index.rank(task, ("*",), None, 10, connected)
+            ranked = [f"{h.integration.slug}/{h.endpoint.name}" for h in hits]
+            return ranked, not fits(index.matches(task, hits))
+
+        r = measure(rank, tasks, "unnamed")["unnamed"]
+        print(
+            f"unnamed, connected {name:<9} n={r.count} top-1 {r.rate(1):.3f}"
+            f"  top-3 {r.rate(3):.3f}  top-10 {r.rate(10):.3f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--misses", action="store_true")
@@ -60,6 +90,7 @@ def main() -> None:
     )
     if args.misses:
         print("\n".join(_flags(index)))
+    _profiles(index)
     queries = [t["task"] for section in quality._dev().values() for t in section]
     times: list[float] = []
     for q in queries:

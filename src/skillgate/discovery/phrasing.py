@@ -88,21 +88,33 @@ class Phrased(NamedTuple):
     context: str  # the other clauses and the times: content, not the call
 
 
+def _polite(text: str) -> str:
+    """`text` without its politeness (the cheap test first: each form holds one of these)."""
+    lower = text.lower()
+    if "you" in lower or "if" in lower or "quick" in lower or "there" in lower:
+        text = _POLITE.sub(" ", text)
+    return text
+
+
+# What is left at a request's start once politeness is out: punctuation, "but", "so".
+_LEFT = re.compile(r"^(?:[\s,;:.!?-]|\b(?:but|and|so|then)\b)+", re.IGNORECASE)
+
+
 def phrased(text: str) -> Phrased:
     """The request in `text` and its context."""
     times = [m.group(0) for m in _WHEN.finditer(text)] if any(c.isalpha() for c in text) else []
     if times:
         text = _WHEN.sub(" ", text)
-    context: list[str] = times
     clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
-    if len(clauses) > 1:
-        asking = [i for i, c in enumerate(clauses) if _ASKS.search(c)]
-        if asking:
-            first = asking[0]
-            text = " . ".join([clauses[first], *clauses[:first], *clauses[first + 1 :]])
-    if "you" in text.lower() or "if" in text.lower() or "quick" in text.lower():
-        text = _POLITE.sub(" ", text)
+    asking = [i for i, c in enumerate(clauses) if _ASKS.search(c)] if len(clauses) > 1 else []
+    if asking:
+        # The clause that asks first, then the others (their words still search).
+        first = asking[0]
+        ordered = [clauses[first], *clauses[:first], *clauses[first + 1 :]]
+        text = " . ".join(c for c in (_LEFT.sub("", _polite(c)).strip() for c in ordered) if c)
+    else:
+        text = _LEFT.sub("", _polite(text))
     text = _WHETHER.sub(_whether, text)
     if "know" in text.lower():
         text = _LET_KNOW.sub(r"tell \1", text)
-    return Phrased(" ".join(text.split()), " ".join(context))
+    return Phrased(" ".join(text.split()), " ".join(times))

@@ -22,7 +22,6 @@ gets its `match`, and the answer says when none fits (discovery/confidence.py).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -37,14 +36,11 @@ from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.confidence import Matcher
 from skillgate.discovery.cues import Cues
+from skillgate.discovery.priors import priors
 from skillgate.discovery.rerank import Reorder
 from skillgate.discovery.spelling import Speller
 from skillgate.discovery.texts import one_line, table_words
 
-# The score multiplier of a curated endpoint (`Endpoint.curated`: a person wrote or
-# reviewed it; the calls most requests are for), chosen by measurement (docs/catalog.md,
-# "Search"): among near-equal matches it comes first, a clearly better match still wins.
-CURATED_BOOST = 1.25
 # A related term's (synonym table) share of a query term's score.
 RELATED_WEIGHT = 0.8
 # A content term's share of a query term's score: the words after "about", "called",
@@ -61,12 +57,11 @@ NAME_COVER = 0.5
 # The score multiplier of every endpoint of an integration the query names by its name
 # ("... in Asana", "my Google Calendar").
 NAMED_BOOST = 1.5
-# An endpoint of a generated family (more than `FAMILY_SIZE` endpoints of one integration
-# under one parent path, each named for the path's last word: Graph's Excel functions
-# `.../workbook/functions/left`) has its score multiplied by `FAMILY_PRIOR`: one word of
-# a request ("left", "days", "find") is not a call to a spreadsheet function.
-FAMILY_SIZE = 150
-FAMILY_PRIOR = 0.5
+# The score multiplier of every endpoint of an integration the caller has connected, when
+# the query names no product ("cancel the standup on Monday": the caller's Outlook
+# calendar before a Google Calendar they never connected); with a product's cues
+# (discovery/cues.py) the factors multiply. A preference among near-equal matches only.
+CONNECTED_BOOST = 1.3
 MAX_LIMIT = 50
 # Top-k: documents scoring under this share of the best are left out before the
 # partition when enough others remain (an exact shortcut: ~50 candidates instead of ~700).
@@ -77,6 +72,8 @@ _MEMO = 10_000
 _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
 
 
+# A kept answer's key: query, scopes, integration, limit, connected integrations.
+AnswerKey = tuple[str, tuple[str, ...], str | None, int, frozenset[str]]
 # A term's postings (SearchIndex._posting_lists): rows, own values, related values, and
 # whether the term is in any endpoint's name.
 Posting = tuple[np.ndarray, np.ndarray, np.ndarray, bool]
@@ -107,17 +104,6 @@ def _head(integration: Integration, e: Endpoint, line: str) -> bytes:
     return doc[:-1]
 
 
-def _family_factors(hits: list[Hit]) -> np.ndarray:
-    """Each endpoint's `FAMILY_PRIOR` when it is one of more than `FAMILY_SIZE` endpoints
-    of its integration under the same parent path (a generated family, Microsoft Graph's
-    366 Excel worksheet functions under `.../workbook/functions/`), else 1."""
-    parents = [(h.integration.slug, h.endpoint.path.rsplit("/", 1)[0]) for h in hits]
-    sizes = Counter(parents)
-    return np.array(
-        [FAMILY_PRIOR if sizes[p] > FAMILY_SIZE else 1.0 for p in parents], dtype=np.float64
-    )
-
-
 def _knowing(analyzer: Analyzer, postings: Mapping[str, Posting]) -> Callable[[str], bool]:
     """Whether the index holds a word's term (as a query's own word would be). Not a
     method: the speller holding the index would make a cycle, which the collector never
@@ -134,8 +120,8 @@ class SearchIndex:
     def __init__(
         self, catalog: Catalog, boost: Mapping[tuple[str, str], float] | None = None
     ) -> None:
-        """`boost`: a score multiplier per endpoint, (slug, name) -> factor; an endpoint
-        it does not name gets `CURATED_BOOST` if curated, else 1."""
+        """`boost`: a score multiplier per endpoint, (slug, name) -> factor, instead of
+        its prior (discovery/priors.py)."""
         self.analyzer = Analyzer()
         analysed = for_catalog(catalog, self.analyzer)
         self.hits: list[Hit] = []
@@ -148,17 +134,7 @@ class SearchIndex:
                 self.hits.append(hit)
             self.ranges[slug] = (start, len(self.hits))
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
-        given = boost or {}
-        self.prior = np.array(
-            [
-                given.get(
-                    (h.integration.slug, h.endpoint.name),
-                    CURATED_BOOST if h.endpoint.curated else 1.0,
-                )
-                for h in self.hits
-            ]
-        )
-        self.prior *= _family_factors(self.hits)
+        self.prior = priors([(h.integration.slug, h.endpoint) for h in self.hits], boost or {})
         self._names = self._name_index(analysed.names)
         self._products = {i.name.lower(): slug for slug, i in catalog.integrations.items()}
         alternatives = "|".join(map(re.escape, sorted(self._products, key=len, reverse=True)))
@@ -181,7 +157,7 @@ class SearchIndex:
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         self._last: tuple[str, tuple[str, Query]] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
-        self._answers: dict[tuple[str, tuple[str, ...], str | None, int], SearchAnswer] = {}
+        self._answers: dict[AnswerKey, SearchAnswer] = {}
 
     def _name_index(self, names: list[list[str]]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per term, the endpoints whose name holds it and the term's share of the name."""
@@ -289,7 +265,9 @@ class SearchIndex:
         """Every document's score for `query`; None when no term of it is indexed."""
         return self._scores(*self._analysed(query)) if self._indexed else None
 
-    def _scores(self, query: str, q: Query) -> np.ndarray | None:
+    def _scores(
+        self, query: str, q: Query, connected: frozenset[str] = frozenset()
+    ) -> np.ndarray | None:
         if not self._indexed:
             return None
         found = self._sums(q)
@@ -310,29 +288,44 @@ class SearchIndex:
             boosts = {self._products[n]: NAMED_BOOST for n in set(self._named.findall(lowered))}
         if not boosts:  # no product named: the words that imply one (discovery/cues.py)
             boosts = self._cues.factors(query, q.terms)
+            for slug in connected:  # and the caller's connected integrations
+                if slug in self.ranges:
+                    boosts[slug] = boosts.get(slug, 1.0) * CONNECTED_BOOST
         for slug, factor in boosts.items():
             start, end = self.ranges[slug]
             total[start:end] *= factor
         return total
 
     def search(
-        self, query: str, scopes: tuple[str, ...], integration: str | None = None, limit: int = 10
+        self,
+        query: str,
+        scopes: tuple[str, ...],
+        integration: str | None = None,
+        limit: int = 10,
+        connected: frozenset[str] = frozenset(),
     ) -> list[Hit]:
         """The best `limit` endpoints for `query` that the scopes allow, best first, equal
-        scores in catalog order. An endpoint that matches no term is never returned."""
-        return self.answer(query, scopes, integration, limit).hits
+        scores in catalog order. An endpoint that matches no term is never returned.
+        `connected`: the caller's connected integrations (`CONNECTED_BOOST`)."""
+        return self.answer(query, scopes, integration, limit, connected).hits
 
     def answer(
-        self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int
+        self,
+        query: str,
+        scopes: tuple[str, ...],
+        integration: str | None,
+        limit: int,
+        connected: frozenset[str] = frozenset(),
     ) -> SearchAnswer:
         """`search`'s hits with their rendered answer, reused for the same query, scopes,
-        integration and limit (an index serves one catalog: a reload builds a new one)."""
+        integration, limit and connected integrations (an index serves one catalog: a
+        reload builds a new one)."""
         if not 1 <= limit <= MAX_LIMIT:
             raise ValueError(f"limit must be 1..{MAX_LIMIT}, not {limit}")
-        key = (query, scopes, integration, limit)
+        key = (query, scopes, integration, limit, connected)
         found = self._answers.get(key)
         if found is None:
-            hits = self.rank(query, scopes, integration, limit)
+            hits = self.rank(query, scopes, integration, limit, connected)
             found = SearchAnswer(query, hits, self.matches(query, hits))
             if len(self._answers) >= _ANSWERS:
                 self._answers.clear()  # simpler than an LRU, and as good for bursts
@@ -356,13 +349,18 @@ class SearchIndex:
         ]
 
     def rank(
-        self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int
+        self,
+        query: str,
+        scopes: tuple[str, ...],
+        integration: str | None,
+        limit: int,
+        connected: frozenset[str] = frozenset(),
     ) -> list[Hit]:
         """`search` without the reuse of recent answers."""
         if not self._indexed:
             return []
         text, q = self._analysed(query)
-        scores = self._scores(text, q)
+        scores = self._scores(text, q, connected)
         if scores is None:
             return []
         scores *= self.mask(scopes, integration)
