@@ -98,6 +98,7 @@ class Query(NamedTuple):
     terms: tuple[str, ...]  # the query's own terms, each once
     related: tuple[str, ...]  # terms the tables add (none of `terms`)
     content: tuple[str, ...] = ()  # terms of the request's content only (none of the above)
+    when: bool = False  # whether the request says when (phrasing.py): a call taking a time
 
 
 class Analyzer:
@@ -260,9 +261,13 @@ class Analyzer:
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
         others = tuple(sorted(related - set(own)))
+        when = bool(context)
         if not content:
-            return Query(own, others)
+            return Query(own, others, (), when)
         said = set(own) | related
         return Query(
-            own, others, tuple(t for t in dict.fromkeys(self.terms(content)) if t not in said)
+            own,
+            others,
+            tuple(t for t in dict.fromkeys(self.terms(content)) if t not in said),
+            when,
         )

@@ -62,6 +62,11 @@ NAMED_BOOST = 1.5
 # calendar before a Google Calendar they never connected); with a product's cues
 # (discovery/cues.py) the factors multiply. A preference among near-equal matches only.
 CONNECTED_BOOST = 1.3
+# A request that says when ("next Tuesday", "at 3pm": discovery/phrasing.py) is for a
+# call that takes a time: an endpoint with a parameter of time (`_TIMED`: `start`,
+# `timeMin`, `post_at`, `due`) has its score multiplied by `TIME_BOOST`.
+TIME_BOOST = 1.15
+_TIMED = re.compile(r"(?i)time|date|start|end|due|_at$|^at$|when|schedule|duration|until")
 MAX_LIMIT = 50
 # Top-k: documents scoring under this share of the best are left out before the
 # partition when enough others remain (an exact shortcut: ~50 candidates instead of ~700).
@@ -134,6 +139,11 @@ class SearchIndex:
                 self.hits.append(hit)
             self.ranges[slug] = (start, len(self.hits))
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
+        self._timed = np.where(
+            [any(_TIMED.search(p.name) for p in h.endpoint.parameters) for h in self.hits],
+            TIME_BOOST,
+            1.0,
+        )
         self.prior = priors([(h.integration.slug, h.endpoint) for h in self.hits], boost or {})
         self._names = self._name_index(analysed.names)
         self._products = {i.name.lower(): slug for slug, i in catalog.integrations.items()}
@@ -281,6 +291,8 @@ class SearchIndex:
             cover *= NAME_COVER
             cover += 1
             total *= cover
+        if q.when:
+            total *= self._timed
         lowered = query.lower()
         boosts: dict[str, float] = {}
         # The regex only when a product's first word is in the text at all (cheaper).

@@ -536,3 +536,20 @@ def test_an_endpoint_of_a_generated_family_scores_less() -> None:
     )
     assert set(index.prior[: len(family)]) == {priors.FAMILY_PRIOR}
     assert index.prior[len(family)] == 1.0
+
+
+def test_a_request_that_says_when_prefers_a_call_taking_a_time() -> None:
+    """Issue 26: "... at 6pm tomorrow" is an argument: among near-equal matches the call
+    with a parameter of time comes first (TIME_BOOST); without a time, catalog order."""
+    post = _endpoint("post_note", "notes", "Post a note to a board.", "POST")
+    later = {
+        **_endpoint("post_note_later", "notes", "Post a note to a board.", "POST"),
+        "parameters": [
+            {"name": "post_at", "in": "query", "type": "number", "description": "When."}
+        ],
+    }
+    index = SearchIndex(Catalog(integrations={"board": _integration("board", [post, later])}))
+    assert names(index, "post a note")[0] == "board/post_note"
+    assert names(index, "post a note at 6pm tomorrow")[0] == "board/post_note_later"
+    assert index.analyzer.query("post a note at 6pm tomorrow").when
+    assert not index.analyzer.query("post a note").when
