@@ -166,6 +166,8 @@ class SearchIndex:
         self._matcher = Matcher(self.analyzer, df, n, table, self._names)
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         self._last: tuple[str, tuple[str, Query]] | None = None
+        # The last ranked query's name shares (`coverage`), read again by its matches.
+        self._last_cover: tuple[Query, np.ndarray | None] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[AnswerKey, SearchAnswer] = {}
 
@@ -236,6 +238,9 @@ class SearchIndex:
     def coverage(self, q: Query) -> np.ndarray | None:
         """Each endpoint's share of name terms the query holds (related terms at their
         weight); None when the query holds no term of any name."""
+        last = self._last_cover
+        if last is not None and last[0] is q:  # the ranking's, kept (an answer's matches)
+            return last[1]
         found = self._sums(q)
         if found is None or not found[1]:
             return None
@@ -286,6 +291,7 @@ class SearchIndex:
         sums, named_in_query = found
         n = len(self.hits)
         total = sums[:n]
+        self._last_cover = (q, sums[n:].copy() if named_in_query else None)
         if named_in_query:
             cover = sums[n:]  # the name shares, made 1 + NAME_COVER x share in place
             cover *= NAME_COVER
