@@ -52,7 +52,7 @@ _CLAUSE = re.compile(r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$")
 _ASKS = re.compile(
     r"\b(?:(?:can|could|would|will)\s+you|please|pls|i\s*(?:'d|would)?\s*(?:need|want|like|love)"
     r"\s+(?:you|it\s+if|to\s+know)|i\s+need\s+to\s+(?:see|know|find|check|get)|go\s+ahead"
-    r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+me)\b",
+    r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+(?:me|us))\b",
     re.IGNORECASE,
 )
 # Politeness around a request: left out.
@@ -63,7 +63,8 @@ _POLITE = re.compile(
     r"\s+(?:chance|minute|sec(?:ond)?)|sorry\s+to\s+(?:bother|trouble)\s+you(?:\s+but)?"
     r"|(?:do|doing)\s+me\s+a\s+fav(?:ou)?r\s+and|go\s+ahead\s+and|quick\s+question"
     r"|i\s*(?:'d|\s+would)\s+(?:love|like)\s+(?:it\s+)?if\s+you\s+could"
-    r"|i\s+(?:need|want)\s+you\s+to|is\s+it\s+possible\s+to|(?:hey|hi|hello)\s+there)\b",
+    r"|i\s+(?:need|want)\s+you\s+to|is\s+it\s+possible\s+to|(?:hey|hi|hello)\s+there"
+    r"|help\s+(?:me|us)(?:\s+(?:to|with))?)\b",
     re.IGNORECASE,
 )
 # Asking whether something is so: asks to see it.
@@ -91,7 +92,7 @@ class Phrased(NamedTuple):
 def _polite(text: str) -> str:
     """`text` without its politeness (the cheap test first: each form holds one of these)."""
     lower = text.lower()
-    if "you" in lower or "if" in lower or "quick" in lower or "there" in lower:
+    if "you" in lower or "if" in lower or "quick" in lower or "there" in lower or "help" in lower:
         text = _POLITE.sub(" ", text)
     return text
 

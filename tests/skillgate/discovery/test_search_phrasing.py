@@ -22,6 +22,7 @@ from skillgate.discovery.phrasing import phrased
         ("would you mind adding Tom to the channel", "adding Tom to the channel", ""),
         ("if it's not too much trouble, play some music", "play some music", ""),
         ("sorry to bother you, but could you archive the issue", "could you archive the issue", ""),
+        ("we leave on Friday. Help us get a bus?", "get a bus . we leave", "on Friday"),
         # Asking whether: "see if" shows, "check whether" checks.
         ("see if the deploy went through", "show me the deploy went through", ""),
         ("check whether the invoice was paid", "check the invoice was paid", ""),
