@@ -14,8 +14,9 @@ general English, none of it about one integration:
   stands; "see if", "find out if" ask to see something, as "show me" does ("check
   whether": check); "let Sam know" tells Sam;
 - **when** (`_WHEN`: "next Tuesday", "at 3pm", "tomorrow morning", "this week", "on
-  Friday", "for 30 minutes") is an argument of the call, never its object: left out of
-  the request, kept as context ("next" is not Spotify's `skip_to_next`).
+  Friday", "for 30 minutes", "2023-06-15", "05/10/2023") is an argument of the call,
+  never its object: left out of the request, kept as context ("next" is not Spotify's
+  `skip_to_next`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ _WHEN = re.compile(
     rf"|(?:(?:next|this|last|every|coming)\s+(?:{_UNIT})s?)"
     rf"|(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)\b)"
     rf"|(?:\d{{1,2}}:\d{{2}})"
+    rf"|(?:\d{{4}}[-./]\d{{1,2}}[-./]\d{{1,2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?)"
     rf"|(?:\d+\s*(?:{_UNIT})s?)"
     rf"|(?:(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?)"
     rf"|(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})))"

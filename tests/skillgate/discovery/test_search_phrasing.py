@@ -40,6 +40,8 @@ from skillgate.discovery.phrasing import phrased
             "book a call with Leo",
             "30 minute on Wednesday",
         ),
+        ("find a bus on 2023-06-15", "find a bus", "on 2023-06-15"),
+        ("book it for 05/10/2023", "book it", "for 05/10/2023"),
         # A request of one clause and no time is as written.
         ("list the open pull requests", "list the open pull requests", ""),
     ],
