@@ -16,8 +16,9 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   every known word is one of doing (`DOING`: "set", "write", "book") and
   whose object is such an unknown word ("set an *alarm*") matches nothing;
 - the words after "about", "called", "saying"... (the request's content,
-  analysis.Query.content) and the clauses around the one that asks (discovery/
-  phrasing.py) do not count;
+  analysis.Query.content) and its times do not count; the object place is read in the
+  clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
+  a row...": "append a row");
 - the endpoint's name is what it does: a result whose name shares less than
   `NAME_AGREES` with the request (the share of its name's terms the request holds,
   related terms at their weight, as the ranking's `NAME_COVER` reads it) has its match
@@ -122,7 +123,7 @@ class Matcher:
         """What the request asks for (`text` as searched, `q` its analysis): the known
         words with their weights, and the factor of the unknown ones."""
         out: list[Word] = []
-        text = phrased(text).request or text  # the clause that asks, times left out
+        text = phrased(text).request or text  # the clause that asks first, times left out
         head = self._head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
