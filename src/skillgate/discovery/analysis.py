@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import Stemmer
 
+from skillgate.discovery.phrasing import phrased
 from skillgate.discovery.synonyms import (
     ACTIONS,
     MEANS,
@@ -97,6 +98,7 @@ class Query(NamedTuple):
     terms: tuple[str, ...]  # the query's own terms, each once
     related: tuple[str, ...]  # terms the tables add (none of `terms`)
     content: tuple[str, ...] = ()  # terms of the request's content only (none of the above)
+    when: bool = False  # whether the request says when (phrasing.py): a call taking a time
 
 
 class Analyzer:
@@ -228,8 +230,13 @@ class Analyzer:
                 text, found = pattern.subn(" ", text)
                 if found:
                     related.update(meant)
+        request, context = phrased(text)
+        if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
+            text = request
         text = _ASKING.sub("show me", text, count=1)
         text, content = _content(text)
+        if context:
+            content = f"{content} {context}"
         words = self.words(text)
         while words and words[0] in LEAD_INS:  # "honestly just delete ...": delete
             words = words[1:]
@@ -254,9 +261,13 @@ class Analyzer:
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
         others = tuple(sorted(related - set(own)))
+        when = bool(context)
         if not content:
-            return Query(own, others)
+            return Query(own, others, (), when)
         said = set(own) | related
         return Query(
-            own, others, tuple(t for t in dict.fromkeys(self.terms(content)) if t not in said)
+            own,
+            others,
+            tuple(t for t in dict.fromkeys(self.terms(content)) if t not in said),
+            when,
         )

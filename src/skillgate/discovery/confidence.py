@@ -12,9 +12,19 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   cartridges*": nothing here knows what is to be acted on), multiplies every result's
   match by `OBJECT_PENALTY`; elsewhere such a word is the request's content ("... for
   the *soccer* team") and does not count; names (capitalised), ids, quoted text and
-  words that say when (`_WHEN`) never count;
+  words that say when (`_WHEN`) or how many (`_COUNTS`) never count; a request whose
+  every known word is one of doing (`DOING`: "set", "write", "book") and
+  whose object is such an unknown word ("set an *alarm*") matches nothing;
 - the words after "about", "called", "saying"... (the request's content,
-  analysis.Query.content) do not count.
+  analysis.Query.content) and its times do not count; the object place is read in the
+  clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
+  a row...": "append a row");
+- the endpoint's name is what it does: a result whose name shares less than
+  `NAME_AGREES` with the request (the share of its name's terms the request holds,
+  related terms at their weight, as the ranking's `NAME_COVER` reads it) has its match
+  multiplied by `NAME_PENALTY`, unless its match is `STRONG_MATCH` or more without it
+  ("water the garden": a DocuSign settings call's description holds "water"; a word of
+  a description, not what the call does).
 
 The answer says nothing fits when no result's `match` reaches `MATCH_FLOOR`, chosen on
 the development set's no-endpoint requests against its answerable ones.
@@ -27,18 +37,27 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 
 from skillgate.discovery.analysis import Analyzer, Query
+from skillgate.discovery.phrasing import phrased
 
 # The share of a word's weight a document earns with only a word the tables relate to it.
 RELATED_SHARE = 0.8
 # The factor per word unknown to the catalog in the request's object place.
 OBJECT_PENALTY = 0.5
+# The weight share of a request's word that is in no endpoint's name ("delete the *old
+# vendor* from my contacts"): a value to act on more often than what the call does.
+ARGUMENT_SHARE = 0.5
 # Below this best `match` the answer says nothing fits.
 MATCH_FLOOR = 0.3
+# A result's name agrees with the request from this share of its terms; below it, and
+# under `STRONG_MATCH`, its match is multiplied by `NAME_PENALTY`.
+NAME_AGREES = 0.3
+STRONG_MATCH = 0.6
+NAME_PENALTY = 0.5
 # A result's `match` in the search answer, as every door states it.
 MATCH_SCHEMA = {"type": "number", "minimum": 0, "maximum": 1}
 # What ends a request's object place: prepositions, clause words, content markers.
 _BOUNDARY = re.compile(
-    r"\b(?:for|to|in|on|at|of|about|with|from|into|onto|by|where|that|which|who|when|so"
+    r"\b(?:for|to|in|on|at|about|with|from|into|onto|by|where|that|which|who|when|so"
     r"|because|since|until|before|after|if|as|saying|called|named|titled|regarding)\b",
     re.IGNORECASE,
 )
@@ -49,6 +68,20 @@ _WHEN = frozenset(
         "evening", "night", "nightly", "daily", "weekly", "monthly", "yearly", "soon",
         "later", "earlier", "asap",
     ]
+)  # fmt: skip
+# Words of doing alone, as the APIs and people say them: a request whose every known word
+# is one of these names no object the catalog knows.
+DOING = frozenset(
+    ["get", "list", "show", "check", "find", "search", "read", "create", "make", "write",
+     "open", "book", "add", "new", "start", "run", "set", "update", "change", "edit",
+     "modify", "fix", "put", "move", "copy", "rename", "mark", "schedule", "send", "tell",
+     "ping", "post", "reply", "delete", "remove", "erase", "wipe", "trash", "cancel", "stop",
+     "close"]
+)  # fmt: skip
+# Words that say how many: an argument of the call, never what it is.
+_COUNTS = frozenset(
+    ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "dozen", "many",
+     "much", "few", "several"]
 )  # fmt: skip
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
@@ -63,11 +96,19 @@ Wanted = tuple[list[Word], float]
 
 class Matcher:
     def __init__(
-        self, analyzer: Analyzer, df: Mapping[str, int], documents: int, table: Collection[str]
+        self,
+        analyzer: Analyzer,
+        df: Mapping[str, int],
+        documents: int,
+        table: Collection[str],
+        named: Collection[str] = (),
     ) -> None:
         """`df`: per indexed term, how many documents hold it; `table`: the words of the
-        synonym tables (never unknown: they stand for catalog words)."""
+        synonym tables (never unknown: they stand for catalog words); `named`: the terms
+        of the endpoints' names."""
         self._analyzer = analyzer
+        self._named = frozenset(named)
+        self._verbs = frozenset(t for w in DOING for t in analyzer.terms(w))
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
         self._table = frozenset(t for w in table for t in analyzer.terms(w))
         # What one word stands for in the tables (`MEANS`, `ACTIONS`: "bug" -> issue).
@@ -82,20 +123,30 @@ class Matcher:
         """What the request asks for (`text` as searched, `q` its analysis): the known
         words with their weights, and the factor of the unknown ones."""
         out: list[Word] = []
+        text = phrased(text).request or text  # the clause that asks first, times left out
         head = self._head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
         first = self._analyzer.terms(text)[:1]
         terms = q.terms if not first or first[0] in q.terms else (first[0], *q.terms)
+        doing = True  # every known word one of doing
         for term in terms:
+            if term in _COUNTS:
+                continue  # how many: an argument
             also = self._stands_for.get(term, frozenset())
             weight = self._idf.get(term)
             if weight is None and also:
                 weight = max(self._idf[t] for t in also)
             if weight is not None:
                 full = frozenset([term]) if term in self._idf else frozenset()
+                if self._named and self._named.isdisjoint(full | also):
+                    weight *= ARGUMENT_SHARE  # in no name: what to act on, not the call
                 out.append((weight, full, also))
-        return out, OBJECT_PENALTY ** len(self._object_unknowns(head))
+                doing &= term in self._verbs
+        unknown = len(self._object_unknowns(head))
+        if unknown and doing:
+            return [], 0.0  # the catalog knows the action, not what it is done to
+        return out, OBJECT_PENALTY**unknown
 
     @staticmethod
     def _head(text: str) -> str:
@@ -116,8 +167,9 @@ class Matcher:
         return found
 
     @staticmethod
-    def match(wanted: Wanted, document: frozenset[str]) -> float:
-        """The share of what is wanted that `document` (its terms) holds."""
+    def match(wanted: Wanted, document: frozenset[str], name_share: float = 1.0) -> float:
+        """The share of what is wanted that `document` (its terms) holds; `name_share`:
+        the share of the endpoint's name the request holds."""
         words, factor = wanted
         total = got = 0.0
         for weight, full, partial in words:
@@ -126,7 +178,10 @@ class Matcher:
                 got += weight
             elif not partial.isdisjoint(document):
                 got += weight * RELATED_SHARE
-        return factor * got / total if total else 0.0
+        held = factor * got / total if total else 0.0
+        if name_share < NAME_AGREES and held < STRONG_MATCH:
+            held *= NAME_PENALTY
+        return held
 
 
 def fits(matches: Sequence[float]) -> bool:

@@ -6,8 +6,9 @@ ask for it: "thread 18a1... in gmail" is not `trash_thread`, "pi_3P... details" 
 `cancel_payment_intent`, "upload a file to box" not `delete_file`. A request asks for
 it when its terms (own or related) hold a word of deleting or ending (`DELETING`,
 `ENDING`: "erase" stands for delete, "stop sharing" ends a permission) or a word of
-that endpoint's name which the first call that does not delete lacks ("unstar the
-repo": `unstar`). Otherwise the best call that does not delete comes first, the others
+that endpoint's name which no call among the candidates that does not delete holds
+("unstar the repo": `unstar`; not "permission" in "share the file", which
+`list_permissions` holds too). Otherwise the best call that does not delete comes first, the others
 keep their order.
 """
 
@@ -49,13 +50,16 @@ class Reorder:
             return ranked
         if not self._asks.isdisjoint(terms):
             return ranked
-        for i, h in enumerate(ranked[1:], start=1):
-            if not self._deletes[h.row]:
-                own = self._names[ranked[0].row] - self._names[h.row]
-                if own.isdisjoint(terms):
-                    return [h, *ranked[:i], *ranked[i + 1 :]]
-                return ranked
-        return ranked
+        keeping = [i for i, h in enumerate(ranked) if not self._deletes[h.row]]
+        if not keeping:
+            return ranked
+        # The deleting call's own words: in its name and in no call here that does not
+        # delete ("unstar"; not "permission", which `list_permissions` holds too).
+        own = self._names[ranked[0].row].difference(*(self._names[ranked[i].row] for i in keeping))
+        if not own.isdisjoint(terms):
+            return ranked
+        i = keeping[0]
+        return [ranked[i], *ranked[:i], *ranked[i + 1 :]]
 
 
 def _words(h: Hit) -> set[str]:

@@ -36,14 +36,11 @@ from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.confidence import Matcher
 from skillgate.discovery.cues import Cues
+from skillgate.discovery.priors import priors
 from skillgate.discovery.rerank import Reorder
 from skillgate.discovery.spelling import Speller
 from skillgate.discovery.texts import one_line, table_words
 
-# The score multiplier of a curated endpoint (`Endpoint.curated`: a person wrote or
-# reviewed it; the calls most requests are for), chosen by measurement (docs/catalog.md,
-# "Search"): among near-equal matches it comes first, a clearly better match still wins.
-CURATED_BOOST = 1.25
 # A related term's (synonym table) share of a query term's score.
 RELATED_WEIGHT = 0.8
 # A content term's share of a query term's score: the words after "about", "called",
@@ -60,6 +57,16 @@ NAME_COVER = 0.5
 # The score multiplier of every endpoint of an integration the query names by its name
 # ("... in Asana", "my Google Calendar").
 NAMED_BOOST = 1.5
+# The score multiplier of every endpoint of an integration the caller has connected, when
+# the query names no product ("cancel the standup on Monday": the caller's Outlook
+# calendar before a Google Calendar they never connected); with a product's cues
+# (discovery/cues.py) the factors multiply. A preference among near-equal matches only.
+CONNECTED_BOOST = 1.3
+# A request that says when ("next Tuesday", "at 3pm": discovery/phrasing.py) is for a
+# call that takes a time: an endpoint with a parameter of time (`_TIMED`: `start`,
+# `timeMin`, `post_at`, `due`) has its score multiplied by `TIME_BOOST`.
+TIME_BOOST = 1.15
+_TIMED = re.compile(r"(?i)time|date|start|end|due|_at$|^at$|when|schedule|duration|until")
 MAX_LIMIT = 50
 # Top-k: documents scoring under this share of the best are left out before the
 # partition when enough others remain (an exact shortcut: ~50 candidates instead of ~700).
@@ -70,6 +77,8 @@ _MEMO = 10_000
 _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
 
 
+# A kept answer's key: query, scopes, integration, limit, connected integrations.
+AnswerKey = tuple[str, tuple[str, ...], str | None, int, frozenset[str]]
 # A term's postings (SearchIndex._posting_lists): rows, own values, related values, and
 # whether the term is in any endpoint's name.
 Posting = tuple[np.ndarray, np.ndarray, np.ndarray, bool]
@@ -116,8 +125,8 @@ class SearchIndex:
     def __init__(
         self, catalog: Catalog, boost: Mapping[tuple[str, str], float] | None = None
     ) -> None:
-        """`boost`: a score multiplier per endpoint, (slug, name) -> factor; an endpoint
-        it does not name gets `CURATED_BOOST` if curated, else 1."""
+        """`boost`: a score multiplier per endpoint, (slug, name) -> factor, instead of
+        its prior (discovery/priors.py)."""
         self.analyzer = Analyzer()
         analysed = for_catalog(catalog, self.analyzer)
         self.hits: list[Hit] = []
@@ -130,16 +139,12 @@ class SearchIndex:
                 self.hits.append(hit)
             self.ranges[slug] = (start, len(self.hits))
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
-        given = boost or {}
-        self.prior = np.array(
-            [
-                given.get(
-                    (h.integration.slug, h.endpoint.name),
-                    CURATED_BOOST if h.endpoint.curated else 1.0,
-                )
-                for h in self.hits
-            ]
+        self._timed = np.where(
+            [any(_TIMED.search(p.name) for p in h.endpoint.parameters) for h in self.hits],
+            TIME_BOOST,
+            1.0,
         )
+        self.prior = priors([(h.integration.slug, h.endpoint) for h in self.hits], boost or {})
         self._names = self._name_index(analysed.names)
         self._products = {i.name.lower(): slug for slug, i in catalog.integrations.items()}
         alternatives = "|".join(map(re.escape, sorted(self._products, key=len, reverse=True)))
@@ -158,11 +163,13 @@ class SearchIndex:
         self._documents = Documents(self.bm25) if self._indexed else None
         n = len(self.hits)
         df = {t: int(np.count_nonzero(p[0] < n)) for t, p in self._postings.items()}
-        self._matcher = Matcher(self.analyzer, df, n, table)
+        self._matcher = Matcher(self.analyzer, df, n, table, self._names)
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         self._last: tuple[str, tuple[str, Query]] | None = None
+        # The last ranked query's name shares (`coverage`), read again by its matches.
+        self._last_cover: tuple[Query, np.ndarray | None] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
-        self._answers: dict[tuple[str, tuple[str, ...], str | None, int], SearchAnswer] = {}
+        self._answers: dict[AnswerKey, SearchAnswer] = {}
 
     def _name_index(self, names: list[list[str]]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Per term, the endpoints whose name holds it and the term's share of the name."""
@@ -231,6 +238,9 @@ class SearchIndex:
     def coverage(self, q: Query) -> np.ndarray | None:
         """Each endpoint's share of name terms the query holds (related terms at their
         weight); None when the query holds no term of any name."""
+        last = self._last_cover
+        if last is not None and last[0] is q:  # the ranking's, kept (an answer's matches)
+            return last[1]
         found = self._sums(q)
         if found is None or not found[1]:
             return None
@@ -270,7 +280,9 @@ class SearchIndex:
         """Every document's score for `query`; None when no term of it is indexed."""
         return self._scores(*self._analysed(query)) if self._indexed else None
 
-    def _scores(self, query: str, q: Query) -> np.ndarray | None:
+    def _scores(
+        self, query: str, q: Query, connected: frozenset[str] = frozenset()
+    ) -> np.ndarray | None:
         if not self._indexed:
             return None
         found = self._sums(q)
@@ -279,11 +291,14 @@ class SearchIndex:
         sums, named_in_query = found
         n = len(self.hits)
         total = sums[:n]
+        self._last_cover = (q, sums[n:].copy() if named_in_query else None)
         if named_in_query:
             cover = sums[n:]  # the name shares, made 1 + NAME_COVER x share in place
             cover *= NAME_COVER
             cover += 1
             total *= cover
+        if q.when:
+            total *= self._timed
         lowered = query.lower()
         boosts: dict[str, float] = {}
         # The regex only when a product's first word is in the text at all (cheaper).
@@ -291,29 +306,44 @@ class SearchIndex:
             boosts = {self._products[n]: NAMED_BOOST for n in set(self._named.findall(lowered))}
         if not boosts:  # no product named: the words that imply one (discovery/cues.py)
             boosts = self._cues.factors(query, q.terms)
+            for slug in connected:  # and the caller's connected integrations
+                if slug in self.ranges:
+                    boosts[slug] = boosts.get(slug, 1.0) * CONNECTED_BOOST
         for slug, factor in boosts.items():
             start, end = self.ranges[slug]
             total[start:end] *= factor
         return total
 
     def search(
-        self, query: str, scopes: tuple[str, ...], integration: str | None = None, limit: int = 10
+        self,
+        query: str,
+        scopes: tuple[str, ...],
+        integration: str | None = None,
+        limit: int = 10,
+        connected: frozenset[str] = frozenset(),
     ) -> list[Hit]:
         """The best `limit` endpoints for `query` that the scopes allow, best first, equal
-        scores in catalog order. An endpoint that matches no term is never returned."""
-        return self.answer(query, scopes, integration, limit).hits
+        scores in catalog order. An endpoint that matches no term is never returned.
+        `connected`: the caller's connected integrations (`CONNECTED_BOOST`)."""
+        return self.answer(query, scopes, integration, limit, connected).hits
 
     def answer(
-        self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int
+        self,
+        query: str,
+        scopes: tuple[str, ...],
+        integration: str | None,
+        limit: int,
+        connected: frozenset[str] = frozenset(),
     ) -> SearchAnswer:
         """`search`'s hits with their rendered answer, reused for the same query, scopes,
-        integration and limit (an index serves one catalog: a reload builds a new one)."""
+        integration, limit and connected integrations (an index serves one catalog: a
+        reload builds a new one)."""
         if not 1 <= limit <= MAX_LIMIT:
             raise ValueError(f"limit must be 1..{MAX_LIMIT}, not {limit}")
-        key = (query, scopes, integration, limit)
+        key = (query, scopes, integration, limit, connected)
         found = self._answers.get(key)
         if found is None:
-            hits = self.rank(query, scopes, integration, limit)
+            hits = self.rank(query, scopes, integration, limit, connected)
             found = SearchAnswer(query, hits, self.matches(query, hits))
             if len(self._answers) >= _ANSWERS:
                 self._answers.clear()  # simpler than an LRU, and as good for bursts
@@ -324,19 +354,31 @@ class SearchIndex:
         """How well each hit fits `query`, 0 to 1 (discovery/confidence.py)."""
         if not hits:
             return []
-        wanted = self._matcher.wanted(*self._analysed(query))
+        text, q = self._analysed(query)
+        wanted = self._matcher.wanted(text, q)
         documents = self._documents
         assert documents is not None  # hits come from an index with documents
-        return [self._matcher.match(wanted, documents.terms(h.row)) for h in hits]
+        shares = self.coverage(q)
+        return [
+            self._matcher.match(
+                wanted, documents.terms(h.row), 0.0 if shares is None else shares[h.row]
+            )
+            for h in hits
+        ]
 
     def rank(
-        self, query: str, scopes: tuple[str, ...], integration: str | None, limit: int
+        self,
+        query: str,
+        scopes: tuple[str, ...],
+        integration: str | None,
+        limit: int,
+        connected: frozenset[str] = frozenset(),
     ) -> list[Hit]:
         """`search` without the reuse of recent answers."""
         if not self._indexed:
             return []
         text, q = self._analysed(query)
-        scores = self._scores(text, q)
+        scores = self._scores(text, q, connected)
         if scores is None:
             return []
         scores *= self.mask(scopes, integration)

@@ -66,6 +66,8 @@ class Discovery:
         query, integration = args.query, args.integration
         if integration is not None:
             self.rendered.integration(integration, principal.scopes)
-        answer = self.index.answer(query, principal.scopes, integration, args.limit)
-        connected = await self.statuses.connected(principal.user_id) if answer.hits else frozenset()
+        # The caller's connected integrations come first among near-equal matches when the
+        # query names no product (search.CONNECTED_BOOST); a warm cache look-up.
+        connected = await self.statuses.connected(principal.user_id)
+        answer = self.index.answer(query, principal.scopes, integration, args.limit, connected)
         return answer, connected

@@ -26,8 +26,11 @@ EVAL = Path(__file__).parent / "search_eval.yaml"
 # Outlook's and Zoom's beside Google Calendar's), the rest are new near-namesakes
 # (Graph's Excel functions, Spotify's skip_to_next). The floor follows the measured level
 # over the shipped catalog (rounded down); the goal stays printed, NOT reached (issue 26).
+# Issue 26's second round (the phrasing of a request, calls taking a time): top-3 0.874,
+# top-1 0.656 on 285 tasks (one moved in from the no-endpoint requests); held out
+# unchanged. The floor follows (0.87).
 GOAL_TOP3 = 0.90
-TOP3_FLOOR = 0.86
+TOP3_FLOOR = 0.87
 HELD_OUT_FLOOR = 0.75
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Integration
-from skillgate.discovery import search
+from skillgate.discovery import priors, search
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.search import (
     MAX_LIMIT,
@@ -279,7 +279,7 @@ def test_boost_multiplies_an_endpoints_score() -> None:
 
 
 def test_curated_endpoints_come_first_among_near_equals() -> None:
-    from skillgate.discovery.search import CURATED_BOOST
+    from skillgate.discovery.priors import CURATED_BOOST
 
     def shop(curated: bool) -> Catalog:
         # Paths that are not their names' words: both documents alike but for the name.
@@ -492,3 +492,64 @@ def test_a_result_describes_its_endpoint_in_one_line() -> None:
     assert line.endswith("…")
     assert long.startswith(line[:-1])
     assert one_line("Two\n   lines  of text.") == "Two lines of text."
+
+
+def test_the_callers_connected_integrations_come_first_when_none_is_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 26: a request that names no product prefers the caller's connected
+    integrations among near-equal matches (CONNECTED_BOOST); naming one still wins."""
+    twins = {
+        slug: _integration(slug, [_endpoint("list_items", "items", "List the items.")])
+        for slug in ("alpha", "beta")
+    }
+    index = SearchIndex(Catalog(integrations=twins))
+    beta = frozenset({"beta"})
+    assert names(index, "list the items") == ["alpha/list_items", "beta/list_items"]
+    assert names(index, "list the items", connected=beta) == ["beta/list_items", "alpha/list_items"]
+    assert names(index, "list the items in Alpha", connected=beta)[0] == "alpha/list_items"
+    # The connected integration's scores are multiplied by CONNECTED_BOOST, no other's.
+    text, q = index._analysed("list the items")
+    plain, boosted = index._scores(text, q), index._scores(text, q, beta)
+    assert plain is not None
+    assert boosted is not None
+    assert boosted[0] == plain[0]
+    assert boosted[1] == pytest.approx(plain[1] * search.CONNECTED_BOOST)
+    # Kept answers are per connected set.
+    one = index.answer("list the items", ("*",), None, 2, beta)
+    assert index.answer("list the items", ("*",), None, 2, frozenset()) is not one
+    assert index.answer("list the items", ("*",), None, 2, beta) is one
+
+
+def test_an_endpoint_of_a_generated_family_scores_less() -> None:
+    """Issue 26: more than FAMILY_SIZE endpoints of one integration under one parent path
+    (Graph's Excel functions) each score FAMILY_PRIOR of an endpoint's usual."""
+    family = [
+        {**_endpoint(f"fn_{i}", "functions", f"Invoke function {i}."), "path": f"/fn/f{i}"}
+        for i in range(priors.FAMILY_SIZE + 1)
+    ]
+    rest = [_endpoint("days_left", "billing", "The days left in the trial.")]
+    index = SearchIndex(
+        Catalog(
+            integrations={"big": _integration("big", family), "small": _integration("small", rest)}
+        )
+    )
+    assert set(index.prior[: len(family)]) == {priors.FAMILY_PRIOR}
+    assert index.prior[len(family)] == 1.0
+
+
+def test_a_request_that_says_when_prefers_a_call_taking_a_time() -> None:
+    """Issue 26: "... at 6pm tomorrow" is an argument: among near-equal matches the call
+    with a parameter of time comes first (TIME_BOOST); without a time, catalog order."""
+    post = _endpoint("post_note", "notes", "Post a note to a board.", "POST")
+    later = {
+        **_endpoint("post_note_later", "notes", "Post a note to a board.", "POST"),
+        "parameters": [
+            {"name": "post_at", "in": "query", "type": "number", "description": "When."}
+        ],
+    }
+    index = SearchIndex(Catalog(integrations={"board": _integration("board", [post, later])}))
+    assert names(index, "post a note")[0] == "board/post_note"
+    assert names(index, "post a note at 6pm tomorrow")[0] == "board/post_note_later"
+    assert index.analyzer.query("post a note at 6pm tomorrow").when
+    assert not index.analyzer.query("post a note").when

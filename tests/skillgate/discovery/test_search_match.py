@@ -7,7 +7,7 @@ import orjson
 import pytest
 
 from skillgate.catalog.loader import Catalog, load_catalog
-from skillgate.discovery.confidence import MATCH_FLOOR, OBJECT_PENALTY
+from skillgate.discovery.confidence import MATCH_FLOOR, NAME_PENALTY, OBJECT_PENALTY, Matcher
 from skillgate.discovery.search import SearchIndex
 
 
@@ -57,3 +57,38 @@ def test_what_counts_toward_a_match(index: SearchIndex) -> None:
     )
     # After a preposition it is content ("for the soccer team"), and counts for nothing.
     assert best("list my calendars for the zanzibarina club") >= MATCH_FLOOR
+
+
+def test_a_name_that_disagrees_halves_a_weak_match() -> None:
+    """Issue 26: a result whose name shares little with the request (a word of its
+    description matched) fits less, unless its document holds most of the request."""
+    wanted = ([(1.0, frozenset({"water"}), frozenset()), (1.0, frozenset({"x"}), frozenset())], 1.0)
+    doc = frozenset({"water"})
+    assert Matcher.match(wanted, doc, 1.0) == 0.5
+    assert Matcher.match(wanted, doc, 0.0) == 0.5 * NAME_PENALTY
+    strong = ([(1.0, frozenset({"water"}), frozenset())], 1.0)
+    assert Matcher.match(strong, doc, 0.0) == 1.0
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "set an alarm for 6:30 tomorrow morning",  # only a verb known: the object is not
+        "what's the current price of bitcoin",  # the object after "of" is the object
+        "water the garden at 7pm",  # a word of a description, not what a call does
+    ],
+)
+def test_more_requests_nothing_does_are_flagged(index: SearchIndex, request_: str) -> None:
+    assert index.answer(request_, ("*",), None, 10).no_match
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "hey, could you please see if anyone replied to my last email to the landlord",
+        "can you let Sam know privately in slack that I'll be late",
+        "delete the old vendor from my contacts",
+    ],
+)
+def test_chatty_and_valued_requests_are_not(index: SearchIndex, request_: str) -> None:
+    assert not index.answer(request_, ("*",), None, 10).no_match

@@ -67,6 +67,8 @@ def test_a_notion_id_cues_notion(index: SearchIndex) -> None:
         "thread 18a1b2c3d4e5f6a7 in gmail",
         "show me the whole email conversation with the landlord",
         "what's in my Box folder Contracts",
+        # "permission" is no word of deleting: list_permissions, below, holds it too.
+        "share the budget file with Ana",
     ],
 )
 def test_a_deleting_call_is_not_first_unless_asked(index: SearchIndex, request_: str) -> None:

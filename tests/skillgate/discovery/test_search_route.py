@@ -216,3 +216,23 @@ async def test_repeated_query_strings_answer_as_the_first_time(
         r = await _search(harness, full, q=text, limit="1")
         assert r.json()["query"] == text
     assert r.json()["results"][0]["name"] == "list_issues"
+
+
+async def test_the_callers_connected_integration_comes_first(harness: Harness) -> None:
+    """Issue 26: a request naming no product puts the caller's connected integrations
+    first among near-equal matches ("get": sample's get_user and oauthy's get_thing)."""
+    user = await harness.user()
+    full, _ = await harness.key()
+    before = [x["integration"] for x in (await _search(harness, full, q="get")).json()["results"]]
+    assert before == ["sample", "oauthy"]
+    async with harness.sessionmaker() as s:
+        s.add(
+            Connection(user_id=user.id, integration="oauthy", auth_type="token", credentials=b"x")
+        )
+        await commit(s)
+    harness.statuses.forget(user.id)
+    after = (await _search(harness, full, q="get")).json()["results"]
+    assert [(x["integration"], x["status"]) for x in after] == [
+        ("oauthy", "connected"),
+        ("sample", "not_connected"),
+    ]

@@ -1,0 +1,123 @@
+"""How a request is phrased, before its words become terms (docs/catalog.md, "Search").
+
+People ask an assistant in sentences: "my boss wants the numbers, can you append a row to
+the sales sheet", "hey, could you please see if anyone replied to my email", "push my
+dentist appointment to next Tuesday". Three things are read off the phrasing, all of it
+general English, none of it about one integration:
+
+- **the request clause**: a request of several clauses (split at `,;:!?.` and dashes)
+  whose one clause asks for something (`_ASKS`: "can you", "please", "I need you to",
+  "go ahead and"...) is that clause; the other clauses are context, searched only as a
+  request's content is (they break ties, `CONTENT_WEIGHT` in search.py);
+- **politeness** (`_POLITE`: "would you mind", "if it's not too much trouble", "I was
+  wondering if you could") is left out, so the verb leads the request wherever it
+  stands; "see if", "find out if" ask to see something, as "show me" does ("check
+  whether": check); "let Sam know" tells Sam;
+- **when** (`_WHEN`: "next Tuesday", "at 3pm", "tomorrow morning", "this week", "on
+  Friday", "for 30 minutes", "2023-06-15", "05/10/2023") is an argument of the call,
+  never its object: left out of the request, kept as context ("next" is not Spotify's
+  `skip_to_next`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_DAY = (
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|tonight|today|tomorrow|yesterday"
+    r"|morning|afternoon|evening|night|noon|midnight"
+)
+_UNIT = r"minute|min|hour|hr|day|week|month|quarter|year"
+_MONTH = (
+    r"january|february|march|april|may|june|july|august|september|october|november"
+    r"|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+# When: an argument of the call. Longest forms first; each may be led by a preposition.
+_WHEN = re.compile(
+    rf"\b(?:(?:on|at|by|until|till|before|after|from|for|to|in|next|this|last|every|each"
+    rf"|coming|the)\s+)*"
+    rf"(?:(?:(?:{_DAY})s?(?:\s+(?:morning|afternoon|evening|night))?)"
+    rf"|(?:(?:next|this|last|every|coming)\s+(?:{_UNIT})s?)"
+    rf"|(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)\b)"
+    rf"|(?:\d{{1,2}}:\d{{2}})"
+    rf"|(?:\d{{4}}[-./]\d{{1,2}}[-./]\d{{1,2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?)"
+    rf"|(?:\d+\s*(?:{_UNIT})s?)"
+    rf"|(?:(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?)"
+    rf"|(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})))"
+    rf"(?:\s+at\s+\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)?)?\b",
+    re.IGNORECASE,
+)
+# Where a sentence's clauses part.
+_CLAUSE = re.compile(r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$")
+# A clause that asks for something.
+_ASKS = re.compile(
+    r"\b(?:(?:can|could|would|will)\s+you|please|pls|i\s*(?:'d|would)?\s*(?:need|want|like|love)"
+    r"\s+(?:you|it\s+if|to\s+know)|i\s+need\s+to\s+(?:see|know|find|check|get)|go\s+ahead"
+    r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+(?:me|us))\b",
+    re.IGNORECASE,
+)
+# Politeness around a request: left out.
+_POLITE = re.compile(
+    r"\b(?:(?:i\s+was\s+)?wondering\s+if\s+you\s+could|would\s+you\s+mind"
+    r"|(?:would|will)\s+you\s+be\s+able\s+to|(?:are|were)\s+you\s+able\s+to"
+    r"|if\s+it'?s\s+not\s+too\s+much\s+trouble|when(?:ever)?\s+you\s+(?:get|have)\s+a"
+    r"\s+(?:chance|minute|sec(?:ond)?)|sorry\s+to\s+(?:bother|trouble)\s+you(?:\s+but)?"
+    r"|(?:do|doing)\s+me\s+a\s+fav(?:ou)?r\s+and|go\s+ahead\s+and|quick\s+question"
+    r"|i\s*(?:'d|\s+would)\s+(?:love|like)\s+(?:it\s+)?if\s+you\s+could"
+    r"|i\s+(?:need|want)\s+you\s+to|is\s+it\s+possible\s+to|(?:hey|hi|hello)\s+there"
+    r"|help\s+(?:me|us)(?:\s+(?:to|with))?)\b",
+    re.IGNORECASE,
+)
+# Asking whether something is so: asks to see it.
+_WHETHER = re.compile(
+    r"\b(?:(?P<verb>check|verify|confirm)|see|find\s+out|look|know)\s+(?:if|whether)\b",
+    re.IGNORECASE,
+)
+
+
+def _whether(m: re.Match[str]) -> str:
+    """ "check whether": check (an API verb the tables know); "see if": show me."""
+    return f" {m.group('verb') or 'show me'} "
+
+
+# "let Sam know ...", "let the #general channel know ...": tell them (not "let me know",
+# which asks to be told: `_ASKS`).
+_LET_KNOW = re.compile(r"\blet\s+(?!me\b|us\b)((?:\S+\s+){1,4}?)know\b", re.IGNORECASE)
+
+
+class Phrased(NamedTuple):
+    request: str  # what is asked for, politeness and times left out
+    context: str  # the other clauses and the times: content, not the call
+
+
+def _polite(text: str) -> str:
+    """`text` without its politeness (the cheap test first: each form holds one of these)."""
+    lower = text.lower()
+    if "you" in lower or "if" in lower or "quick" in lower or "there" in lower or "help" in lower:
+        text = _POLITE.sub(" ", text)
+    return text
+
+
+# What is left at a request's start once politeness is out: punctuation, "but", "so".
+_LEFT = re.compile(r"^(?:[\s,;:.!?-]|\b(?:but|and|so|then)\b)+", re.IGNORECASE)
+
+
+def phrased(text: str) -> Phrased:
+    """The request in `text` and its context."""
+    times = [m.group(0) for m in _WHEN.finditer(text)] if any(c.isalpha() for c in text) else []
+    if times:
+        text = _WHEN.sub(" ", text)
+    clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
+    asking = [i for i, c in enumerate(clauses) if _ASKS.search(c)] if len(clauses) > 1 else []
+    if asking:
+        # The clause that asks first, then the others (their words still search).
+        first = asking[0]
+        ordered = [clauses[first], *clauses[:first], *clauses[first + 1 :]]
+        text = " . ".join(c for c in (_LEFT.sub("", _polite(c)).strip() for c in ordered) if c)
+    else:
+        text = _LEFT.sub("", _polite(text))
+    text = _WHETHER.sub(_whether, text)
+    if "know" in text.lower():
+        text = _LET_KNOW.sub(r"tell \1", text)
+    return Phrased(" ".join(text.split()), " ".join(times))
