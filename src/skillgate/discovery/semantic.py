@@ -35,6 +35,7 @@ import os
 import re
 from collections.abc import Sequence
 from functools import cache
+from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -156,8 +157,6 @@ def _path(digest: str) -> Path | None:
     folder = snapshot.directory()
     if folder is None or not digest or not snapshot.trusted(folder):
         return None
-    from importlib.metadata import version
-
     h = hashlib.sha256(f"{version('wordllama')}:{DIMS}:{digest}".encode())
     for source in (Path(__file__), Path(texts.__file__)):
         h.update(source.read_bytes())
