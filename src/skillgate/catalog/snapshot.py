@@ -223,13 +223,19 @@ def save(
 
 
 def _write(folder: Path, name: str, encoded: bytes) -> None:
+    write(folder, name, encoded, "*" + _SUFFIX, MAX_ENTRIES)
+
+
+def write(folder: Path, name: str, encoded: bytes, pattern: str, keep: int) -> None:
+    """`encoded` as `folder`/`name`, readable by this user only, written whole or not at
+    all; then only the `keep` newest files matching `pattern` are kept."""
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     tmp = folder / f".{name}.{os.getpid()}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as fh:
         fh.write(encoded)
     os.replace(tmp, folder / name)
-    prune(folder, "*" + _SUFFIX, MAX_ENTRIES)
+    prune(folder, pattern, keep)
 
 
 def prune(folder: Path, pattern: str, keep: int) -> None:

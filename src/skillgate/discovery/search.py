@@ -15,8 +15,11 @@ product cues of discovery/cues.py: "inbox" implies Gmail, "ENG-55" Linear); endp
 the caller may not see are masked out (integrations the key's scopes allow; for a
 `slug:read` scope only endpoints that do not change data, as in the listing), and the
 best `limit` come back, best first. Before all that, words the index does not know are
-corrected against the catalog's vocabulary (discovery/spelling.py); after it, each result
-gets its `match`, and the answer says when none fits (discovery/confidence.py).
+corrected against the catalog's vocabulary (discovery/spelling.py). The best candidates
+are then re-ordered by meaning within the first one's integration (discovery/semantic.py,
+a static embedding model; off with SKILLGATE_SEMANTIC=0) and a call that deletes is not
+first for a request that does not ask for it (discovery/rerank.py); each result gets its
+`match`, and the answer says when none fits (discovery/confidence.py).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from skillgate.discovery.confidence import Matcher
 from skillgate.discovery.cues import Cues
 from skillgate.discovery.priors import priors
 from skillgate.discovery.rerank import Reorder
+from skillgate.discovery.semantic import Semantic, second_look
 from skillgate.discovery.spelling import Speller
 from skillgate.discovery.texts import one_line, table_words
 
@@ -165,6 +169,8 @@ class SearchIndex:
         df = {t: int(np.count_nonzero(p[0] < n)) for t, p in self._postings.items()}
         self._matcher = Matcher(self.analyzer, df, n, table, self._names)
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
+        # The semantic second look (discovery/semantic.py); None: the first stage alone.
+        self.semantic: Semantic | None = second_look(self.hits, catalog.digest)
         self._last: tuple[str, tuple[str, Query]] | None = None
         # The last ranked query's name shares (`coverage`), read again by its matches.
         self._last_cover: tuple[Query, np.ndarray | None] | None = None
@@ -323,7 +329,8 @@ class SearchIndex:
         connected: frozenset[str] = frozenset(),
     ) -> list[Hit]:
         """The best `limit` endpoints for `query` that the scopes allow, best first, equal
-        scores in catalog order. An endpoint that matches no term is never returned.
+        scores in catalog order (the semantic second look, when on, orders them by
+        meaning). An endpoint that matches no term is never returned.
         `connected`: the caller's connected integrations (`CONNECTED_BOOST`)."""
         return self.answer(query, scopes, integration, limit, connected).hits
 
@@ -388,19 +395,25 @@ class SearchIndex:
         # The candidates: the documents within `NEAR` of the best (ascending: catalog
         # order) when they are at least `limit` (the limit-th best is then among them),
         # else every document that scores.
-        # A few more than asked: the second look (discovery/rerank.py) may bring one up.
+        # A few more than asked: the second look (discovery/rerank.py) may bring one up;
+        # the semantic one (discovery/semantic.py) re-orders the best `depth` of them.
         wanted = limit + SPARE
+        semantic = self.semantic
+        depth = wanted if semantic is None else max(wanted, semantic.depth)
         found = (scores >= top * NEAR).nonzero()[0]
         if len(found) < wanted:
             found = (scores > 0).nonzero()[0]
         values = scores[found]
-        if len(found) > wanted:
-            # Keep every document scoring at least the wanted-th best (ties included).
-            cut = len(found) - wanted
+        if len(found) > depth:
+            # Keep every document scoring at least the depth-th best (ties included).
+            cut = len(found) - depth
             keep = values >= np.partition(values, cut)[cut]
             found, values = found[keep], values[keep]
         # Best first; a stable sort keeps equal scores in catalog order.
-        best = found[np.argsort(-values, kind="stable")[:wanted]]
+        order = np.argsort(-values, kind="stable")[:depth]
+        best = found[order]
+        if semantic is not None:
+            best = semantic.reorder(text, best, values[order])[:wanted]
         hits = self.hits
         ranked = self._reorder.first([hits[i] for i in best.tolist()], {*q.terms, *q.related})
         return ranked[:limit]

@@ -1,8 +1,11 @@
 """The search index on its own (discovery/search.py, analysis.py): ranking, synonyms,
-scopes, read-only keys, the integration filter and the limit, over small real catalogs."""
+scopes, read-only keys, the integration filter and the limit, over small real catalogs.
+The first stage's rules, with the semantic second look off (it re-orders near-equal
+scores by meaning: test_search_semantic.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -10,7 +13,7 @@ import pytest
 
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Integration
-from skillgate.discovery import priors, search
+from skillgate.discovery import priors, search, semantic
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.search import (
     MAX_LIMIT,
@@ -75,6 +78,13 @@ CALENDAR = _integration(
         _endpoint("create_event", "events", "Create an event with a start and an end.", "POST"),
     ],
 )
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _first_stage_only() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(semantic.ENV, "0")
+        yield
 
 
 @pytest.fixture(scope="module")

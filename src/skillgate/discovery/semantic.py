@@ -1,0 +1,198 @@
+"""The semantic second look at the first stage's best candidates (docs/catalog.md,
+"Search"; issue 26).
+
+A static word-embedding model turns each endpoint's text (product, name words, the
+description's first sentence, path words) and the request into unit vectors: WordLlama's
+`l2_supercat` token vectors (the `wordllama` wheel on PyPI ships them, with their
+tokenizer; nothing is downloaded, ever), truncated to their first `DIMS` dimensions (the
+model is trained so that a prefix is itself an embedding), averaged over the tokens.
+
+The first stage's best `DEPTH` candidates are then re-ordered by their score as a share
+of the best plus `WEIGHT` x their cosine to the request. Only candidates of the first
+candidate's integration move on the cosine: one of another integration counts the first
+one's cosine (it keeps its place by score). The model tells "list" from "create" within a
+product better than BM25's shared words do, but weighs products badly: let loose across
+integrations it traded as many development-set requests for others as it gained.
+
+Measured (docs/catalog.md, "Search", `bench/search_semantic.py`): development set, all
+answerable, top-1/3/10 0.636/0.851/0.929 -> 0.653/0.858/0.929, no kind of request losing
+at any depth; BFCL pool top-1 0.640 -> 0.666, top-5 0.792 -> 0.805. Costs: the model's
+files read at start-up (~0.2 s), each endpoint embedded once per catalog (~1 s for 8,331,
+then read back from the snapshot folder), +38 MB resident (tokenizer, 8 MB of float16
+weights, the vectors), a new query's p50 +0.06 ms.
+
+Off with `SKILLGATE_SEMANTIC=0`, or without the package: search is then the first stage
+alone, exactly as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import io
+import os
+import re
+from collections.abc import Sequence
+from functools import cache
+from importlib.metadata import version
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from skillgate.catalog import snapshot
+from skillgate.discovery import texts
+
+if TYPE_CHECKING:
+    from skillgate.discovery.search import Hit
+
+# `SKILLGATE_SEMANTIC=0` (or off/false/no) turns the second look off.
+ENV = "SKILLGATE_SEMANTIC"
+# The first stage's candidates the cosine re-orders (20 to 50 measured the same).
+DEPTH = 30
+# The cosine's weight beside the score as a share of the best (0.4 to 0.6 measured alike).
+WEIGHT = 0.5
+# The model's dimensions kept (of 256): half the memory, and measured as good or better.
+DIMS = 128
+
+# The model's files in the wordllama wheel (its default, 256 dimensions of which DIMS kept).
+_CONFIG = "l2_supercat"
+KEEP = 16  # vector snapshots kept (one per catalog digest; the oldest go)
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_SPLIT = re.compile(r"[_/{}.\-]+")
+
+
+def _words(identifier: str) -> str:
+    return _SPLIT.sub(" ", _CAMEL.sub(r"\1 \2", identifier))
+
+
+def endpoint_text(h: Hit) -> str:
+    """What an endpoint does, in words: its product, name, first sentence, path."""
+    e = h.endpoint
+    return (
+        f"{h.integration.name}: {_words(e.name)}. {texts.summary(e.description)} {_words(e.path)}"
+    )
+
+
+def enabled() -> bool:
+    return os.environ.get(ENV, "1").strip().lower() not in {"0", "off", "false", "no"}
+
+
+class Model:
+    """A static embedding model: a text's vector is the mean of its tokens' vectors,
+    made unit length (WordLlama's pooling; `model()` loads its files)."""
+
+    def __init__(self, tokenizer: Any, weights: np.ndarray) -> None:
+        self._tokenizer = tokenizer
+        self._weights = weights  # one row per token id, float16
+
+    def vector(self, text: str) -> np.ndarray:
+        return self._pooled(self._tokenizer.encode(text, add_special_tokens=False).ids)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Each text's vector, a row each. One text at a time: `encode_batch` would be a
+        little faster but starts the tokenizer's thread pool, which a fork (a server's
+        workers) then has to disable."""
+        out = np.zeros((len(texts), self._weights.shape[1]), np.float32)
+        for i, text in enumerate(texts):
+            out[i] = self.vector(text)
+        return out
+
+    def _pooled(self, ids: list[int]) -> np.ndarray:
+        if not ids:
+            return np.zeros(self._weights.shape[1], np.float32)
+        mean: np.ndarray = self._weights[ids].mean(axis=0, dtype=np.float32)
+        norm = float(np.linalg.norm(mean))
+        return mean / norm if norm else mean
+
+
+@cache
+def model() -> Model | None:
+    """The model from the files the `wordllama` wheel ships (loaded once per process);
+    None when it is not installed. Only its files are read: its own loader keeps the
+    matrix as float32 (twice the memory) and its import configures the root logger."""
+    spec = importlib.util.find_spec("wordllama")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    from safetensors import safe_open
+    from tokenizers import Tokenizer
+
+    here = Path(spec.submodule_search_locations[0])
+    tokenizer = Tokenizer.from_file(str(here / "tokenizers" / f"{_CONFIG}_tokenizer_config.json"))
+    # The tokenizer's cache holds every text it saw (each request a new one): off.
+    tokenizer.model._resize_cache(0)
+    with safe_open(str(here / "weights" / f"{_CONFIG}_256.safetensors"), framework="np") as f:
+        weights = np.ascontiguousarray(f.get_slice("embedding.weight")[:, :DIMS])
+    return Model(tokenizer, weights)
+
+
+def second_look(hits: Sequence[Hit], digest: str = "") -> Semantic | None:
+    """The second look over `hits` (the index's endpoints, in row order; `digest`, the
+    catalog's, keys their vectors' snapshot), or None when it is off or the model is
+    not installed."""
+    if not enabled():
+        return None
+    found = model()
+    if found is None:
+        return None
+    path = _path(digest)
+    vectors = None
+    if path is not None:
+        with contextlib.suppress(OSError, ValueError, EOFError):
+            vectors = _read(path, len(hits))
+    if vectors is None:
+        vectors = found.embed([endpoint_text(h) for h in hits])
+        if path is not None:
+            buffer = io.BytesIO()
+            np.save(buffer, vectors, allow_pickle=False)
+            with contextlib.suppress(OSError):
+                snapshot.write(path.parent, path.name, buffer.getvalue(), "semantic-*.npy", KEEP)
+    return Semantic(found, hits, vectors)
+
+
+def _path(digest: str) -> Path | None:
+    """The vectors' snapshot (catalog.snapshot's folder), keyed by the catalog and by
+    what makes a vector from it: this code, the texts' code, the model's version."""
+    folder = snapshot.directory()
+    if folder is None or not digest or not snapshot.trusted(folder):
+        return None
+    h = hashlib.sha256(f"{version('wordllama')}:{DIMS}:{digest}".encode())
+    for source in (Path(__file__), Path(texts.__file__)):
+        h.update(source.read_bytes())
+    return folder / f"semantic-{h.hexdigest()}.npy"
+
+
+def _read(path: Path, endpoints: int) -> np.ndarray | None:
+    """The stored vectors; None when there are none for as many endpoints."""
+    if not path.exists():
+        return None
+    with path.open("rb") as fh:
+        vectors: np.ndarray = np.load(fh, allow_pickle=False)
+    if vectors.shape != (endpoints, DIMS) or vectors.dtype != np.float32:
+        return None
+    return vectors
+
+
+class Semantic:
+    def __init__(self, model: Model, hits: Sequence[Hit], vectors: np.ndarray) -> None:
+        """`vectors`: each endpoint's unit vector (`Model.embed`), in row order."""
+        self._model = model
+        self.vectors = vectors
+        numbers: dict[str, int] = {}
+        self.group = np.array(
+            [numbers.setdefault(h.integration.slug, len(numbers)) for h in hits], dtype=np.intp
+        )
+        self.depth = DEPTH
+
+    def reorder(self, text: str, rows: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """`rows` (best first, with their first-stage `values`, the first > 0) re-ordered
+        by score share + `WEIGHT` x cosine, a candidate of another integration than the
+        first's counting the first's cosine; equal blends keep their order."""
+        if len(rows) < 2:
+            return rows
+        cosine = self.vectors[rows] @ self._model.vector(text)
+        own = self.group[rows] == self.group[rows[0]]
+        blended = values / values[0] + WEIGHT * np.where(own, cosine, cosine[0])
+        reordered: np.ndarray = rows[np.argsort(-blended, kind="stable")]
+        return reordered
