@@ -22,7 +22,8 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
   variables are kept in `Imported.server_variables` (for `--base-url
   'https://{region}.example.com'`: a variable the user gives when connecting);
 - auth: `security.document_spec` (bearer, basic, apiKey in header/query/cookie,
-  a two-part key and token);
+  a two-part key and token); an operation parameter an `apiKey` scheme names
+  (Trello's `key` and `token`) is that credential, sent by the gateway: left out;
 - a parameter given as `content` (JSON-encoded) is an `object`/`array` whose
   value is sent as JSON text; a query array in `style: deepObject` (Stripe's
   `expand`) is sent the way such servers read it, `name[]=a&name[]=b` (wire
