@@ -143,6 +143,7 @@ WRITES: list[tuple[str, str, dict[str, Any]]] = [
         {"fields": {"project": {"key": "ENG"}, "issuetype": {"name": "Task"}, "summary": "Hi"}},
     ),
     ("jira", "add_comment", {"issueIdOrKey": "ENG-1", "body": {"type": "doc", "version": 1}}),
+    ("jira", "assign_issue", {"issueIdOrKey": "ENG-1", "accountId": None}),  # unassigns
     (
         "twilio",
         "send_sms",
