@@ -194,3 +194,24 @@ async def test_writes_send_the_sources_body(
             received = json.loads(sent.body)
         assert received == given, (slug, name, received)
         assert set(received) <= set(properties), (slug, name, sorted(properties))
+
+
+async def test_jira_search_issues_calls_the_jql_search_that_replaced_the_sources(
+    gateway: tuple[Harness, str], provider: Provider, shipped: Catalog
+) -> None:
+    """`search_issues` is hand-written (the pinned source's /rest/api/3/search is gone
+    from Jira Cloud): GET /rest/api/3/search/jql with the JQL, fields and page token in
+    the query, the site's Basic credential on it."""
+    harness, full = gateway
+    jira = shipped.integrations["jira"]
+    await harness.connect_pasted(full, jira)
+    provider.clear()
+    jql = 'project = ENG AND status = "In Progress" ORDER BY updated DESC'
+    r = await harness.run(
+        full, "jira", "search_issues", jql=jql, fields="summary,status", nextPageToken="t2"
+    )
+    assert r.status_code == 200, r.text
+    [sent] = provider.api_requests()
+    assert (sent.method, sent.path) == ("GET", "/rest/api/3/search/jql")
+    assert dict(sent.query) == {"jql": jql, "fields": "summary,status", "nextPageToken": "t2"}
+    _assert_credential(jira, sent)
