@@ -31,6 +31,7 @@ from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.app import create_app
 from skillgate.auth.tokens import TokenSigner
 from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.catalog.models import Integration
 from skillgate.connections.status import StatusCache
 from skillgate.db import migrate
 from skillgate.db.engine import create_engine
@@ -334,6 +335,24 @@ class Harness:
     ) -> None:
         r = await self.client.put(
             f"/v1/connections/{slug}", json={"token": token}, headers=bearer(full_key)
+        )
+        assert r.status_code == 200, r.text
+
+    async def connect_pasted(
+        self, full_key: str, integration: Integration, token: str = "good-token"
+    ) -> None:
+        """Connect `integration` as its connect form would: the token (Basic's password
+        when it has `basic`), a username and the second key part when it asks for them,
+        and each connection variable's documented example."""
+        body: dict[str, Any] = {"token": token}
+        if integration.auth.basic is not None:
+            body["username"] = "someone@example.com"
+        elif integration.auth.token is not None and integration.auth.token.key is not None:
+            body["key"] = "app-key"
+        if integration.variables:
+            body["variables"] = {v.name: v.example for v in integration.variables}
+        r = await self.client.put(
+            f"/v1/connections/{integration.slug}", json=body, headers=bearer(full_key)
         )
         assert r.status_code == 200, r.text
 

@@ -3,11 +3,15 @@
 and answer what the test scripts: a status and body, a delay, a redirect, a huge body,
 non-JSON. It also serves OAuth: `/oauth/token` for authorization codes and
 refresh tokens (rotating them, refusing with `invalid_grant` or failing with
-500 on demand), and `/me` to verify pasted tokens.
+500 on demand), and `/me` to verify pasted tokens. A valid token is accepted however
+an integration sends it: `Authorization: Bearer <token>`, HTTP Basic with it as the
+password (Jira, Mailchimp, Twilio), or a `token` query parameter (Trello).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import secrets
 import threading
@@ -64,6 +68,19 @@ class Reply:
         return Answer(
             self.status, payload, headers, self.delay, self.stream_bytes, self.declared_length
         )
+
+
+def _presented(rec: Recorded) -> str:
+    """The token a request presents: a bearer token, a Basic password, or `?token=`."""
+    header = rec.headers.get("authorization", "")
+    if header.startswith("Basic "):
+        try:
+            return base64.b64decode(header.removeprefix("Basic ")).decode().partition(":")[2]
+        except (binascii.Error, UnicodeDecodeError):
+            return ""
+    if header:
+        return header.removeprefix("Bearer ")
+    return dict(rec.query).get("token", "")
 
 
 class Provider:
@@ -139,8 +156,7 @@ class Provider:
         handler = self.routes.get((rec.method, rec.path.split("?")[0]))
         if handler is not None:
             return handler(rec)
-        token = rec.headers.get("authorization", "").removeprefix("Bearer ")
-        if token not in self.valid_tokens:
+        if _presented(rec) not in self.valid_tokens:
             return Reply(401, {"message": "Bad credentials"})
         if rec.path == "/me":
             return Reply(200, {"login": "octo-user", "id": 1})

@@ -30,7 +30,7 @@ from tests.skillgate_cli.conftest import Gateway, svc
 from tests.skillgate_cli.fakes import FakeGateway, Reply
 from tests.upstream import Provider
 
-SHIPPED_EXAMPLES = 8331  # the catalog's endpoints, each with one example
+SHIPPED_EXAMPLES = 9616  # the catalog's endpoints, each with one example
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +64,8 @@ async def test_every_shipped_example_runs_as_printed(
     async with open_harness(url, tmp_path, shipped) as harness:
         await harness.user(plan="pro")
         full, _ = await harness.key()
-        for slug in shipped.integrations:
-            await harness.connect_token(full, slug)
+        for integration in shipped.integrations.values():
+            await harness.connect_pasted(full, integration)
         for slug, integration in shipped.integrations.items():
             for endpoint in integration.endpoints:
                 count += 1

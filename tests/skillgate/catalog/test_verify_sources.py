@@ -14,6 +14,10 @@ wire), its enum values within the source's, and the endpoint's scopes equal to t
 operation's. Every difference must be listed, with its reason, in
 `verify_deviations.yaml` beside this file; a listed difference that no longer occurs
 fails too, so the list stays true. Each integration's host is its source's server's.
+A parameter the source declares for the credential (Trello's `key` and `token` query
+parameters, SendGrid's `Authorization` header) is the one the gateway sends from the
+connection (`auth.sent_credentials`, what the executor puts on the wire), not a
+difference.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 
+from skillgate.catalog.auth import sent_credentials
 from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.catalog.models import Endpoint, Integration
 
@@ -295,12 +300,28 @@ def _top(wire: str) -> str:
     return re.split(r"[.\[]", wire, maxsplit=1)[0]
 
 
-def _differences(endpoint: Endpoint, fact: Fact) -> list[str]:
+def _credential_params(integration: Integration) -> frozenset[tuple[str, str]]:
+    """(location, name) of every credential part the gateway sends for the integration,
+    whichever way the user connects (header names lower-case)."""
+    parts = [integration.auth.oauth2, integration.auth.token, integration.auth.basic]
+    return frozenset(
+        (where, name.lower() if where == "header" else name)
+        for auth in parts
+        if auth is not None
+        for where, name, _ in sent_credentials(auth, "token", "username", "key")
+    )
+
+
+def _differences(
+    endpoint: Endpoint, fact: Fact, credential: frozenset[tuple[str, str]] = frozenset()
+) -> list[str]:
     out: list[str] = []
     if (endpoint.method, endpoint.path) != (fact.method, fact.path):
         out.append(f"call: {endpoint.method} {endpoint.path} != {fact.method} {fact.path}")
     offered = {(p.location, p.wire_name): p for p in endpoint.parameters}
     for (location, wire), required in fact.params.items():
+        if (location, wire.lower() if location == "header" else wire) in credential:
+            continue  # the credential: the gateway sends it from the connection
         p = offered.get((location, wire))
         if p is None:
             if required and location in ("path", "query", "header"):
@@ -372,6 +393,7 @@ def _found(catalog: Catalog) -> dict[str, list[str]]:
         google = source["importer"] == "google"
         facts = _google_facts(doc) if google else _openapi_facts(doc)
         integration: Integration = catalog.integrations[source["slug"]]
+        credential = _credential_params(integration)
         host = _source_host(doc, google)
         if urlsplit(integration.base_url).hostname != host:
             found[f"{source['slug']}.(integration)"] = [
@@ -385,7 +407,7 @@ def _found(catalog: Catalog) -> dict[str, list[str]]:
             if fact is None:
                 found[key] = [f"operation {endpoint.operation!r} is not in the source"]
                 continue
-            problems = _differences(endpoint, fact)
+            problems = _differences(endpoint, fact, credential)
             if problems:
                 found[key] = problems
     return found
@@ -439,3 +461,22 @@ def test_the_verifier_sees_a_wrong_type_enum_or_scope(shipped: Catalog) -> None:
     ]
     found = _differences(listed.model_copy(update={"parameters": params}), facts[listed.operation])
     assert any(d.endswith("enum values the source does not list") for d in found)
+
+
+def test_only_the_credential_the_gateway_sends_is_left_unoffered(shipped: Catalog) -> None:
+    """Trello's source declares `key` and `token` on every operation: they are what its
+    auth sends, so not offering them is right; another required query parameter left out
+    is still a difference."""
+    doc = json.loads(lzma.decompress((SOURCES / "trello.com.json.xz").read_bytes()))
+    facts = _openapi_facts(doc)
+    trello = shipped.integrations["trello"]
+    credential = _credential_params(trello)
+    assert credential == {("query", "key"), ("query", "token")}
+    card = next(e for e in trello.endpoints if e.operation == "getCardsByIdCard")
+    fact = facts["getCardsByIdCard"]
+    assert {("query", "key"), ("query", "token")} <= set(fact.params)
+    assert _differences(card, fact, credential) == []
+    assert "query key: required by the source, not offered" in _differences(card, fact)
+    fact.params[("query", "invented")] = True
+    found = _differences(card, fact, credential)
+    assert found == ["query invented: required by the source, not offered"]

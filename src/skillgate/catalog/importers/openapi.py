@@ -22,7 +22,8 @@ Rules this module applies (shared ones: see `compile`, `params`, `schema`,
   variables are kept in `Imported.server_variables` (for `--base-url
   'https://{region}.example.com'`: a variable the user gives when connecting);
 - auth: `security.document_spec` (bearer, basic, apiKey in header/query/cookie,
-  a two-part key and token);
+  a two-part key and token); an operation parameter an `apiKey` scheme names
+  (Trello's `key` and `token`) is that credential, sent by the gateway: left out;
 - a parameter given as `content` (JSON-encoded) is an `object`/`array` whose
   value is sent as JSON text; a query array in `style: deepObject` (Stripe's
   `expand`) is sent the way such servers read it, `name[]=a&name[]=b` (wire
@@ -161,12 +162,26 @@ def _param(raw: dict[str, Any]) -> SourceParam:
     )
 
 
-def _params(item: dict[str, Any], op: dict[str, Any]) -> list[SourceParam]:
+def _params(
+    item: dict[str, Any], op: dict[str, Any], credentials: frozenset[tuple[str, str]]
+) -> list[SourceParam]:
+    """The operation's parameters (its own over its path's), without those that carry the
+    credential: a parameter an `apiKey` security scheme names (Trello's `key` and `token`
+    query parameters) is sent by the gateway from the connection, never by the caller."""
     merged: dict[tuple[str, str], dict[str, Any]] = {}
     for raw in list(item.get("parameters") or []) + list(op.get("parameters") or []):
         if isinstance(raw, dict) and raw.get("name") and raw.get("in"):
             merged[(str(raw["name"]), str(raw["in"]))] = raw
-    return [_param(raw) for raw in merged.values()]
+    return [_param(raw) for key, raw in merged.items() if key not in credentials]
+
+
+def _credential_params(schemes: dict[str, Any]) -> frozenset[tuple[str, str]]:
+    """(name, location) of each parameter an `apiKey` security scheme sends."""
+    return frozenset(
+        (str(s["name"]), str(s["in"]))
+        for s in schemes.values()
+        if isinstance(s, dict) and s.get("type") == "apiKey" and s.get("name") and s.get("in")
+    )
 
 
 def _responses(op: dict[str, Any]) -> tuple[dict[int, str], Schema | None, bool]:
@@ -215,7 +230,7 @@ def _operation(
         summary=str(op.get("summary") or ""),
         description=str(op.get("description") or ""),
         docs_url=str(docs) if docs else None,
-        params=_params(item, op),
+        params=_params(item, op, ctx["credentials"]),
         body=request_body(op),
         responses=codes,
         result_schema=result,
@@ -320,6 +335,7 @@ def import_openapi(document: dict[str, Any], *, slug: str) -> Imported:
         "oauth": {
             str(k) for k, v in schemes.items() if isinstance(v, dict) and v.get("type") == "oauth2"
         },
+        "credentials": _credential_params(schemes),
     }
     skipped: list[Skipped] = []
     compiled = compile_all(slug, _operations(doc, ctx, skipped))

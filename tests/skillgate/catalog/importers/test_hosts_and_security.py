@@ -59,6 +59,11 @@ def test_trello_key_and_token_pair() -> None:
     assert token.key is not None
     assert (token.key.query, token.query) == ("key", "token")
     assert data["auth"]["token"]["label"] == "Token"
+    # The document also declares `key` and `token` as required query parameters of
+    # every operation: the gateway sends them from the connection, the caller never does.
+    (endpoint,) = integration.endpoints
+    assert (endpoint.parameters[0].name, endpoint.parameters[0].location) == ("idMember", "path")
+    assert not {"key", "token"} & {p.name for p in endpoint.parameters}
 
 
 def test_jira_oauth_beside_basic_and_a_site_variable() -> None:
