@@ -30,7 +30,8 @@ from mcp_types import INVALID_REQUEST
 from starlette.types import Message, Receive, Scope, Send
 
 from skillgate.api_keys.verifier import KeyVerifier
-from skillgate.doors.mcp import connect, selection
+from skillgate.doors.mcp import connect, selection, sessions
+from skillgate.doors.mcp.sessions import SessionIds
 from skillgate.doors.mcp.tools import Tools
 from skillgate.errors import MethodNotAllowed, SkillGateError, Unauthorized, UnsupportedMediaType
 from skillgate.http.body import loads, read_body
@@ -144,6 +145,18 @@ def _plain_tool_call(scope: Scope, body: bytes) -> tuple[int | str, str, dict[st
     return ident, name, args
 
 
+def _with_session(send: Send, session: str) -> Send:
+    """`send` with `Mcp-Session-Id: session` on a successful answer (sessions.py)."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start" and message["status"] == 200:
+            headers = [*message.get("headers", []), (sessions.HEADER, session.encode())]
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return sending
+
+
 def _per_endpoint(scope: Scope) -> bool:
     """`/mcp?tools=endpoints`: one tool per endpoint besides the five (selection.py)."""
     return selection.of(scope).endpoints
@@ -158,10 +171,12 @@ class McpDoor:
         version: str,
         max_body: int,
         origins: OriginPolicy,
+        sessions: SessionIds,
         signin: OAuthSignIn | None = None,
     ) -> None:
         self.verifier = verifier
         self.signin = signin
+        self.sessions = sessions
         self.tools = tools
         self.origins = origins
         self.server: Server[Any] = Server(
@@ -236,7 +251,17 @@ class McpDoor:
             await self._answer_call(scope, send, principal, *call)
             return
         scope[PRINCIPAL_KEY] = principal
+        session = self.sessions.for_initialize(body, principal)
+        if session is not None:
+            send = _with_session(send, session)
         await self.manager.handle_request(scope, _replay(body, receive), send)
+
+    def _asks_by_url(self, scope: Scope, principal: Principal) -> bool:
+        """Whether this 2025-11-25 request's session declared URL elicitation."""
+        if header(scope, b"mcp-protocol-version") != sessions.HANDSHAKE_URL_VERSION.encode():
+            return False
+        flags = self.sessions.flags(principal, header(scope, sessions.HEADER))
+        return sessions.URL_ELICITATION in flags
 
     async def _principal(self, raw: bytes | None) -> Principal:
         """The caller of an API key or of an OAuth access token. Nothing sent: 401 whose
@@ -268,6 +293,9 @@ class McpDoor:
             answer = await self.tools.call(
                 principal, name, args, request_id(scope), _per_endpoint(scope)
             )
+            asked = connect.url_required(answer) if answer.is_error else None
+            if asked is not None and self._asks_by_url(scope, principal):
+                raise asked
             body = head + b',"result":' + answer.wire() + b"}"
         except MCPError as exc:
             error = exc.error.model_dump(mode="json", exclude_none=True)
@@ -298,5 +326,8 @@ class McpDoor:
         asked = connect.input_required(answer, ctx, params)
         if asked is not None:
             return asked
+        by_url = connect.url_required(answer) if answer.is_error else None
+        if by_url is not None and self._asks_by_url(scope, scope[PRINCIPAL_KEY]):
+            raise by_url
         # The JSON once where the revision carries structured content to the model.
         return answer.result(once=ctx.protocol_version >= connect.MODERN)
