@@ -6,8 +6,11 @@ of each endpoint's 2xx answer where the pinned source documents one, compacted
 `importers.compile.response_key` (the source operation id, else `METHOD path`:
 neither changes under an overlay). Loading the catalog never reads these files: the
 MCP door asks for an integration's schemas the first time it lists that
-integration's endpoint tools (`?tools=endpoints`), and a few integrations' are kept.
-Hand-written endpoints, and integrations not compiled from a source, have none.
+integration's endpoint tools (`?tools=endpoints`). A file is kept as its bytes, one
+line an endpoint (`sources.render_responses`), indexed by key, and a schema is
+decoded when asked for: decoding all of GitHub's 1,200 at once costs ~10 times the
+file's size in Python objects; a few integrations' files are kept. Hand-written
+endpoints, and integrations not compiled from a source, have none.
 """
 
 from __future__ import annotations
@@ -23,14 +26,32 @@ from skillgate.catalog.models import Endpoint
 RESPONSES_DIR = Path(__file__).parent / "compiled" / "responses"
 
 
+_SEPARATOR = b'": '
+
+
+def _entry(line: bytes) -> tuple[str, bytes] | None:
+    """(key, the schema's JSON) of one line `"key": {...},`; None if it is not one."""
+    line = line.rstrip(b",")
+    at = line.find(_SEPARATOR)
+    while at != -1:  # the first `": ` whose left part is a whole JSON string
+        try:
+            key = orjson.loads(line[: at + 1])
+        except orjson.JSONDecodeError:
+            at = line.find(_SEPARATOR, at + 1)
+            continue
+        return (key, line[at + len(_SEPARATOR) :]) if isinstance(key, str) else None
+    return None
+
+
 @lru_cache(maxsize=8)
-def _of_integration(slug: str) -> dict[str, Any]:
-    path = RESPONSES_DIR / f"{slug}.json"
+def _of_integration(slug: str) -> dict[str, bytes]:
+    """Each endpoint's schema, still JSON, by key; {} without a file."""
     try:
-        data = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        data = (RESPONSES_DIR / f"{slug}.json").read_bytes()
+    except OSError:
         return {}
-    return data if isinstance(data, dict) else {}
+    found = (_entry(line) for line in data.splitlines()[1:-1])
+    return dict(e for e in found if e is not None)
 
 
 def key(endpoint: Endpoint) -> str:
@@ -47,5 +68,11 @@ def schema_by_key(slug: str, name: str) -> dict[str, Any] | None:
     """The schema of the endpoint `key` names in integration `slug`, or None."""
     if "/" in slug or slug.startswith("."):
         return None
-    found = _of_integration(slug).get(name)
+    raw = _of_integration(slug).get(name)
+    if raw is None:
+        return None
+    try:
+        found = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
     return found if isinstance(found, dict) else None

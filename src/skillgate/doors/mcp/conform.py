@@ -19,8 +19,6 @@ from functools import lru_cache
 from typing import Any
 
 import orjson
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
 
 from skillgate.catalog import response_schemas
 from skillgate.catalog.models import Endpoint
@@ -30,7 +28,11 @@ _MAX_REASON = 300
 
 
 @lru_cache(maxsize=1024)
-def _validator(slug: str, key: str) -> Draft202012Validator:
+def _validator(slug: str, key: str) -> Any:
+    """The endpoint's compiled validator (jsonschema imported on first use: it is not
+    needed to start, and most gateways never serve endpoint tools)."""
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(response_schemas.schema_by_key(slug, key) or {})
 
 
@@ -48,6 +50,8 @@ def checked(body: bytes, slug: str, endpoint: Endpoint) -> bytes:
         return body
     if "truncated" in envelope or "pagination" in envelope:
         return body
+    from jsonschema.exceptions import best_match
+
     validator = _validator(slug, response_schemas.key(endpoint))
     error = best_match(validator.iter_errors(envelope["data"]))
     if error is None:
