@@ -10,7 +10,10 @@ body over the limit (the request middleware's 413) and a JSON-RPC batch (which
 MCP removed in 2025-06-18: a JSON-RPC error). The body read here is handed to
 the SDK's `StreamableHTTPSessionManager` (stateless: every request stands
 alone, so any instance answers any request) with the caller's `Principal` in
-the scope, where the tool handlers find it (`ctx.request.scope`).
+the scope, where the tool handlers find it (`ctx.request.scope`). The one thing
+remembered of a client, what a 2025-11-25 client declared at `initialize` that the
+door acts on (URL elicitation), travels signed in the session id it is given
+(sessions.py).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from starlette.types import Message, Receive, Scope, Send
 from skillgate.api_keys.verifier import KeyVerifier
 from skillgate.doors.mcp import connect, selection, sessions
 from skillgate.doors.mcp.sessions import SessionIds
-from skillgate.doors.mcp.tools import Tools
+from skillgate.doors.mcp.tools import ToolAnswer, Tools
 from skillgate.errors import MethodNotAllowed, SkillGateError, Unauthorized, UnsupportedMediaType
 from skillgate.http.body import loads, read_body
 from skillgate.http.errors import as_error, door_of, json_head, send_error
@@ -256,12 +259,18 @@ class McpDoor:
             send = _with_session(send, session)
         await self.manager.handle_request(scope, _replay(body, receive), send)
 
-    def _asks_by_url(self, scope: Scope, principal: Principal) -> bool:
-        """Whether this 2025-11-25 request's session declared URL elicitation."""
+    def _ask_by_url(self, scope: Scope, principal: Principal, answer: ToolAnswer) -> None:
+        """Raise the -32042 error carrying the connect link when `answer` is a
+        not-connected refusal and this 2025-11-25 session declared URL elicitation."""
+        asked = connect.url_required(answer) if answer.is_error else None
+        if asked is None:
+            return
         if header(scope, b"mcp-protocol-version") != sessions.HANDSHAKE_URL_VERSION.encode():
-            return False
-        flags = self.sessions.flags(principal, header(scope, sessions.HEADER))
-        return sessions.URL_ELICITATION in flags
+            return
+        if sessions.URL_ELICITATION in self.sessions.flags(
+            principal, header(scope, sessions.HEADER)
+        ):
+            raise asked
 
     async def _principal(self, raw: bytes | None) -> Principal:
         """The caller of an API key or of an OAuth access token. Nothing sent: 401 whose
@@ -293,9 +302,7 @@ class McpDoor:
             answer = await self.tools.call(
                 principal, name, args, request_id(scope), _per_endpoint(scope)
             )
-            asked = connect.url_required(answer) if answer.is_error else None
-            if asked is not None and self._asks_by_url(scope, principal):
-                raise asked
+            self._ask_by_url(scope, principal, answer)
             body = head + b',"result":' + answer.wire() + b"}"
         except MCPError as exc:
             error = exc.error.model_dump(mode="json", exclude_none=True)
@@ -326,8 +333,6 @@ class McpDoor:
         asked = connect.input_required(answer, ctx, params)
         if asked is not None:
             return asked
-        by_url = connect.url_required(answer) if answer.is_error else None
-        if by_url is not None and self._asks_by_url(scope, scope[PRINCIPAL_KEY]):
-            raise by_url
+        self._ask_by_url(scope, scope[PRINCIPAL_KEY], answer)
         # The JSON once where the revision carries structured content to the model.
         return answer.result(once=ctx.protocol_version >= connect.MODERN)

@@ -248,12 +248,16 @@ async def test_a_session_id_counts_only_for_the_credential_that_initialized(
         session = started.headers["mcp-session-id"]
         formless = {**hello, "params": {**hello["params"], "capabilities": {"elicitation": {}}}}
         no_id = await post(mine, formless)
-        own = (await post(mine, call, session)).json()
+        own = (await post(mine, call, session)).json()  # the door's own fast path
+        via_sdk = {**call, "params": {**call["params"], "_meta": {"progressToken": 5}}}
+        own_sdk = (await post(mine, via_sdk, session)).json()  # through the SDK's handler
         other = (await post(theirs, call, session)).json()
         altered = (await post(mine, call, session.replace(".u.", ".v."))).json()
     assert started.status_code == 200
     assert "mcp-session-id" not in no_id.headers
     assert own["error"]["code"] == URL_ELICITATION_REQUIRED
+    assert own_sdk["error"]["code"] == URL_ELICITATION_REQUIRED
+    assert own_sdk["error"]["data"]["elicitations"][0]["url"].endswith("/integrations/oauthy")
     for answer in (other, altered):
         assert answer["result"]["isError"] is True
         assert answer["result"]["structuredContent"]["error"] == "integration_not_connected"
