@@ -9,6 +9,7 @@ to the output budget, and an upstream error."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,7 +18,7 @@ from jsonschema import Draft202012Validator
 
 from skillgate.catalog import response_schemas
 from skillgate.catalog.loader import load_catalog
-from skillgate.doors.mcp import outputs, schemas
+from skillgate.doors.mcp import conform, outputs, schemas
 from tests.process import clean_env, serve
 from tests.skillgate.doors.mcp.conftest import Gateway, mcp_client, operator
 from tests.upstream import Provider, Reply
@@ -100,3 +101,49 @@ async def test_the_sdk_client_checks_real_answers_against_the_declared_shape(
     assert missing.structured_content["status"] == 404  # type: ignore[index]
     sent = provider_server.api_requests()[-1]
     assert (sent.path, sent.headers["authorization"]) == (ISSUE_PATH, "Bearer good-token")
+
+
+_SAMPLES: dict[str, list[Any]] = {
+    "string": ["s", 1, None],
+    "integer": [3, 2.0, 2.5, True, "3"],
+    "number": [1.5, 4, False, "x"],
+    "boolean": [True, 0, None],
+    "null": [None, 0, ""],
+    "object": [{}, [], "x"],
+    "array": [[], {}, 0],
+}
+
+
+def _instances(schema: dict[str, Any], rng: random.Random, depth: int = 0) -> Any:
+    """A value for `schema`, each leaf one of its type's samples (fitting or not)."""
+    kind = schema.get("type")
+    kinds = [kind] if isinstance(kind, str) else (kind or ["string"])
+    chosen = rng.choice(kinds)
+    if chosen == "object" and "properties" in schema and rng.random() < 0.9:
+        props = schema["properties"]
+        return {k: _instances(v, rng, depth + 1) for k, v in props.items() if rng.random() < 0.7}
+    if chosen == "array" and "items" in schema and rng.random() < 0.9:
+        return [_instances(schema["items"], rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    samples = _SAMPLES[chosen]
+    return samples[0] if rng.random() < 0.9 else rng.choice(samples)
+
+
+@pytest.mark.parametrize("slug", ["github", "stripe", "google_drive", "outlook", "square"])
+def test_the_gateway_check_agrees_with_jsonschema_on_the_shipped_schemas(slug: str) -> None:
+    """conform.mismatch (the door's own walk) says what jsonschema says, on every
+    schema of these integrations, for values that fit and values that stray."""
+    rng = random.Random(slug)
+    keys = list(response_schemas._of_integration(slug))
+    assert keys
+    fits = strays = 0
+    for key in keys:
+        schema = response_schemas.schema_by_key(slug, key)
+        assert schema is not None
+        check = Draft202012Validator(schema)
+        for _ in range(4):
+            value = _instances(schema, rng)
+            ok = conform.mismatch(schema, value) is None
+            assert ok == check.is_valid(value), (key, value)
+            fits, strays = fits + ok, strays + (not ok)
+    assert fits > 0
+    assert strays > 0
