@@ -36,6 +36,7 @@ from skillgate.doors.agent.routes import agent_router
 from skillgate.doors.mcp import PATH as MCP_PATH
 from skillgate.doors.mcp import McpDoor, Tools
 from skillgate.doors.mcp.door import OAuthSignIn
+from skillgate.doors.mcp.sessions import SessionIds
 from skillgate.gateway import Gateway, build_gateway
 from skillgate.http import handlers
 from skillgate.http.middleware import RequestContextMiddleware
@@ -250,12 +251,14 @@ def create_app(settings: Settings | None = None, catalog: Catalog | None = None)
         "metrics": gateway.metrics,
         "body_timeout": settings.body_timeout,
     }
+    assert settings.secret_key is not None  # build_gateway's check: set by finalize
     mcp = McpDoor(
         gateway.verifier,
         Tools(gateway.discovery, gateway.executor),
         version=VERSION,
         max_body=settings.max_request_bytes,
         origins=settings.mcp_origins(),
+        sessions=SessionIds(settings.secret_key),
         signin=OAuthSignIn(
             gateway.oauth_tokens,
             lambda: oauth_endpoints.resource_metadata_url(gateway.public.base),

@@ -5,7 +5,9 @@ the registry package that carries the provider's description (npm or PyPI), its
 version and digest, the file inside it, that file's SHA-256 and the importer.
 The file itself is checked in beside the lock, xz-compressed, so that
 `skillgate catalog build` (and the test that compares its output with the
-checked-in `catalog/compiled/*.json`) needs no network; `skillgate catalog sync`
+checked-in `catalog/compiled/*.json`, and `catalog/compiled/responses/*.json`: the
+compact success-response schemas, apart so that loading the catalog never reads
+them, catalog.response_schemas) needs no network; `skillgate catalog sync`
 (`make catalog-sync`) downloads the pinned packages again through the
 registries (`npm pack`, `pip download`), checks both digests and rebuilds.
 """
@@ -27,6 +29,7 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 SOURCES_DIR = REPO_ROOT / "catalog-sources"
 LOCK = SOURCES_DIR / "sources.yaml"
 COMPILED_DIR = Path(__file__).parent / "compiled"
+RESPONSES_DIR = COMPILED_DIR / "responses"
 
 
 class SourceError(Exception):
@@ -60,6 +63,10 @@ class Source:
     @property
     def compiled_path(self) -> Path:
         return COMPILED_DIR / f"{self.slug}.json"
+
+    @property
+    def responses_path(self) -> Path:
+        return RESPONSES_DIR / f"{self.slug}.json"
 
 
 def read_lock(path: Path = LOCK) -> list[Source]:
@@ -113,6 +120,11 @@ def selected(source: Source, parsed: dict[str, Any]) -> dict[str, Any]:
 
 def compile_source(source: Source, document: bytes) -> dict[str, Any]:
     """The compiled integration (the JSON checked in) from the description's bytes."""
+    return compile_parts(source, document)[0]
+
+
+def compile_parts(source: Source, document: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The compiled integration and its compact response schemas (by endpoint key)."""
     parsed = selected(source, orjson.loads(document))
     importer = import_openapi if source.importer == "openapi" else import_discovery
     imported: Imported = importer(parsed, slug=source.slug)
@@ -126,7 +138,7 @@ def compile_source(source: Source, document: bytes) -> dict[str, Any]:
     if source.paths:
         pinned["paths"] = list(source.paths)
         pinned["max_path_params"] = source.max_path_params
-    return {
+    compiled = {
         "source": pinned,
         "slug": source.slug,
         "name": imported.title,
@@ -139,6 +151,7 @@ def compile_source(source: Source, document: bytes) -> dict[str, Any]:
             for s in imported.skipped
         ],
     }
+    return compiled, imported.responses
 
 
 def render(compiled: dict[str, Any]) -> bytes:
@@ -146,12 +159,20 @@ def render(compiled: dict[str, Any]) -> bytes:
     return orjson.dumps(compiled, option=orjson.OPT_INDENT_2) + b"\n"
 
 
+def render_responses(schemas: dict[str, Any]) -> bytes:
+    """The checked-in response schemas: one endpoint a line (reviewable diffs, compact)."""
+    lines = [orjson.dumps(key) + b": " + orjson.dumps(schema) for key, schema in schemas.items()]
+    return b"{\n" + b",\n".join(lines) + b"\n}\n" if lines else b"{}\n"
+
+
 def build(sources: list[Source] | None = None) -> list[Path]:
-    """Compile every source from its stored copy into catalog/compiled/; the paths written."""
+    """Compile every source from its stored copy into catalog/compiled/ (and its response
+    schemas into catalog/compiled/responses/); the paths written."""
     written: list[Path] = []
-    COMPILED_DIR.mkdir(exist_ok=True)
+    RESPONSES_DIR.mkdir(parents=True, exist_ok=True)
     for source in sources if sources is not None else read_lock():
-        data = render(compile_source(source, stored_text(source)))
-        source.compiled_path.write_bytes(data)
-        written.append(source.compiled_path)
+        compiled, schemas = compile_parts(source, stored_text(source))
+        source.compiled_path.write_bytes(render(compiled))
+        source.responses_path.write_bytes(render_responses(schemas))
+        written += [source.compiled_path, source.responses_path]
     return written

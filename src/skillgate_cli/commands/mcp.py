@@ -20,6 +20,11 @@ itself (stdio has no headers to copy):
   them against the body). Values that are not plain printable ASCII go as
   `=?base64?<UTF-8 bytes>?=`, as the revision says.
 
+- `Mcp-Session-Id`: the one the `initialize` answer gave, on every later POST (the
+  gateway gives one to a 2025-11-25 client that declared URL elicitation: it
+  carries what the client declared, so a call to a not-connected integration asks
+  with the connect link, -32042).
+
 `Mcp-Param-*` headers (for tool arguments a schema marks `x-mcp-header`) are not sent:
 the gateway's tools mark none.
 """
@@ -92,6 +97,7 @@ class Relay:
     def __init__(self, client: Any) -> None:
         self.client = client
         self.version: str | None = None  # negotiated at initialize; sent on every later POST
+        self.session: str | None = None  # the initialize answer's Mcp-Session-Id, likewise
 
     def forward(self, line: bytes) -> bytes | None:
         """The line to write back for one message; None for a notification (202)."""
@@ -100,6 +106,8 @@ class Relay:
         except ValueError:
             message = None  # the gateway answers it (a parse error)
         extra = {**_HEADERS, **message_headers(message, self.version)}
+        if self.session is not None:
+            extra["Mcp-Session-Id"] = self.session
         try:
             resp = self.client.request("POST", "/mcp", raw=line, extra=extra)
         except CliError as exc:
@@ -111,6 +119,7 @@ class Relay:
             version = (answer.get("result") or {}).get("protocolVersion")
             if isinstance(version, str):
                 self.version = version
+                self.session = resp.headers.get("mcp-session-id")
             return json.dumps(answer, ensure_ascii=False).encode()
         code, text, action = resp.error_fields()  # the gateway's own error (401, 413, ...)
         if resp.status == 401 and "svc login" not in text:

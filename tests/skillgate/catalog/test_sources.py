@@ -11,9 +11,10 @@ import pytest
 
 from skillgate.catalog.sources import (
     SourceError,
-    compile_source,
+    compile_parts,
     read_lock,
     render,
+    render_responses,
     stored_text,
 )
 
@@ -33,10 +34,13 @@ def test_the_lock_pins_every_shipped_compiled_file() -> None:
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.slug)
 def test_compiled_file_is_what_the_importer_makes_of_the_pinned_source(source) -> None:
-    compiled = compile_source(source, stored_text(source))
+    compiled, schemas = compile_parts(source, stored_text(source))
     assert compiled["source"]["sha256"] == source.sha256
     assert render(compiled) == source.compiled_path.read_bytes(), (
         f"{source.compiled_path} differs from the importer's output: run `make catalog-build`"
+    )
+    assert render_responses(schemas) == source.responses_path.read_bytes(), (
+        f"{source.responses_path} differs from the importer's output: run `make catalog-build`"
     )
 
 

@@ -37,7 +37,7 @@ from pydantic import ValidationError
 
 from skillgate.catalog.importers import body as body_mod
 from skillgate.catalog.importers import errors as errors_mod
-from skillgate.catalog.importers import pagination, segments
+from skillgate.catalog.importers import pagination, responses, segments
 from skillgate.catalog.importers import params as params_mod
 from skillgate.catalog.importers import schema as sch
 from skillgate.catalog.importers.naming import unique
@@ -65,6 +65,15 @@ class Compiled:
     skipped: list[Skipped] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     verify_path: str | None = None
+    # The compact 2xx response schema (`responses.compact`) of each endpoint that has
+    # one, by `response_key`: kept apart from the endpoints (catalog.responses).
+    responses: dict[str, Any] = field(default_factory=dict)
+
+
+def response_key(endpoint: dict[str, Any]) -> str:
+    """An endpoint's key in its integration's response schemas: its source operation id,
+    else `METHOD path` (neither changes under an overlay: catalog.overlay)."""
+    return str(endpoint.get("operation") or f"{endpoint['method']} {endpoint['path']}")
 
 
 def _parameters(op: SourceOperation, notes: list[str]) -> list[Param]:
@@ -198,8 +207,20 @@ def compile_all(slug: str, operations: list[SourceOperation]) -> Compiled:
             continue
         if verify:
             candidates.append((verify, name))
+        _keep_response(result, data, op)
     result.verify_path = choose_verify(candidates)
+    result.responses = {k: v for k, v in result.responses.items() if v is not None}
     return result
+
+
+def _keep_response(result: Compiled, data: dict[str, Any], op: SourceOperation) -> None:
+    """The endpoint's compact response schema, unless its key is another's too (two
+    operations without an id on one method and path: which answer is which is unknown)."""
+    key = response_key(data)
+    if key in result.responses:
+        result.responses[key] = None
+        return
+    result.responses[key] = responses.compact(op.answer_schema or op.result_schema)
 
 
 def choose_verify(candidates: list[tuple[str, str]]) -> str | None:

@@ -289,6 +289,7 @@ def import_discovery(document: dict[str, Any], *, slug: str) -> Imported:
         token_label=TOKEN_LABEL,
         token_help=TOKEN_HELP,
         verify_path=compiled.verify_path,
+        responses=compiled.responses,
         endpoint_scopes={e["name"]: list(e.get("scopes", [])) for e in compiled.endpoints},
         notes=notes + compiled.notes,
     )

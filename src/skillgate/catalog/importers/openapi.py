@@ -203,6 +203,23 @@ def _responses(op: dict[str, Any]) -> tuple[dict[int, str], Schema | None, bool]
     return codes, result, link
 
 
+def _answer(op: dict[str, Any]) -> Schema | None:
+    """The success answer's schema for the endpoint tool's output schema: the first 2xx
+    response (a `2XX` range too: Microsoft Graph) with a JSON schema, `*/*` counting as
+    JSON (DocuSign answers JSON under it)."""
+    for code, response in sorted((str(c), r) for c, r in (op.get("responses") or {}).items()):
+        if not ((code.isdigit() and 200 <= int(code) < 300) or code.upper() == "2XX"):
+            continue
+        content = (response.get("content") if isinstance(response, dict) else None) or {}
+        media = next((m for m in content if is_json(m)), None) or (
+            "*/*" if "*/*" in content else None
+        )
+        schema = (content[media] or {}).get("schema") if media is not None else None
+        if isinstance(schema, dict):
+            return schema
+    return None
+
+
 def _reads(op: dict[str, Any]) -> bool | None:
     """True when the document marks the operation a read; None: no marker."""
     return True if any(op.get(flag) is True for flag in _READ_FLAGS) else None
@@ -234,6 +251,7 @@ def _operation(
         body=request_body(op),
         responses=codes,
         result_schema=result,
+        answer_schema=_answer(op),
         link_header=link,
         reads=_reads(op),
         deprecated=bool(op.get("deprecated")),
@@ -348,6 +366,7 @@ def import_openapi(document: dict[str, Any], *, slug: str) -> Imported:
         base_path=relative_path(doc.get("servers")),
         docs_url=str(docs_url) if docs_url else None,
         verify_path=compiled.verify_path,
+        responses=compiled.responses,
         notes=notes + compiled.notes,
     )
     _security(doc, imported)

@@ -91,6 +91,9 @@ class SourceOperation:
     responses: dict[int, str] = field(default_factory=dict)
     # The success response's JSON schema, for pagination recognition.
     result_schema: Schema | None = None
+    # The success answer's schema for the endpoint tool's output schema, where the
+    # importer finds one result_schema does not take (OpenAPI `2XX`, `*/*`).
+    answer_schema: Schema | None = None
     # The operation's own host when not the document's (OpenAPI per-operation servers).
     base_url: str | None = None
     # The success response declares a `Link` header (RFC 8288 pagination).
@@ -141,3 +144,5 @@ class Imported:
     notes: list[str] = field(default_factory=list)
     # The document server's variables: name -> {"description", "default"} (OpenAPI).
     server_variables: dict[str, dict[str, str]] = field(default_factory=dict)
+    # Compact 2xx response schemas by endpoint key (compile.response_key).
+    responses: dict[str, Any] = field(default_factory=dict)

@@ -10,7 +10,10 @@ body over the limit (the request middleware's 413) and a JSON-RPC batch (which
 MCP removed in 2025-06-18: a JSON-RPC error). The body read here is handed to
 the SDK's `StreamableHTTPSessionManager` (stateless: every request stands
 alone, so any instance answers any request) with the caller's `Principal` in
-the scope, where the tool handlers find it (`ctx.request.scope`).
+the scope, where the tool handlers find it (`ctx.request.scope`). The one thing
+remembered of a client, what a 2025-11-25 client declared at `initialize` that the
+door acts on (URL elicitation), travels signed in the session id it is given
+(sessions.py).
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ from mcp_types import INVALID_REQUEST
 from starlette.types import Message, Receive, Scope, Send
 
 from skillgate.api_keys.verifier import KeyVerifier
-from skillgate.doors.mcp import connect, selection
-from skillgate.doors.mcp.tools import Tools
+from skillgate.doors.mcp import connect, selection, sessions
+from skillgate.doors.mcp.sessions import SessionIds
+from skillgate.doors.mcp.tools import ToolAnswer, Tools
 from skillgate.errors import MethodNotAllowed, SkillGateError, Unauthorized, UnsupportedMediaType
 from skillgate.http.body import loads, read_body
 from skillgate.http.errors import as_error, door_of, json_head, send_error
@@ -144,6 +148,18 @@ def _plain_tool_call(scope: Scope, body: bytes) -> tuple[int | str, str, dict[st
     return ident, name, args
 
 
+def _with_session(send: Send, session: str) -> Send:
+    """`send` with `Mcp-Session-Id: session` on a successful answer (sessions.py)."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start" and message["status"] == 200:
+            headers = [*message.get("headers", []), (sessions.HEADER, session.encode())]
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return sending
+
+
 def _per_endpoint(scope: Scope) -> bool:
     """`/mcp?tools=endpoints`: one tool per endpoint besides the five (selection.py)."""
     return selection.of(scope).endpoints
@@ -158,10 +174,12 @@ class McpDoor:
         version: str,
         max_body: int,
         origins: OriginPolicy,
+        sessions: SessionIds,
         signin: OAuthSignIn | None = None,
     ) -> None:
         self.verifier = verifier
         self.signin = signin
+        self.sessions = sessions
         self.tools = tools
         self.origins = origins
         self.server: Server[Any] = Server(
@@ -236,7 +254,23 @@ class McpDoor:
             await self._answer_call(scope, send, principal, *call)
             return
         scope[PRINCIPAL_KEY] = principal
+        session = self.sessions.for_initialize(body, principal)
+        if session is not None:
+            send = _with_session(send, session)
         await self.manager.handle_request(scope, _replay(body, receive), send)
+
+    def _ask_by_url(self, scope: Scope, principal: Principal, answer: ToolAnswer) -> None:
+        """Raise the -32042 error carrying the connect link when `answer` is a
+        not-connected refusal and this 2025-11-25 session declared URL elicitation."""
+        asked = connect.url_required(answer) if answer.is_error else None
+        if asked is None:
+            return
+        if header(scope, b"mcp-protocol-version") != sessions.HANDSHAKE_URL_VERSION.encode():
+            return
+        if sessions.URL_ELICITATION in self.sessions.flags(
+            principal, header(scope, sessions.HEADER)
+        ):
+            raise asked
 
     async def _principal(self, raw: bytes | None) -> Principal:
         """The caller of an API key or of an OAuth access token. Nothing sent: 401 whose
@@ -268,6 +302,7 @@ class McpDoor:
             answer = await self.tools.call(
                 principal, name, args, request_id(scope), _per_endpoint(scope)
             )
+            self._ask_by_url(scope, principal, answer)
             body = head + b',"result":' + answer.wire() + b"}"
         except MCPError as exc:
             error = exc.error.model_dump(mode="json", exclude_none=True)
@@ -298,5 +333,6 @@ class McpDoor:
         asked = connect.input_required(answer, ctx, params)
         if asked is not None:
             return asked
+        self._ask_by_url(scope, scope[PRINCIPAL_KEY], answer)
         # The JSON once where the revision carries structured content to the model.
         return answer.result(once=ctx.protocol_version >= connect.MODERN)

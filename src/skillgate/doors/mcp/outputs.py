@@ -5,9 +5,14 @@ objects, listing the fields an agent reads and leaving the rest open
 (`additionalProperties` unset). A refusal (`isError: true`) is the error object
 `{"error","message","action_url"?}`, which MCP does not check against the schema.
 
-An endpoint tool answers the execution envelope: the compiled catalog keeps each
-endpoint's parameters and errors but not its response body schema (the importers
-drop it, docs/decisions.md), so `data` is left open and the envelope is the schema.
+An endpoint tool answers the execution envelope. Where the pinned source documents
+the success answer's JSON schema (catalog.response_schemas: compact, no `$ref`, no
+`required`), the envelope's `data` is that schema (`endpoint_envelope`), except in
+an answer cut to the output budget (`truncated`), a paginated one (`pagination`:
+`data` is the pages' items) and one whose data the gateway found off its documented
+shape (`schema_mismatch`, tools.py): those leave `data` open, so a client that
+checks structured content against the schema never fails a real answer. Without a
+documented schema `data` is left open and the envelope is the schema.
 """
 
 from __future__ import annotations
@@ -94,3 +99,18 @@ ENVELOPE = _object(
     dry_run=_BOOL,
     request={"type": "object"},
 )
+
+# The answers whose `data` is not held to the source's schema (see the module).
+MISMATCH = "schema_mismatch"
+_OPEN_DATA = [{"required": ["truncated"]}, {"required": ["pagination"]}, {"required": [MISMATCH]}]
+
+
+def endpoint_envelope(data: dict[str, Any] | None) -> dict[str, Any]:
+    """An endpoint tool's schema: the envelope, its `data` the source's answer shape."""
+    if data is None:
+        return ENVELOPE
+    return {
+        **ENVELOPE,
+        "properties": {**ENVELOPE["properties"], MISMATCH: _STR},
+        "anyOf": [*_OPEN_DATA, {"properties": {"data": data}}],
+    }

@@ -11,6 +11,7 @@ from typing import Any
 
 import mcp_types as types
 
+from skillgate.catalog import response_schemas
 from skillgate.catalog.models import NAME_MAX, SLUG_MAX, Endpoint, Integration, Parameter
 from skillgate.discovery import arguments
 from skillgate.discovery.documents import FILE_HOWTO
@@ -184,7 +185,8 @@ def _parameter_schema(p: Parameter) -> dict[str, Any]:
 
 def endpoint_tool(integration: Integration, endpoint: Endpoint) -> types.Tool:
     """`<integration>__<endpoint>`, its input schema generated from the catalog's
-    parameters (the executor still checks and coerces them, as for run_skill)."""
+    parameters (the executor still checks and coerces them, as for run_skill), its
+    output schema the envelope with the source's answer shape where it has one."""
     schema = _obj(
         {
             **{p.name: _parameter_schema(p) for p in endpoint.parameters},
@@ -206,5 +208,5 @@ def endpoint_tool(integration: Integration, endpoint: Endpoint) -> types.Tool:
             idempotent_hint=not mutates or endpoint.method in ("PUT", "DELETE"),
             open_world_hint=True,
         ),
-        outputs.ENVELOPE,
+        outputs.endpoint_envelope(response_schemas.schema_of(integration.slug, endpoint)),
     )

@@ -30,7 +30,7 @@ from skillgate.catalog.models import NAME_MAX, SLUG_MAX
 from skillgate.discovery import arguments
 from skillgate.discovery.arguments import SearchArgs
 from skillgate.discovery.service import Discovery
-from skillgate.doors.mcp import schemas
+from skillgate.doors.mcp import conform, schemas
 from skillgate.doors.mcp.selection import Selection
 from skillgate.errors import (
     BadRequest,
@@ -282,11 +282,21 @@ class Tools:
             params = dict(args)
             chosen = schemas.ENDPOINT_OPTIONS
             picked = {chosen[k]: params.pop(k) for k in args if k in chosen}
-            return await self._run(principal, slug, endpoint, params, request_id, picked)
+            answer = await self._run(principal, slug, endpoint, params, request_id, picked)
+            return self._as_declared(principal, slug, endpoint, answer)
         try:
             return ToolAnswer(await run)
         except Exception as exc:
             return refusal(exc, request_id)
+
+    def _as_declared(
+        self, principal: Principal, slug: str, endpoint: str, answer: ToolAnswer
+    ) -> ToolAnswer:
+        """An endpoint tool's answer held to the output schema it declares (conform.py)."""
+        if answer.is_error:
+            return answer
+        _, found = self.discovery.rendered.endpoint(slug, endpoint, principal.scopes)
+        return ToolAnswer(conform.checked(answer.body, slug, found))
 
     def _changes_data(self, principal: Principal, slug: str, endpoint: str) -> bool:
         """Whether the endpoint changes data; False when the key may not see it, so that

@@ -5,23 +5,26 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import Client, MCPError, StdioServerParameters
 from mcp_types import PROTOCOL_VERSION_META_KEY as PROTOCOL_KEY
-from mcp_types import DiscoverResult
+from mcp_types import URL_ELICITATION_REQUIRED, DiscoverResult
 
 from skillgate_cli.commands.mcp import header_value, message_headers
 from tests.process import BIN, clean_env, run_cli
-from tests.skillgate.doors.mcp.conftest import Gateway
+from tests.skillgate.doors.mcp.conftest import Gateway, operator
 
 
-def _svc_mcp(gateway: Gateway, cwd: Path, key: str | None, mode: str = "legacy") -> Client:
+def _svc_mcp(
+    gateway: Gateway, cwd: Path, key: str | None, mode: str = "legacy", elicit: Any = None
+) -> Client:
     if key is not None:
         (cwd / ".env").write_text(f"SVC_API_KEY={key}\n")
     env = clean_env(SVC_BASE_URL=gateway.server.url)
     params = StdioServerParameters(command=str(BIN / "svc"), args=["mcp"], env=env, cwd=cwd)
-    return Client(params, mode=mode)  # type: ignore[arg-type]
+    return Client(params, mode=mode, elicitation_callback=elicit)  # type: ignore[arg-type]
 
 
 async def test_svc_mcp_relays_search_get_run(gateway: Gateway, tmp_path: Path) -> None:
@@ -160,3 +163,30 @@ def test_svc_mcp_config_says_the_http_form_needs_the_key_exported(
     assert "`svc login` writes it to .env only" in alone.stderr
     vscode = run_cli("svc", "mcp", "config", "--client", "vscode", cwd=tmp_path, env=env)
     assert ".env only" not in vscode.stdout  # VS Code asks for the key instead
+
+
+async def test_svc_mcp_keeps_the_session_that_asks_by_url(gateway: Gateway, tmp_path: Path) -> None:
+    """2025-11-25 over stdio: a client declaring URL elicitation is given a session id at
+    initialize, which the relay sends back, so a call to oauthy (not connected) answers
+    -32042 with the connect link; without the capability, the tool error."""
+
+    async def never(ctx: Any, params: Any) -> Any:
+        raise AssertionError("no elicitation/create on 2025-11-25 here")
+
+    email = "stdio-asked@example.com"  # nothing connected
+    made = operator(
+        gateway.cwd, gateway.env,
+        ["users", "create", "--email", email, "--password", "password123", "--plan", "pro"],
+        ["keys", "create", "--email", email, "--name", "k", "--scopes", "*"],
+    )  # fmt: skip
+    key = json.loads(made[-1])["full_key"]
+    args = {"integration": "oauthy", "endpoint": "get_thing", "params": {"thing_id": "s"}}
+    async with _svc_mcp(gateway, tmp_path, key, elicit=never) as client:
+        with pytest.raises(MCPError) as asked:
+            await client.call_tool("run_skill", args)
+    async with _svc_mcp(gateway, tmp_path, key) as plain:
+        refused = await plain.call_tool("run_skill", args)
+    assert asked.value.error.code == URL_ELICITATION_REQUIRED
+    link = asked.value.error.data["elicitations"][0]  # type: ignore[index]
+    assert link["url"].endswith("/integrations/oauthy")
+    assert refused.structured_content["error"] == "integration_not_connected"  # type: ignore[index]

@@ -1,7 +1,8 @@
 """The tool surface hosted clients trust (issue 27 items 2 and 3), through the official
 MCP client against the real server: reads and writes as separate tools, the output
 budget, the cacheable and filterable tool list, and a not-connected integration
-connected on demand by URL elicitation (2026-07-28), then the retried call running."""
+connected on demand by URL elicitation (2026-07-28's input-required result, 2025-11-25's
+-32042 error), then the retried call running."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from typing import Any
 
 import httpx
 import mcp_types as types
+import pytest
 from mcp.client.session import ClientRequestContext
+from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
+from mcp_types import URL_ELICITATION_REQUIRED
 
 from tests.skillgate.doors.mcp.conftest import Gateway, mcp_client, operator
 from tests.upstream import Provider, Reply
@@ -171,3 +175,89 @@ async def test_a_declined_connection_answers_the_tool_error(gateway: Gateway) ->
     assert result.is_error is True
     assert result.structured_content["error"] == "integration_not_connected"  # type: ignore[index]
     assert result.structured_content["action_url"].endswith("/integrations/oauthy")  # type: ignore[index]
+
+
+async def test_a_2025_11_25_client_declaring_url_elicitation_gets_the_link_as_32042(
+    gateway: Gateway, provider_server: Provider
+) -> None:
+    """2025-11-25 (the handshake): a client that declared URL elicitation at initialize
+    (the SDK client does when given an elicitation callback) gets the JSON-RPC error
+    -32042 carrying the connect link; the user connects; the client's retry runs. A
+    client that declared none gets the tool result with action_url, as before."""
+    key = _user(gateway, "handshake@example.com")
+    provider_server.reply("GET", "/v2/things/h1", Reply(200, {"id": "h1"}))
+
+    async def never(ctx: ClientRequestContext, params: types.ElicitRequestParams) -> Any:
+        raise AssertionError("a 2025-11-25 server sends no elicitation/create here")
+
+    args = {"integration": "oauthy", "endpoint": "get_thing", "params": {"thing_id": "h1"}}
+    async with mcp_client(gateway.mcp_url, key) as plain:
+        assert plain.protocol_version == "2025-11-25"
+        refused = await plain.call_tool("run_skill", args)  # no elicitation declared
+    async with mcp_client(gateway.mcp_url, key, elicit=never) as client:
+        assert client.protocol_version == "2025-11-25"
+        with pytest.raises(MCPError) as raised:
+            await client.call_tool("run_skill", args)
+        link = ["connections", "set", "--email", "handshake@example.com", "--integration"]
+        await asyncio.to_thread(
+            operator, gateway.cwd, gateway.env, [*link, "oauthy", "--access-token", "good-token"]
+        )
+        done = await client.call_tool("run_skill", args)
+    assert refused.is_error is True
+    assert refused.structured_content["error"] == "integration_not_connected"  # type: ignore[index]
+    assert refused.structured_content["action_url"].endswith("/integrations/oauthy")  # type: ignore[index]
+    assert raised.value.error.code == URL_ELICITATION_REQUIRED
+    asked = UrlElicitationRequiredError.from_error(raised.value.error).elicitations
+    assert len(asked) == 1
+    assert asked[0].mode == "url"
+    assert asked[0].url == refused.structured_content["action_url"]  # type: ignore[index]
+    assert asked[0].elicitation_id
+    assert "not connected" in asked[0].message
+    assert done.is_error is False
+    assert done.structured_content == {"status": 200, "data": {"id": "h1"}}
+    sent = provider_server.api_requests()[-1]
+    assert (sent.path, sent.headers["authorization"]) == ("/v2/things/h1", "Bearer good-token")
+
+
+async def test_a_session_id_counts_only_for_the_credential_that_initialized(
+    gateway: Gateway,
+) -> None:
+    """The session id a client got at initialize (URL elicitation declared) declares
+    nothing when another key sends it, or when it is altered: those calls get the tool
+    result with action_url. Only a client that declared URL elicitation gets an id."""
+    mine, theirs = _user(gateway, "sess-a@example.com"), _user(gateway, "sess-b@example.com")
+    hello = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "clientInfo": {"name": "t", "version": "1"},
+                   "capabilities": {"elicitation": {"url": {}}}},
+    }  # fmt: skip
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "run_skill", "arguments": {"integration": "oauthy", "endpoint": "get_thing",
+                                           "params": {"thing_id": "x"}}}}  # fmt: skip
+    base = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
+
+    async with httpx.AsyncClient(timeout=30) as http:
+
+        async def post(key: str, body: dict[str, Any], session: str | None = None) -> Any:
+            headers = {**base, "Authorization": f"Bearer {key}"}
+            if session is not None:
+                headers["Mcp-Session-Id"] = session
+            return await http.post(gateway.mcp_url, json=body, headers=headers)
+
+        started = await post(mine, hello)
+        session = started.headers["mcp-session-id"]
+        formless = {**hello, "params": {**hello["params"], "capabilities": {"elicitation": {}}}}
+        no_id = await post(mine, formless)
+        own = (await post(mine, call, session)).json()  # the door's own fast path
+        via_sdk = {**call, "params": {**call["params"], "_meta": {"progressToken": 5}}}
+        own_sdk = (await post(mine, via_sdk, session)).json()  # through the SDK's handler
+        other = (await post(theirs, call, session)).json()
+        altered = (await post(mine, call, session.replace(".u.", ".v."))).json()
+    assert started.status_code == 200
+    assert "mcp-session-id" not in no_id.headers
+    assert own["error"]["code"] == URL_ELICITATION_REQUIRED
+    assert own_sdk["error"]["code"] == URL_ELICITATION_REQUIRED
+    assert own_sdk["error"]["data"]["elicitations"][0]["url"].endswith("/integrations/oauthy")
+    for answer in (other, altered):
+        assert answer["result"]["isError"] is True
+        assert answer["result"]["structuredContent"]["error"] == "integration_not_connected"
