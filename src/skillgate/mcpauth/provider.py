@@ -110,23 +110,27 @@ class GatewayProvider:
     ) -> RefreshToken | None:
         if not refresh_token.startswith(tokens.REFRESH_PREFIX):
             return None
+        fields = await self._live(refresh_token, "refresh")
+        return None if fields is None else RefreshToken(**fields)
+
+    async def _live(self, value: str, kind: str) -> dict[str, Any] | None:
+        """What the SDK is told of a live token of a live grant (an access or refresh
+        token alike), or None."""
         async with self._sessionmaker() as db:
-            found = await OAuthRepository(db).token_with_grant(
-                self.grants.digest(refresh_token), "refresh"
-            )
+            found = await OAuthRepository(db).token_with_grant(self.grants.digest(value), kind)
         if found is None:
             return None
-        token, grant, _ = found
-        if grant.revoked_at is not None or token.expires_at <= utcnow():
+        row, grant, _ = found
+        if grant.revoked_at is not None or row.expires_at <= utcnow():
             return None
-        return RefreshToken(
-            token=refresh_token,
-            client_id=grant.client_id,
-            scopes=[tokens.SCOPE],
-            expires_at=int(token.expires_at.timestamp()),
-            resource=grant.resource,
-            subject=grant.id,
-        )
+        return {
+            "token": value,
+            "client_id": grant.client_id,
+            "scopes": [tokens.SCOPE],
+            "expires_at": int(row.expires_at.timestamp()),
+            "resource": grant.resource,
+            "subject": grant.id,
+        }
 
     async def exchange_refresh_token(
         self, client: OAuthClientInformationFull, refresh_token: RefreshToken, scopes: list[str]
@@ -160,21 +164,8 @@ class GatewayProvider:
     async def load_access_token(self, token: str) -> AccessToken | None:
         if not tokens.is_access_token(token):
             return None
-        async with self._sessionmaker() as db:
-            found = await OAuthRepository(db).token_with_grant(self.grants.digest(token), "access")
-        if found is None:
-            return None
-        row, grant, _ = found
-        if grant.revoked_at is not None or row.expires_at <= utcnow():
-            return None
-        return AccessToken(
-            token=token,
-            client_id=grant.client_id,
-            scopes=[tokens.SCOPE],
-            expires_at=int(row.expires_at.timestamp()),
-            resource=grant.resource,
-            subject=grant.id,
-        )
+        fields = await self._live(token, "access")
+        return None if fields is None else AccessToken(**fields)
 
     async def exchange_identity_assertion(
         self, client: OAuthClientInformationFull, params: IdentityAssertionParams
