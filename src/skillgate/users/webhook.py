@@ -15,9 +15,9 @@
                          after RETRY_DELAYS (the same `webhook-id` and body each time),
                          at most MAX_ATTEMPTS attempts, then `failed`
 
-`start()` runs the loop every `interval` seconds and at once after `kick()`; a
-failure is logged (never the secret or the URL's query) and never reaches the caller.
-A user's events go to their URL only.
+`start()` runs the loop every `interval` seconds and at once after `kick()`, its
+`sweeps` once a minute; a failure is logged (never the secret or the URL's query)
+and never reaches the caller. A user's events go to their URL only.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
@@ -49,6 +50,7 @@ RETRY_DELAYS = (10, 60, 300, 1800, 7200)  # seconds after the 1st, 2nd, ... fail
 MAX_ATTEMPTS = len(RETRY_DELAYS) + 1
 LEASE = 60  # seconds a claimed attempt is its claimer's before it is due again
 BATCH = 50  # deliveries one pass takes
+SWEEP_SECONDS = 60.0  # how often the loop runs its sweeps (expired approvals)
 
 
 def _binding(user_id: str) -> Binding:
@@ -70,9 +72,10 @@ class Webhooks:
         self._outbound = outbound
         self.allow_loopback = allow_loopback  # tests only (settings refuse it in production)
         self.interval = interval
-        # What else each pass runs first (the composition root adds the sweep that
-        # expires overdue approvals, whose events this loop then delivers).
+        # What a pass runs first, once every SWEEP_SECONDS (the composition root adds
+        # the sweep that expires overdue approvals, whose events this loop delivers).
         self.sweeps: list[Callable[[], Awaitable[Any]]] = []
+        self._swept = time.monotonic()  # the first sweep a minute after start
         self._pass_lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
@@ -154,8 +157,9 @@ class Webhooks:
             self._task = None
 
     async def drain(self) -> int:
-        """One pass now, after the pass under way (tests, and operators' tooling)."""
-        return await self.run_due()
+        """One pass now, its sweeps included, after the pass under way (tests, and
+        operators' tooling)."""
+        return await self.run_due(sweep=True)
 
     async def _run(self) -> None:
         while not self._stop.is_set():
@@ -169,11 +173,14 @@ class Webhooks:
             except Exception as exc:  # a background loop: nothing above it to tell
                 log.warning("webhook pass failed", why=type(exc).__name__)
 
-    async def run_due(self) -> int:
-        """Claim and send the due deliveries; how many were attempted."""
+    async def run_due(self, *, sweep: bool = False) -> int:
+        """Claim and send the due deliveries (after the sweeps, when `sweep` or once
+        SWEEP_SECONDS passed since the last); how many were attempted."""
         async with self._pass_lock:
-            for sweep in self.sweeps:
-                await sweep()
+            if sweep or time.monotonic() - self._swept >= SWEEP_SECONDS:
+                self._swept = time.monotonic()
+                for step in self.sweeps:
+                    await step()
             now = utcnow()
             async with self._sessionmaker() as session:
                 due = await DeliveryRepository(session).due(now, BATCH)
