@@ -157,11 +157,18 @@ class Approvals:
         )
 
     def pending(self, row: Approval) -> ApprovalPending:
+        whose = holder(row.key_id)
+        again = "send the same call again to learn its outcome."
+        # An app's token calls /mcp only: it learns the outcome by calling again.
+        how = (
+            f"Poll GET {self.poll_url(row.id)}?wait={MAX_WAIT}, or {again}"
+            if whose == "API key"
+            else again[0].upper() + again[1:]
+        )
         return ApprovalPending(
             f"{row.integration} {row.endpoint} waits for a person's approval ({row.rule} of "
-            f"this {holder(row.key_id)}'s policy): nothing is sent until they approve it at "
-            f"{self.approve_url(row.id)}. Poll GET {self.poll_url(row.id)}?wait={MAX_WAIT}, "
-            "or send the same call again to learn its outcome.",
+            f"this {whose}'s policy): nothing is sent until they approve it at "
+            f"{self.approve_url(row.id)}. {how}",
             extra={"approval": self.shown(row, utcnow())},
         )
 

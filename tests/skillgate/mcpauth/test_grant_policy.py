@@ -113,6 +113,8 @@ async def test_consent_with_approval_for_changes_holds_the_call_for_the_person(
     assert pending["error"] == "approval_pending"
     approval = pending["approval"]
     assert "this connected app's policy" in pending["message"]
+    assert "Send the same call again to learn its outcome." in pending["message"]
+    assert "Poll GET" not in pending["message"]  # the app's token calls /mcp only
     assert (await run(harness, token, "create_issue", params=ISSUE))["structuredContent"][
         "approval"
     ]["id"] == approval["id"]  # the retry pattern: the same approval
