@@ -170,10 +170,13 @@ async def test_another_users_grant_policy_is_404_and_an_api_key_is_refused(
     ada = await harness.token()
     assert (await harness.client.get(path, headers=bearer(ada))).json()["policy"] is None
     full, _ = await harness.key()
-    assert (await harness.client.put(path, json=NO_ISSUES, headers=bearer(full))).status_code in (
-        401,
-        403,
-    )
+    app_token = (await oauth.tokens())["access_token"]
+    for credential in (full, app_token):  # an agent's key, the app's own token
+        for method in ("GET", "PUT", "DELETE"):
+            r = await harness.client.request(
+                method, path, json=NO_ISSUES, headers=bearer(credential)
+            )
+            assert r.status_code == 401, (method, r.text)
     r = await harness.client.put(
         path, json={"rules": [{"match": {"integration": "githib"}, "action": "deny"}]},
         headers=bearer(ada),
