@@ -43,6 +43,7 @@ from skillgate.errors import (
 from skillgate.executions.schemas import decision_of
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor import shaped
+from skillgate.executor.approval_events import ApprovalEvents
 from skillgate.executor.confirmations import request_digest
 from skillgate.executor.models import Approval
 from skillgate.executor.outcome import Outcome
@@ -76,7 +77,7 @@ class Approvals:
         self.log = log  # the approved call's row (the send happens here, not in Executor)
         self.catalog = catalog
         self.poll_interval = poll_interval
-        self.webhooks = webhooks  # the person's opt-in notification of a held call
+        self.events = ApprovalEvents(webhooks, self.approve_url)  # the person's webhook
 
     # -- the agent's side
 
@@ -113,35 +114,10 @@ class Approvals:
                 expires_at=now + timedelta(seconds=TTL),
             )
             await repo.insert(row)
-            announced = await self._announce(
-                session, row, "approval.pending", expires_at=row.expires_at.isoformat()
-            )
+            announced = await self.events.pending(session, row)
         if announced:
-            self._kick()
+            self.events.kick()
         raise self.pending(row)
-
-    async def _announce(
-        self, session: AsyncSession, row: Approval, event: str, **extra: Any
-    ) -> bool:
-        """`event` to the person's webhook, if they set one: stored in `session`'s
-        transaction with the change it announces (the delivery loop sends it, retrying;
-        nobody's answer waits for it). `extra`: the event's own fields."""
-        if self.webhooks is None:
-            return False
-        data: dict[str, Any] = {
-            "approval_id": row.id,
-            "integration": row.integration,
-            "endpoint": row.endpoint,
-            "method": row.request.get("method"),
-            "url": row.request.get("url"),  # as the dry run shows it, credential redacted
-            "approve_url": self.approve_url(row.id),
-            **extra,
-        }
-        return await self.webhooks.enqueue(session, row.user_id, event, data)
-
-    def _kick(self) -> None:
-        if self.webhooks is not None:
-            self.webhooks.kick()
 
     def _delivered(self, row: Approval, now: Any) -> Outcome:
         state = state_of(row, now)
@@ -296,13 +272,12 @@ class Approvals:
         async with self._sessionmaker() as session, session.begin():
             rows = await ApprovalRepository(session).expire(user_id, now)
             for row in rows:
-                expired_at = row.expires_at.isoformat()
-                if await self._announce(session, row, "approval.expired", expired_at=expired_at):
+                if await self.events.expired(session, row):
                     announced = True
         for row in rows:
             self._decided(row, "approval_expired", decided_by="timeout")
         if announced:
-            self._kick()
+            self.events.kick()
         return len(rows)
 
     async def expire_all(self) -> int:
@@ -327,21 +302,10 @@ class Approvals:
                     f"The approval {row.id} is {state_of(row, now)}, no longer pending: "
                     "it was decided already, or it expired."
                 )
-            announced = not approve and await self._decision(session, row, "denied", who, now)
+            announced = not approve and await self.events.decided(session, row, "denied", who, now)
         if announced:
-            self._kick()
+            self.events.kick()
         return row
-
-    async def _decision(
-        self, session: AsyncSession, row: Approval, state: str, who: str, now: Any,
-        status: int | None = None,
-    ) -> bool:  # fmt: skip
-        """`approval.decided`: approved (`state` sent or failed) or denied, by whom."""
-        return await self._announce(
-            session, row, "approval.decided",
-            decision="denied" if state == "denied" else "approved", state=state,
-            decided_by=who, decided_at=now.isoformat(), upstream_status=status,
-        )  # fmt: skip
 
     async def _send(self, row: Approval, who: str) -> None:
         """The approved request, rebuilt from the stored values, sent if it renders
@@ -369,9 +333,11 @@ class Approvals:
                 row.id, state=state, upstream_status=status, envelope=body
             )
             decided_at = row.decided_at or utcnow()
-            announced = await self._decision(session, row, state, who, decided_at, status or None)
+            announced = await self.events.decided(
+                session, row, state, who, decided_at, status or None
+            )
         if announced:
-            self._kick()
+            self.events.kick()
 
     async def _rebuilt(self, row: Approval) -> Run:
         """The held call's `Run`, for the key or the OAuth grant that made it (still
