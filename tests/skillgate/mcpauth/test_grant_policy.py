@@ -286,3 +286,27 @@ async def test_a_grant_policy_costs_no_database_query_per_call(
         assert [s for s in statements if s.lstrip().upper().startswith("SELECT")] == []
         refused = await run(harness, token, "get_user", params={"username": "x"})
         assert refused["structuredContent"]["error"] == "policy_denied"  # in force
+
+
+async def test_the_consent_page_offers_the_policies_and_refuses_another(
+    harness: Harness, oauth: OAuthClient
+) -> None:
+    page = await oauth.consent_page()
+    assert 'name="policy_preset"' in page.text
+    assert "Changes wait for my approval" in page.text
+    r = await oauth.answer(page, policy_preset="allow_everything_forever")
+    assert r.status_code == 400
+    assert "Policy: choose one of the offered policies." in r.text
+    grants = await harness.client.get("/oauth-grants", headers=bearer(await harness.token()))
+    assert grants.json() == []  # nothing was granted
+    r = await oauth.answer(await oauth.consent_page(), policy_preset="deny_destructive")
+    assert r.status_code == 303
+    grant = await grant_id(harness)
+    shown = await harness.client.get(
+        f"/oauth-grants/{grant}/policy", headers=bearer(await harness.token())
+    )
+    assert shown.json()["policy"] == {
+        "rules": [
+            {"name": "no destructive calls", "match": {"class": "destructive"}, "action": "deny"}
+        ]
+    }
