@@ -263,7 +263,8 @@ class Approvals:
             )
 
     async def expire_overdue(self, user_id: str | None) -> int:
-        """Move the user's pending approvals past their time to `expired`, each logged
+        """Move the user's (None: every user's) pending approvals past their time to
+        `expired`, each announced to the person's webhook and logged
         once (one conditional UPDATE per row claims it, whichever instance sees it
         first); how many. Run before the user's log is read (the Activity page, the
         export) and when an agent meets an expired approval."""
@@ -305,6 +306,7 @@ class Approvals:
             announced = not approve and await self.events.decided(session, row, "denied", who, now)
         if announced:
             self.events.kick()
+        row.decided_at, row.decided_by = now, who  # as stored (the row is detached now)
         return row
 
     async def _send(self, row: Approval, who: str) -> None:

@@ -226,6 +226,12 @@ async def test_decided_and_expired_are_announced(hooked: Harness, provider: Prov
     yes, no = decided[approved["id"]], decided[denied["approval"]["id"]]
     assert (yes["decision"], yes["state"], yes["upstream_status"]) == ("approved", "sent", 201)
     assert yes["decided_by"] == "session:ada@example.com"
+    async with state_of(hooked.app).sessionmaker() as session:
+        for event, approval_id in ((yes, approved["id"]), (no, denied["approval"]["id"])):
+            stored = await session.get(Approval, approval_id)
+            assert stored is not None
+            assert stored.decided_at is not None
+            assert event["decided_at"] == stored.decided_at.isoformat()  # as the row keeps it
     assert (no["decision"], no["state"], no["upstream_status"]) == ("denied", "denied", None)
     expired = next(e["data"] for e in events if e["type"] == "approval.expired")
     assert expired["endpoint"] == "create_issue"
