@@ -146,19 +146,12 @@ class GatewayProvider:
             if found is None or found[1].revoked_at is not None:
                 raise TokenError("invalid_grant", "refresh token does not exist")
             token, grant, _ = found
-            if not await repo.rotate(digest, now):
-                rotated = token.rotated_at or now
-                if now - rotated > timedelta(seconds=tokens.REFRESH_GRACE_SECONDS):
-                    await self.grants.revoke_grant(db, grant.id)
-                    log.warning("refresh token re-used after rotation: grant revoked",
-                                grant=grant.id)  # fmt: skip
-                    reused = True
-                else:
-                    reused = False
-            else:
-                reused = False
-            if not reused:
+            first = await repo.rotate(digest, now)
+            rotated = token.rotated_at or now  # when it was rotated before, if it was
+            if first or now - rotated <= timedelta(seconds=tokens.REFRESH_GRACE_SECONDS):
                 return await self.grants.issue(db, grant)
+            await self.grants.revoke_grant(db, grant.id)  # committed: the raise is below
+            log.warning("refresh token re-used after rotation: grant revoked", grant=grant.id)
         raise TokenError("invalid_grant", "refresh token was already used; sign in again")
 
     async def load_access_token(self, token: str) -> AccessToken | None:
