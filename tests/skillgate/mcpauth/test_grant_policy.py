@@ -7,6 +7,7 @@ records what it received, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -310,3 +311,34 @@ async def test_the_consent_page_offers_the_policies_and_refuses_another(
             {"name": "no destructive calls", "match": {"class": "destructive"}, "action": "deny"}
         ]
     }
+
+
+async def test_a_grant_policy_change_reaches_another_instance_within_the_key_ttl(
+    database_url: str, tmp_path: Path, test_catalog: Catalog, provider: Provider
+) -> None:
+    """Two instances on one database: the one that changes an app's policy applies it
+    at once, the other once its cached token is older than SKILLGATE_KEY_CACHE_TTL."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    async with (
+        open_harness(database_url, tmp_path / "a", test_catalog, key_cache_ttl=0.5) as one,
+        open_harness(database_url, tmp_path / "b", test_catalog, key_cache_ttl=0.5) as two,
+    ):
+        await one.user()
+        browser = Web(one.client)
+        assert (await browser.login("ada@example.com")).status_code == 303
+        client = OAuthClient(one.client, browser)
+        assert (await client.register()).status_code == 201
+        await connected(one)
+        token = (await client.tokens())["access_token"]
+        ok = await run(two, token, "get_user", params={"username": "u"})
+        assert ok["isError"] is False, ok  # verified and cached on two
+        grant = await grant_id(one)
+        deny_all = {"rules": [], "default": "deny"}
+        assert (await put_policy(one, grant, deny_all)).status_code == 200
+        here = await run(one, token, "get_user", params={"username": "u"})
+        assert here["structuredContent"]["error"] == "policy_denied"  # at once here
+        await asyncio.sleep(0.6)
+        there = await run(two, token, "get_user", params={"username": "u"})
+        assert there["structuredContent"]["error"] == "policy_denied"
+        assert there["structuredContent"]["rule"] == "default"
