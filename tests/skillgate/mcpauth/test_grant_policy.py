@@ -137,6 +137,10 @@ async def test_consent_with_approval_for_changes_holds_the_call_for_the_person(
     assert outcome["isError"] is False, outcome
     assert outcome["structuredContent"]["status"] == 201
     assert len(provider.api_requests()) == 1  # the answer was the stored one
+    await harness.executions.flush()
+    activity = (await signed_in.get("/activity")).text
+    assert "Test Client (app)" in activity  # the app's calls, named on the Activity page
+    assert "approved by session:ada@example.com" in activity
 
 
 async def test_the_app_cannot_approve_its_own_held_call(
