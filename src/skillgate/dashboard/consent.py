@@ -74,7 +74,7 @@ def _page(
 ) -> Response:
     integrations = sorted(catalog.integrations.values(), key=lambda i: i.name.lower())
     chosen = {
-        "access": web.field(form, "access") if form else "some",
+        "access": (web.field(form, "access") if form else "") or "some",
         "scopes": {i.slug: web.field(form, f"scope_{i.slug}") for i in integrations}
         if form
         else {},
