@@ -44,8 +44,10 @@ from skillgate.http.openapi import describe
 from skillgate.http.public import PublicOriginMiddleware
 from skillgate.kit import tracing
 from skillgate.mcpauth import endpoints as oauth_endpoints
+from skillgate.mcpauth.grants_api import router as grants_router
 from skillgate.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from skillgate.settings import Settings, finalize, get_settings
+from skillgate.users.webhook_api import router as webhook_router
 
 VERSION = "0.1.0"
 GC_GEN0_THRESHOLD = 20_000
@@ -220,6 +222,8 @@ def _account_door(gateway: Gateway, mcp: McpDoor) -> GatewayApp:
         api_keys_router,
         auth_router,
         device_router,
+        grants_router,
+        webhook_router,
     ):
         app.include_router(router)
     install_dashboard(app)  # HTML pages under {app_url} and /static

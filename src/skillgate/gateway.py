@@ -108,6 +108,7 @@ class Gateway:
         await self.outbound.start()
         self.executions.start()
         self.usage.start()
+        self.webhooks.start()
 
     async def reload_catalog(self) -> Catalog:
         """Load the catalog files again and serve them (SIGHUP, `skillgate catalog
@@ -124,7 +125,7 @@ class Gateway:
         return self.catalog
 
     async def close(self) -> None:
-        await self.webhooks.drain()  # before the outbound session closes
+        await self.webhooks.close()  # before the outbound session closes
         await self.usage.close()
         await self.executions.close()
         await self.outbound.close()
@@ -250,6 +251,8 @@ def build_gateway(settings: Settings, catalog: Catalog) -> Gateway:
     executor = _executor(
         base, catalog, rendered=rendered, upstream=upstream, log=executions, webhooks=webhooks
     )
+    # each pass of the delivery loop first expires overdue approvals (their events)
+    webhooks.sweeps.append(executor.approvals.expire_all)
     oauth, oauth_tokens = _authorization_server(base, catalog)
     gateway = Gateway(
         settings=settings,
@@ -327,7 +330,7 @@ def _authorization_server(base: _Base, catalog: Catalog) -> tuple[GatewayProvide
         ),
         base.public,
         Digester(settings.secret_key),
-        catalog.integrations.keys(),
+        catalog,
         access_ttl=settings.oauth_access_ttl,
         refresh_ttl=settings.oauth_refresh_ttl,
         forget=forget_grant,

@@ -306,6 +306,43 @@ def parse(document: Any, catalog: Catalog) -> Policy:
     return _compile(doc)
 
 
+def checked(document: Any, catalog: Catalog | None) -> dict[str, Any] | None:
+    """The document to store for `document` (checked by `parse`), None for none: what
+    a key's and an OAuth grant's policy setters share."""
+    if document is None:
+        return None
+    if catalog is None:
+        raise BadRequest("policy: this command cannot check a policy.")
+    return parse(document, catalog).document
+
+
+def holder(credential_id: str) -> str:
+    """What a policy belongs to, as messages name it: an API key (`key_...`) or a
+    connected app's OAuth grant (`grt_...`)."""
+    return "connected app" if credential_id.startswith("grt_") else "API key"
+
+
+# The choices the consent page offers an app (docs/mcp.md, "Sign-in with OAuth"): a
+# policy the person may pick when they allow it, edited later like any other.
+PRESETS: dict[str, dict[str, Any] | None] = {
+    "": None,
+    "approve_writes": {
+        "rules": [
+            {
+                "name": "changes wait for my approval",
+                "match": {"class": ["write", "destructive"]},
+                "action": "approve",
+            }
+        ]
+    },
+    "deny_destructive": {
+        "rules": [
+            {"name": "no destructive calls", "match": {"class": "destructive"}, "action": "deny"}
+        ]
+    },
+}
+
+
 def _check_names(where: str, rule: RuleDoc, catalog: Catalog) -> None:
     slugs = _names(rule.match.integration)
     for slug in sorted(slugs or ()):

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from skillgate.api_keys import keyformat, scopes
 from skillgate.api_keys import policy as policy_mod
 from skillgate.api_keys.models import ApiKey
-from skillgate.api_keys.policy import Policy, PolicyDoc
+from skillgate.api_keys.policy import PolicyDoc
 from skillgate.api_keys.repository import ApiKeyRepository
 from skillgate.api_keys.schemas import (
     ApiKeyOut,
@@ -202,26 +202,18 @@ class ApiKeys:
             verifier, changed = self.verifier, key.id
             on_commit(db, lambda: verifier.forget_key(changed))
 
-    async def set_policy(
-        self, db: AsyncSession, user_id: str, key_id: str, document: Any
-    ) -> Policy | None:
+    async def set_policy(self, db: AsyncSession, user_id: str, key_id: str, document: Any) -> None:
         """Give the key `document` as its policy (checked against the catalog; 400 naming
         the field), or none (None). Like a revocation: this instance forgets the cached
         key once the change commits, every other within the key cache's TTL."""
         key = await self.owned(db, user_id, key_id)
         if key is None:
             raise NotFound("API key not found.")
-        compiled = None
-        if document is not None:
-            if self.catalog is None:
-                raise BadRequest("policy: this command cannot check a policy.")
-            compiled = policy_mod.parse(document, self.catalog)
-        key.policy = None if compiled is None else compiled.document
+        key.policy = policy_mod.checked(document, self.catalog)
         await db.flush()
         if self.verifier is not None:
             verifier, changed = self.verifier, key.id
             on_commit(db, lambda: verifier.forget_key(changed))
-        return compiled
 
     async def _check_plan_limit(self, db: AsyncSession, user_id: str, now: datetime) -> None:
         users = UserRepository(db)

@@ -1,7 +1,8 @@
 """The authentication dependency of the account door. Each route states what it accepts.
 
     KeyTokenOrSession  Bearer API key, Bearer access token or dashboard session (/api-keys)
-    TokenOrSession     Bearer access token or dashboard session (/auth/device/authorize)
+    TokenOrSession     Bearer access token or dashboard session (/auth/device/authorize,
+                       a key's or an app's policy, /oauth-grants, /notification-webhook)
     SessionOrNone      the dashboard session's user, or None (browser routes that send
                        a visitor without one to the sign-in page)
 

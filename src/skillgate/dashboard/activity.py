@@ -32,6 +32,7 @@ from skillgate.executions.schemas import decision_of
 from skillgate.executions.service import EXPORT_DAYS, JSONL, ExecutionLog, export_range
 from skillgate.executor.approvals import Approvals
 from skillgate.http.provide import provided
+from skillgate.mcpauth.service import Grants
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
@@ -43,6 +44,7 @@ Log = Annotated[ExecutionLog, provided(ExecutionLog)]
 Keys = Annotated[ApiKeys, provided(ApiKeys)]
 Integrations = Annotated[Catalog, provided(Catalog)]
 Held = Annotated[Approvals, provided(Approvals)]
+Apps = Annotated[Grants, provided(Grants)]
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,7 @@ async def activity_page(
     keys: Keys,
     catalog: Integrations,
     held: Held,
+    apps: Apps,
 ) -> Response:
     await held.expire_overdue(viewer.user_id)  # each logged once, before the page reads
     query = request.query_params
@@ -117,6 +120,9 @@ async def activity_page(
         outcome=outcome or None,
     )
     labels = {k.id: f"{k.name} ({k.key_prefix}…)" for k in await keys.list_for(db, viewer.user_id)}
+    labels.update(  # a connected app's calls carry its grant's id
+        {g.id: f"{g.client_name} (app)" for g in await apps.list_for(db, viewer.user_id)}
+    )
     filters = {k: v for k, v in (("integration", integration), ("outcome", outcome)) if v}
     older = "/activity?" + urlencode({**filters, "cursor": next_cursor}) if next_cursor else None
     newest = ("/activity?" + urlencode(filters)) if cursor else None

@@ -6,7 +6,8 @@
     POST /approvals/{id}/approve     send it, once; the page shows the outcome
     POST /approvals/{id}/deny        refuse it; the agent is told on its next poll
     POST /approvals/webhook          set the notification webhook (`webhook_url`, https);
-                                     the page shows its new signing secret, once
+                                     the page shows its new signing secret, once, and
+                                     later the last delivery's state
     POST /approvals/webhook/remove   stop the notifications
 
 Another user's approval is 404; every form carries the CSRF token.
@@ -27,7 +28,7 @@ from skillgate.dashboard.viewer import CheckedForm, SignedIn, Viewer
 from skillgate.executor.approvals import Approvals
 from skillgate.http.provide import provided
 from skillgate.kit.principal import Principal
-from skillgate.users.webhook import Webhooks
+from skillgate.users.webhook import Webhooks, shown
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
@@ -62,6 +63,7 @@ async def _listing(
         "nav": "approvals",
         "rows": await held.pending_for(viewer.user_id),
         "webhook_url": await hooks.url_of(viewer.user_id),
+        "last_delivery": shown(await hooks.last_delivery(viewer.user_id)),
         "secret": secret,  # only right after a save: it is never shown again
     }
     headers = {"Cache-Control": "no-store"} if secret else None

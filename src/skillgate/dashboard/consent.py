@@ -2,7 +2,9 @@
 the list of apps the user allowed.
 
     GET  /oauth/consent?...         who asks (client name, redirect host) and the choice:
-                                    integrations, read or full, confirmation policy
+                                    integrations, read or full, confirmation policy, a
+                                    policy (none, changes wait for approval, no
+                                    destructive calls; edited later on Connected apps)
     POST /oauth/consent             allow (a grant and a single-use code, back to the
                                     client with `code`, `state` and `iss`) or deny
     POST /keys/apps/{grant_id}/revoke   end an app's access (its tokens stop at once)
@@ -15,7 +17,7 @@ browser applies it to the redirect that follows the POST.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter
@@ -23,13 +25,14 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from skillgate.api_keys.policy import PRESETS
 from skillgate.catalog.loader import Catalog
 from skillgate.dashboard import web
 from skillgate.dashboard.keys import ACCESS_CHOICES, CONFIRM_CHOICES, scopes_from_form
 from skillgate.dashboard.route import DashboardRoute
 from skillgate.dashboard.viewer import CheckedForm, SignedIn, Viewer
 from skillgate.db.session import DB
-from skillgate.errors import SkillGateError
+from skillgate.errors import BadRequest, SkillGateError
 from skillgate.http.provide import provided
 from skillgate.mcpauth.service import CONSENT_FIELDS, Consent, Grants
 
@@ -37,6 +40,12 @@ router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 GrantsDep = Annotated[Grants, provided(Grants)]
 Integrations = Annotated[Catalog, provided(Catalog)]
 _UNSAFE = frozenset(" ;,'\"\t\r\n\\")
+# The policies the consent page offers (api_keys.policy.PRESETS), as the person reads them.
+POLICY_CHOICES = (
+    ("", "None: every call in the chosen scopes"),
+    ("approve_writes", "Changes wait for my approval"),
+    ("deny_destructive", "No destructive calls"),
+)
 
 
 def form_action(redirect_uri: str) -> str:
@@ -65,11 +74,12 @@ def _page(
 ) -> Response:
     integrations = sorted(catalog.integrations.values(), key=lambda i: i.name.lower())
     chosen = {
-        "access": web.field(form, "access") if form else "some",
+        "access": (web.field(form, "access") if form else "") or "some",
         "scopes": {i.slug: web.field(form, f"scope_{i.slug}") for i in integrations}
         if form
         else {},
         "confirm": (web.field(form, "confirm") if form else "") or "destructive",
+        "policy_preset": web.field(form, "policy_preset") if form else "",
     }
     context = {
         "viewer": viewer,
@@ -90,10 +100,19 @@ def _page(
         "integrations": integrations,
         "access_choices": ACCESS_CHOICES,
         "confirm_choices": CONFIRM_CHOICES,
+        "policy_choices": POLICY_CHOICES,
         "form": chosen,
         "error": error,
     }
     return web.render(request, "consent.html", context, status=status, headers=_headers(consent))
+
+
+def _preset(form: FormData) -> dict[str, Any] | None:
+    """The policy the person chose for the app (`policy_preset`), None for none."""
+    choice = web.field(form, "policy_preset")
+    if choice not in PRESETS:
+        raise BadRequest("Policy: choose one of the offered policies.")
+    return PRESETS[choice]
 
 
 def _away(url: str) -> Response:
@@ -128,8 +147,9 @@ async def consent_answer(
         return _away(grants.denied(consent))
     try:
         scopes = scopes_from_form(form, catalog.slugs)
+        confirm = web.field(form, "confirm") or "destructive"
         target = await grants.approve(
-            db, viewer.user_id, consent, scopes, web.field(form, "confirm") or "destructive"
+            db, viewer.user_id, consent, scopes, confirm, policy=_preset(form)
         )
     except SkillGateError as exc:
         if exc.status >= 500:

@@ -49,6 +49,8 @@ NOTICES = {
     "app_revoked": "The app's access was revoked. Its tokens now get 401.",
     "key_policy": "The key's policy was saved; it applies to its next call.",
     "key_policy_removed": "The key's policy was removed: it may make every call in its scopes.",
+    "app_policy": "The app's policy was saved; it applies to its next call.",
+    "app_policy_removed": "The app's policy was removed: it may make every call in its scopes.",
     "disconnected": "Disconnected. Agents can no longer call it for you.",
     "connected": "Connected. Agents with a key in scope can call it now.",
 }

@@ -8,7 +8,7 @@ from skillgate.device.models import DeviceCode
 from skillgate.executions.models import Execution
 from skillgate.executor.models import Approval, Confirmation, IdempotentCall
 from skillgate.mcpauth.models import OAuthClient, OAuthCode, OAuthGrant, OAuthToken
-from skillgate.users.models import User, Webhook
+from skillgate.users.models import User, Webhook, WebhookDelivery
 
 __all__ = [
     "ApiKey",
@@ -27,4 +27,5 @@ __all__ = [
     "User",
     "WebSession",
     "Webhook",
+    "WebhookDelivery",
 ]

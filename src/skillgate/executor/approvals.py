@@ -28,7 +28,7 @@ import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from skillgate.api_keys import scopes
-from skillgate.api_keys.policy import Ruling
+from skillgate.api_keys.policy import Ruling, holder
 from skillgate.api_keys.repository import ApiKeyRepository
 from skillgate.catalog.loader import Catalog
 from skillgate.db.base import new_id, utcnow
@@ -43,6 +43,7 @@ from skillgate.errors import (
 from skillgate.executions.schemas import decision_of
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor import shaped
+from skillgate.executor.approval_events import ApprovalEvents
 from skillgate.executor.confirmations import request_digest
 from skillgate.executor.models import Approval
 from skillgate.executor.outcome import Outcome
@@ -51,6 +52,8 @@ from skillgate.executor.run import Run
 from skillgate.executor.upstream import Upstream
 from skillgate.kit import tracing
 from skillgate.kit.principal import KeyIdentity, Principal
+from skillgate.mcpauth.repository import OAuthRepository
+from skillgate.mcpauth.service import principal_of
 from skillgate.users.webhook import Webhooks
 
 TTL = 900  # seconds a held call waits for a person
@@ -74,7 +77,7 @@ class Approvals:
         self.log = log  # the approved call's row (the send happens here, not in Executor)
         self.catalog = catalog
         self.poll_interval = poll_interval
-        self.webhooks = webhooks  # the person's opt-in notification of a held call
+        self.events = ApprovalEvents(webhooks, self.approve_url)  # the person's webhook
 
     # -- the agent's side
 
@@ -82,7 +85,7 @@ class Approvals:
         """The outcome of an approved call, once; otherwise raise what the call meets
         (pending, denied)."""
         principal = run.principal
-        assert principal.key is not None  # only keys carry a policy
+        assert principal.key is not None  # only keys and OAuth grants carry a policy
         await self.expire_overdue(principal.user_id)  # logged once, before it is met
         digest = request_digest(
             principal.key.key_id, run.integration.slug, run.endpoint.name, run.values
@@ -111,24 +114,10 @@ class Approvals:
                 expires_at=now + timedelta(seconds=TTL),
             )
             await repo.insert(row)
-        self._announce(row)
+            announced = await self.events.pending(session, row)
+        if announced:
+            self.events.kick()
         raise self.pending(row)
-
-    def _announce(self, row: Approval) -> None:
-        """`approval.pending` to the person's webhook, if they set one (in the
-        background: the agent's 202 does not wait for it)."""
-        if self.webhooks is None:
-            return
-        data = {
-            "approval_id": row.id,
-            "integration": row.integration,
-            "endpoint": row.endpoint,
-            "method": row.request.get("method"),
-            "url": row.request.get("url"),  # as the dry run shows it, credential redacted
-            "approve_url": self.approve_url(row.id),
-            "expires_at": row.expires_at.isoformat(),
-        }
-        self.webhooks.notify(row.user_id, "approval.pending", data)
 
     def _delivered(self, row: Approval, now: Any) -> Outcome:
         state = state_of(row, now)
@@ -144,11 +133,18 @@ class Approvals:
         )
 
     def pending(self, row: Approval) -> ApprovalPending:
+        whose = holder(row.key_id)
+        again = "send the same call again to learn its outcome."
+        # An app's token calls /mcp only: it learns the outcome by calling again.
+        how = (
+            f"Poll GET {self.poll_url(row.id)}?wait={MAX_WAIT}, or {again}"
+            if whose == "API key"
+            else again[0].upper() + again[1:]
+        )
         return ApprovalPending(
             f"{row.integration} {row.endpoint} waits for a person's approval ({row.rule} of "
-            f"this API key's policy): nothing is sent until they approve it at "
-            f"{self.approve_url(row.id)}. Poll GET {self.poll_url(row.id)}?wait={MAX_WAIT}, "
-            "or send the same call again to learn its outcome.",
+            f"this {whose}'s policy): nothing is sent until they approve it at "
+            f"{self.approve_url(row.id)}. {how}",
             extra={"approval": self.shown(row, utcnow())},
         )
 
@@ -266,17 +262,29 @@ class Approvals:
                 duration_ms / 1000,
             )
 
-    async def expire_overdue(self, user_id: str) -> int:
-        """Move the user's pending approvals past their time to `expired`, each logged
+    async def expire_overdue(self, user_id: str | None) -> int:
+        """Move the user's (None: every user's) pending approvals past their time to
+        `expired`, each announced to the person's webhook and logged
         once (one conditional UPDATE per row claims it, whichever instance sees it
         first); how many. Run before the user's log is read (the Activity page, the
         export) and when an agent meets an expired approval."""
         now = utcnow()
+        announced = False
         async with self._sessionmaker() as session, session.begin():
             rows = await ApprovalRepository(session).expire(user_id, now)
+            for row in rows:
+                if await self.events.expired(session, row):
+                    announced = True
         for row in rows:
             self._decided(row, "approval_expired", decided_by="timeout")
+        if announced:
+            self.events.kick()
         return len(rows)
+
+    async def expire_all(self) -> int:
+        """expire_overdue for every user (the delivery loop's sweep: an unanswered
+        approval's `approval.expired` goes out even when nobody looks)."""
+        return await self.expire_overdue(None)
 
     async def _claim(
         self, approver: Principal, approval_id: str, approve: bool, who: str
@@ -295,6 +303,10 @@ class Approvals:
                     f"The approval {row.id} is {state_of(row, now)}, no longer pending: "
                     "it was decided already, or it expired."
                 )
+            announced = not approve and await self.events.decided(session, row, "denied", who, now)
+        if announced:
+            self.events.kick()
+        row.decided_at, row.decided_by = now, who  # as stored (the row is detached now)
         return row
 
     async def _send(self, row: Approval, who: str) -> None:
@@ -322,28 +334,50 @@ class Approvals:
             await ApprovalRepository(session).finish(
                 row.id, state=state, upstream_status=status, envelope=body
             )
+            decided_at = row.decided_at or utcnow()
+            announced = await self.events.decided(
+                session, row, state, who, decided_at, status or None
+            )
+        if announced:
+            self.events.kick()
 
     async def _rebuilt(self, row: Approval) -> Run:
-        """The held call's `Run`, for the key that made it (still live)."""
+        """The held call's `Run`, for the key or the OAuth grant that made it (still
+        live)."""
         async with self._sessionmaker() as session:
             found = await ApprovalRepository(session).get(row.id, row.user_id)
-            pair = await ApiKeyRepository(session).key_with_user(row.key_id)
+            principal = await _maker_of(session, row.key_id)
         integration = self.catalog.get(row.integration)
         endpoint = self.catalog.endpoint(row.integration, row.endpoint)
-        if found is None or pair is None or integration is None or endpoint is None:
+        if found is None or principal is None or integration is None or endpoint is None:
             raise NotFound("The key or the endpoint of this approval no longer exists.")
-        key, user = pair
-        if not key.is_active(utcnow()):
-            raise ScopeNotAllowed("The API key that made this call was revoked or expired.")
-        principal = Principal.of_key(
-            KeyIdentity(
-                key_id=key.id, name=key.name, key_prefix=key.key_prefix,
-                scopes=tuple(key.scopes), expires_at=key.expires_at, revoked=False,
-                user_id=user.id, email=user.email, display_name=user.display_name,
-                plan=user.plan, confirm=key.confirm,
-            )
-        )  # fmt: skip
         return Run(principal, integration, endpoint, dict(row.values))
+
+
+async def _maker_of(session: AsyncSession, credential_id: str) -> Principal | None:
+    """Who made a held call, as it would call now: its API key or its OAuth grant (403
+    when that was revoked or expired since), None when it is gone."""
+    if credential_id.startswith("grt_"):
+        grant = await OAuthRepository(session).grant_with_user(credential_id)
+        if grant is None:
+            return None
+        if grant[0].revoked_at is not None:
+            raise ScopeNotAllowed("The connected app that made this call was revoked.")
+        return principal_of(*grant)
+    pair = await ApiKeyRepository(session).key_with_user(credential_id)
+    if pair is None:
+        return None
+    key, user = pair
+    if not key.is_active(utcnow()):
+        raise ScopeNotAllowed("The API key that made this call was revoked or expired.")
+    return Principal.of_key(
+        KeyIdentity(
+            key_id=key.id, name=key.name, key_prefix=key.key_prefix,
+            scopes=tuple(key.scopes), expires_at=key.expires_at, revoked=False,
+            user_id=user.id, email=user.email, display_name=user.display_name,
+            plan=user.plan, confirm=key.confirm,
+        )
+    )  # fmt: skip
 
 
 def state_of(row: Approval, now: Any) -> str:

@@ -48,20 +48,23 @@ class IdempotentCall(Base):
 
 
 class Approval(Base):
-    """A call a key's policy holds for a person (docs/execution.md, "Approvals"): the
-    validated params and the request as the dry run renders it (credential redacted),
-    `pending` until a person approves (then `sent`, or `failed` when the gateway could
-    not send it) or denies it (`denied`), or it expires."""
+    """A call a key's (or an OAuth grant's) policy holds for a person
+    (docs/execution.md, "Approvals"): the validated params and the request as the dry
+    run renders it (credential redacted), `pending` until a person approves (then
+    `sent`, or `failed` when the gateway could not send it) or denies it (`denied`), or
+    it expires."""
 
     __tablename__ = "approvals"
     __table_args__ = (
         Index("ix_approvals_key_digest", "key_id", "digest"),
         Index("ix_approvals_user_state", "user_id", "state"),
+        Index("ix_approvals_state_expires", "state", "expires_at"),  # the expiry sweep
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
-    key_id: Mapped[str] = mapped_column(ForeignKey("api_keys.id", ondelete="CASCADE"))
+    # The API key (`key_...`) or the OAuth grant (`grt_...`) that made the call.
+    key_id: Mapped[str] = mapped_column(String(32))
     integration: Mapped[str] = mapped_column(String(64))
     endpoint: Mapped[str] = mapped_column(String(128))
     digest: Mapped[str] = mapped_column(String(64))  # (key, integration, endpoint, values)

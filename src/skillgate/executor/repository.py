@@ -155,16 +155,14 @@ class ApprovalRepository:
         )
         return done.rowcount == 1  # type: ignore[attr-defined,no-any-return]
 
-    async def expire(self, user_id: str, now: datetime) -> list[Approval]:
-        """The user's pending approvals past their time, each moved to `expired` by a
-        conditional UPDATE: only those this call moved (another instance may race)."""
+    async def expire(self, user_id: str | None, now: datetime) -> list[Approval]:
+        """The user's (None: every user's) pending approvals past their time, each moved
+        to `expired` by a conditional UPDATE: only those this call moved (another
+        instance may race)."""
+        mine = () if user_id is None else (Approval.user_id == user_id,)
         overdue = await self.session.scalars(
             select(Approval)
-            .where(
-                Approval.user_id == user_id,
-                Approval.state == "pending",
-                Approval.expires_at <= now,
-            )
+            .where(*mine, Approval.state == "pending", Approval.expires_at <= now)
             .limit(500)
         )
         moved = []

@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from skillgate.api_keys.policy import Ruling
+from skillgate.api_keys.policy import Ruling, holder
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint
 from skillgate.discovery.rendered import RenderedCatalog
@@ -43,18 +43,21 @@ from skillgate.kit.principal import Principal
 from skillgate.metrics import Metrics
 
 
-def denied(ruling: Ruling, slug: str, name: str, why: str | None = None) -> PolicyDenied:
+def denied(
+    principal: Principal, ruling: Ruling, slug: str, name: str, why: str | None = None
+) -> PolicyDenied:
     """403 naming the rule that refuses the call (and the constraint it breaks)."""
     what = f"{slug} {name}"
+    whose = f"this {holder(principal.key.key_id if principal.key else '')}'s policy"
     message = (
-        f"{ruling.label} of this API key's policy refuses {what}: {why}."
+        f"{ruling.label} of {whose} refuses {what}: {why}."
         if why
-        else f"{ruling.label} of this API key's policy denies {what}."
+        else f"{ruling.label} of {whose} denies {what}."
     )
     return PolicyDenied(
         message[0].upper() + message[1:],
         extra={"rule": ruling.rule.shown() if ruling.rule is not None else "default"},
-        steps=_POLICY_STEPS,
+        steps=_GRANT_STEPS if principal.via == "oauth" else _POLICY_STEPS,
     )
 
 
@@ -62,13 +65,18 @@ _POLICY_STEPS = {
     "http": "Do not retry: the key's owner can change its policy on the dashboard's API "
     "keys page; a dry run (`dry_run: true`) shows which rule applies to a call.",
 }
+_GRANT_STEPS = {
+    "http": "Do not retry: the person who allowed this app can change its policy on the "
+    "dashboard's API keys page (Connected apps); a dry run (`dry_run: true`) shows which "
+    "rule applies to a call.",
+}
 
 
 def enforce(run: Run, ruling: Ruling) -> None:
     """403 when the call's validated values break its rule's constraints."""
     why = ruling.violation(run.values)
     if why is not None:
-        raise denied(ruling, run.integration.slug, run.endpoint.name, why)
+        raise denied(run.principal, ruling, run.integration.slug, run.endpoint.name, why)
 
 
 class Executor:
@@ -121,7 +129,7 @@ class Executor:
             if ruling is not None:
                 params = ruling.fill(params)
                 if ruling.action == "deny" and not options.dry_run:
-                    raise denied(ruling, slug, name)
+                    raise denied(principal, ruling, slug, name)
             # Nothing to decide: no option, nothing to confirm, no rule but a plain allow.
             plain = options is PLAIN and not confirming and (ruling is None or ruling.plain)
             # A plain call spends its rate limit before its params are checked (the

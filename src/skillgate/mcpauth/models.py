@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
@@ -37,6 +38,9 @@ class OAuthGrant(Base):
     resource: Mapped[str] = mapped_column(String(2000))
     scopes: Mapped[list[str]] = mapped_column(JSON)
     confirm: Mapped[str] = mapped_column(String(16), default="destructive")
+    # The grant's policy, as a key's (api_keys.policy; docs/execution.md): None, every
+    # call in scope.
+    policy: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

@@ -110,23 +110,27 @@ class GatewayProvider:
     ) -> RefreshToken | None:
         if not refresh_token.startswith(tokens.REFRESH_PREFIX):
             return None
+        fields = await self._live(refresh_token, "refresh")
+        return None if fields is None else RefreshToken(**fields)
+
+    async def _live(self, value: str, kind: str) -> dict[str, Any] | None:
+        """What the SDK is told of a live token of a live grant (an access or refresh
+        token alike), or None."""
         async with self._sessionmaker() as db:
-            found = await OAuthRepository(db).token_with_grant(
-                self.grants.digest(refresh_token), "refresh"
-            )
+            found = await OAuthRepository(db).token_with_grant(self.grants.digest(value), kind)
         if found is None:
             return None
-        token, grant, _ = found
-        if grant.revoked_at is not None or token.expires_at <= utcnow():
+        row, grant, _ = found
+        if grant.revoked_at is not None or row.expires_at <= utcnow():
             return None
-        return RefreshToken(
-            token=refresh_token,
-            client_id=grant.client_id,
-            scopes=[tokens.SCOPE],
-            expires_at=int(token.expires_at.timestamp()),
-            resource=grant.resource,
-            subject=grant.id,
-        )
+        return {
+            "token": value,
+            "client_id": grant.client_id,
+            "scopes": [tokens.SCOPE],
+            "expires_at": int(row.expires_at.timestamp()),
+            "resource": grant.resource,
+            "subject": grant.id,
+        }
 
     async def exchange_refresh_token(
         self, client: OAuthClientInformationFull, refresh_token: RefreshToken, scopes: list[str]
@@ -142,39 +146,19 @@ class GatewayProvider:
             if found is None or found[1].revoked_at is not None:
                 raise TokenError("invalid_grant", "refresh token does not exist")
             token, grant, _ = found
-            if not await repo.rotate(digest, now):
-                rotated = token.rotated_at or now
-                if now - rotated > timedelta(seconds=tokens.REFRESH_GRACE_SECONDS):
-                    await self.grants.revoke_grant(db, grant.id)
-                    log.warning("refresh token re-used after rotation: grant revoked",
-                                grant=grant.id)  # fmt: skip
-                    reused = True
-                else:
-                    reused = False
-            else:
-                reused = False
-            if not reused:
+            first = await repo.rotate(digest, now)
+            rotated = token.rotated_at or now  # when it was rotated before, if it was
+            if first or now - rotated <= timedelta(seconds=tokens.REFRESH_GRACE_SECONDS):
                 return await self.grants.issue(db, grant)
+            await self.grants.revoke_grant(db, grant.id)  # committed: the raise is below
+            log.warning("refresh token re-used after rotation: grant revoked", grant=grant.id)
         raise TokenError("invalid_grant", "refresh token was already used; sign in again")
 
     async def load_access_token(self, token: str) -> AccessToken | None:
         if not tokens.is_access_token(token):
             return None
-        async with self._sessionmaker() as db:
-            found = await OAuthRepository(db).token_with_grant(self.grants.digest(token), "access")
-        if found is None:
-            return None
-        row, grant, _ = found
-        if grant.revoked_at is not None or row.expires_at <= utcnow():
-            return None
-        return AccessToken(
-            token=token,
-            client_id=grant.client_id,
-            scopes=[tokens.SCOPE],
-            expires_at=int(row.expires_at.timestamp()),
-            resource=grant.resource,
-            subject=grant.id,
-        )
+        fields = await self._live(token, "access")
+        return None if fields is None else AccessToken(**fields)
 
     async def exchange_identity_assertion(
         self, client: OAuthClientInformationFull, params: IdentityAssertionParams

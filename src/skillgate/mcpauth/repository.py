@@ -26,6 +26,15 @@ class OAuthRepository:
     async def grant(self, grant_id: str) -> OAuthGrant | None:
         return await self.session.get(OAuthGrant, grant_id)
 
+    async def grant_with_user(self, grant_id: str) -> tuple[OAuthGrant, User] | None:
+        found = await self.session.execute(
+            select(OAuthGrant, User)
+            .join(User, User.id == OAuthGrant.user_id)
+            .where(OAuthGrant.id == grant_id)
+        )
+        row = found.one_or_none()
+        return None if row is None else (row[0], row[1])
+
     async def owned_grant(self, user_id: str, grant_id: str) -> OAuthGrant | None:
         found = await self.session.execute(
             select(OAuthGrant).where(OAuthGrant.id == grant_id, OAuthGrant.user_id == user_id)

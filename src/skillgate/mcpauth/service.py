@@ -3,15 +3,20 @@ revocation. The SDK's handlers reach it through `provider.GatewayProvider`; the
 dashboard's consent page and its list of connected apps call it directly.
 
 A grant holds what an API key holds (scopes from `api_keys/scopes.py`, the
-confirmation policy): its tokens act exactly as a key with those scopes would.
+confirmation policy, a policy of rules from `api_keys/policy.py`): its tokens act
+exactly as a key with those scopes and that policy would. The policy is a person's
+to set (`policy_for`, `put_policy_for`, `delete_policy_for`: the /oauth-grants API,
+a session or access token only), and is compiled with the token's cache entry
+(`verifier.py`), like a key's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 from urllib.parse import urlencode
 
 from mcp.server.auth.provider import construct_redirect_uri
@@ -19,16 +24,22 @@ from mcp.shared import auth as oauth
 from pydantic import AnyUrl, ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from skillgate.api_keys import policy as policy_mod
 from skillgate.api_keys import scopes as key_scopes
 from skillgate.api_keys.service import check_confirm
+from skillgate.api_keys.verifier import stored_policy
+from skillgate.catalog.loader import Catalog
 from skillgate.db.base import utcnow
 from skillgate.db.session import on_commit
-from skillgate.errors import BadRequest, NotFound
+from skillgate.errors import BadRequest, NotFound, ScopeNotAllowed
+from skillgate.kit.principal import KeyIdentity, Principal
 from skillgate.kit.public import PublicUrls
 from skillgate.mcpauth import tokens
 from skillgate.mcpauth.clients import Client, Clients, redirect_host
 from skillgate.mcpauth.models import OAuthCode, OAuthGrant, OAuthToken
 from skillgate.mcpauth.repository import OAuthRepository
+from skillgate.mcpauth.schemas import GrantOut, GrantPolicy
+from skillgate.users.models import User
 
 MCP_PATH = "/mcp"
 _CHALLENGE = re.compile(r"^[A-Za-z0-9_-]{43}$")  # base64url of a SHA-256 digest (S256)
@@ -83,7 +94,7 @@ class Grants:
         clients: Clients,
         public: PublicUrls,
         digest: Callable[[str], str],
-        slugs: Collection[str],
+        catalog: Catalog,
         *,
         access_ttl: int,
         refresh_ttl: int,
@@ -92,7 +103,7 @@ class Grants:
         self.clients = clients
         self.public = public
         self.digest = digest
-        self._slugs = slugs
+        self.catalog = catalog  # what a scope and a policy may name (the live catalog)
         self.access_ttl = access_ttl
         self.refresh_ttl = refresh_ttl
         self._forget = forget  # the MCP door's cached verifications of a grant
@@ -134,11 +145,19 @@ class Grants:
         return Consent(request, client)
 
     async def approve(
-        self, db: AsyncSession, user_id: str, consent: Consent, scopes: list[str], confirm: str
+        self,
+        db: AsyncSession,
+        user_id: str,
+        consent: Consent,
+        scopes: list[str],
+        confirm: str,
+        policy: dict[str, Any] | None = None,
     ) -> str:
-        """The grant and its single-use code; the URL the browser is sent back to."""
-        checked = key_scopes.normalize(scopes, self._slugs)
+        """The grant (with `policy`, a document the person chose) and its single-use
+        code; the URL the browser is sent back to."""
+        checked = key_scopes.normalize(scopes, self.catalog.integrations.keys())
         check_confirm(confirm, None)
+        document = policy_mod.checked(policy, self.catalog)
         request = consent.request
         grant = OAuthGrant(
             user_id=user_id,
@@ -148,6 +167,7 @@ class Grants:
             resource=request.resource,
             scopes=checked,
             confirm=confirm,
+            policy=document,
         )
         code = tokens.new(tokens.CODE_PREFIX)
         repo = OAuthRepository(db)
@@ -207,15 +227,61 @@ class Grants:
     async def list_for(self, db: AsyncSession, user_id: str) -> Sequence[OAuthGrant]:
         return await OAuthRepository(db).grants_of(user_id)
 
+    async def owned(self, db: AsyncSession, user_id: str, grant_id: str) -> OAuthGrant:
+        """One of the user's grants; another user's (or none) is 404."""
+        grant = await OAuthRepository(db).owned_grant(user_id, grant_id[:64])
+        if grant is None:
+            raise NotFound("This connected app does not exist, or is not yours.")
+        return grant
+
     async def revoke(self, db: AsyncSession, user_id: str, grant_id: str) -> OAuthGrant:
         """Revoke one of the user's grants (its tokens stop at once here, within the key
         cache's TTL elsewhere); another user's grant is 404."""
-        repo = OAuthRepository(db)
-        grant = await repo.owned_grant(user_id, grant_id[:64])
-        if grant is None:
-            raise NotFound("This connected app does not exist, or is not yours.")
+        grant = await self.owned(db, user_id, grant_id)
         await self.revoke_grant(db, grant.id)
         return grant
+
+    async def set_policy(
+        self, db: AsyncSession, user_id: str, grant_id: str, document: Any
+    ) -> None:
+        """Give the grant `document` as its policy (checked against the catalog; 400
+        naming the field), or none (None). Its tokens' cached verifications are dropped
+        here once the change commits, elsewhere within the key cache's TTL."""
+        grant = await self.owned(db, user_id, grant_id)
+        grant.policy = policy_mod.checked(document, self.catalog)
+        await db.flush()
+        changed = grant.id
+        on_commit(db, lambda: self._forget(changed))
+
+    # -- the /oauth-grants API (a person's session or access token, never an API key)
+
+    async def listing(self, db: AsyncSession, principal: Principal) -> list[GrantOut]:
+        """GET /oauth-grants."""
+        _person(principal)
+        return [GrantOut.of(g) for g in await self.list_for(db, principal.user_id)]
+
+    async def policy_for(
+        self, db: AsyncSession, principal: Principal, grant_id: str
+    ) -> GrantPolicy:
+        """GET /oauth-grants/{grant_id}/policy."""
+        _person(principal)
+        grant = await self.owned(db, principal.user_id, grant_id)
+        return GrantPolicy(grant_id=grant.id, policy=grant.policy)
+
+    async def put_policy_for(
+        self, db: AsyncSession, principal: Principal, grant_id: str, document: Any
+    ) -> GrantPolicy:
+        """PUT /oauth-grants/{grant_id}/policy."""
+        _person(principal)
+        await self.set_policy(db, principal.user_id, grant_id, document)
+        return await self.policy_for(db, principal, grant_id)
+
+    async def delete_policy_for(
+        self, db: AsyncSession, principal: Principal, grant_id: str
+    ) -> None:
+        """DELETE /oauth-grants/{grant_id}/policy."""
+        _person(principal)
+        await self.set_policy(db, principal.user_id, grant_id, None)
 
     async def revoke_grant(self, db: AsyncSession, grant_id: str) -> None:
         await OAuthRepository(db).revoke_grant(grant_id, utcnow())
@@ -224,3 +290,38 @@ class Grants:
     @staticmethod
     def status(grant: OAuthGrant, now: datetime | None = None) -> str:
         return "revoked" if grant.revoked_at is not None else "active"
+
+
+def _person(principal: Principal) -> None:
+    """A grant's policy is a person's to read and change: never an API key's (nor an
+    app's own token: the routes take a session or an access token only)."""
+    if principal.key is not None:
+        raise ScopeNotAllowed(
+            "A connected app's policy is changed with your own sign-in (the dashboard, or "
+            "an access token from POST /auth/login), not with an API key."
+        )
+
+
+def principal_of(grant: OAuthGrant, user: User) -> Principal:
+    """Who calls with one of the grant's access tokens: the grant as its key (its id,
+    the client's name, the scopes, confirmation policy and policy the user chose; the
+    policy compiled here, once per cache fill of the token verifier)."""
+    policy = None if grant.policy is None else stored_policy(grant.policy)
+    identity = KeyIdentity(
+        key_id=grant.id,
+        name=grant.client_name,
+        key_prefix="oauth",
+        scopes=tuple(grant.scopes),
+        expires_at=None,
+        revoked=grant.revoked_at is not None,
+        user_id=user.id,
+        email=user.email,
+        display_name=user.display_name,
+        plan=user.plan,
+        confirm=grant.confirm,
+        policy=policy,
+    )
+    return Principal(
+        user.id, user.email, user.display_name, user.plan, "oauth", identity,
+        confirm=grant.confirm, policy=policy,
+    )  # fmt: skip

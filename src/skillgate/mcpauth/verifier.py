@@ -3,8 +3,9 @@ path like an API key (`api_keys.verifier`): a verification is cached for the key
 cache's TTL (1 s), a revocation drops it here at once and elsewhere within the TTL.
 
 The principal carries the grant as its key (`KeyIdentity`: the grant's id, the
-client's name, the scopes and confirmation policy the user chose), so the scope
-matrix, plan limits, confirmation and the execution log treat it as a key. Only
+client's name, the scopes, confirmation policy and policy the user chose), so the
+scope matrix, plan limits, confirmation, the policy and the execution log treat it
+as a key. The policy is compiled once per cache fill, as a key's: no query per call. Only
 `/mcp` calls this: every other route takes `sk_` keys and refuses the token.
 """
 
@@ -19,9 +20,9 @@ from skillgate.db.base import utcnow
 from skillgate.db.session import unit_of_work
 from skillgate.errors import CredentialRefused
 from skillgate.kit.cache import TTLCache
-from skillgate.kit.principal import KeyIdentity, Principal
+from skillgate.kit.principal import Principal
 from skillgate.mcpauth.repository import OAuthRepository
-from skillgate.mcpauth.service import Grants
+from skillgate.mcpauth.service import Grants, principal_of
 
 TOUCH_SECONDS = 60  # `last_used_at` is written at most this often per grant and instance
 _STEPS = {
@@ -78,23 +79,7 @@ class TokenVerifier:
                     self._touched.clear()
                 self._touched[grant.id] = now
                 await repo.touch(grant.id, now)
-        identity = KeyIdentity(
-            key_id=grant.id,
-            name=grant.client_name,
-            key_prefix="oauth",
-            scopes=tuple(grant.scopes),
-            expires_at=None,
-            revoked=grant.revoked_at is not None,
-            user_id=user.id,
-            email=user.email,
-            display_name=user.display_name,
-            plan=user.plan,
-            confirm=grant.confirm,
-        )
-        principal = Principal(
-            user.id, user.email, user.display_name, user.plan, "oauth", identity,
-            confirm=grant.confirm,
-        )  # fmt: skip
+        principal = principal_of(grant, user)
         return Verified(principal, token.expires_at, grant.resource, grant.revoked_at is not None)
 
     def forget_grant(self, grant_id: str) -> None:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, LargeBinary, String
+from sqlalchemy import ForeignKey, Index, Integer, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from skillgate.db.base import Base, UTCDateTime, new_id, utcnow
@@ -40,3 +40,29 @@ class Webhook(Base):
 
     def __repr__(self) -> str:  # never the secret
         return f"Webhook(user_id={self.user_id!r})"
+
+
+class WebhookDelivery(Base):
+    """One event for a user's webhook, kept until it is delivered (users.webhook): the
+    body and `webhook-id` are fixed at creation, so every retry sends the same signed
+    message; `attempts` and `next_attempt_at` drive the retries (a conditional UPDATE
+    claims an attempt, so two instances never send the same attempt)."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (
+        Index("ix_webhook_deliveries_due", "state", "next_attempt_at"),
+        Index("ix_webhook_deliveries_user", "user_id", "created_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=lambda: new_id("whd"))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    event_type: Mapped[str] = mapped_column(String(40))
+    msg_id: Mapped[str] = mapped_column(String(40))
+    body: Mapped[bytes] = mapped_column(LargeBinary)
+    state: Mapped[str] = mapped_column(String(10))  # pending | delivered | failed | dropped
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    last_status: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    last_error: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    last_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

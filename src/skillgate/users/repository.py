@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from skillgate.db.base import utcnow
-from skillgate.users.models import User, Webhook
+from skillgate.users.models import User, Webhook, WebhookDelivery
 
 
 class UserRepository:
@@ -57,3 +59,61 @@ class WebhookRepository:
     async def remove(self, user_id: str) -> bool:
         result = await self.session.execute(delete(Webhook).where(Webhook.user_id == user_id))
         return bool(getattr(result, "rowcount", 0))
+
+
+class DeliveryRepository:
+    """The outbox of webhook events (`webhook_deliveries`)."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def add(self, row: WebhookDelivery) -> None:
+        self.session.add(row)
+        await self.session.flush()
+
+    async def due(self, now: datetime, limit: int) -> list[tuple[str, int]]:
+        """(id, attempts) of the pending deliveries whose next attempt is due."""
+        found = await self.session.execute(
+            select(WebhookDelivery.id, WebhookDelivery.attempts)
+            .where(WebhookDelivery.state == "pending", WebhookDelivery.next_attempt_at <= now)
+            .order_by(WebhookDelivery.next_attempt_at)
+            .limit(limit)
+        )
+        return [(row[0], row[1]) for row in found.all()]
+
+    async def claim(
+        self, delivery_id: str, attempts: int, now: datetime, lease_until: datetime
+    ) -> WebhookDelivery | None:
+        """Take attempt `attempts + 1` of a due delivery: one conditional UPDATE, so of two
+        instances (or two passes) one sends it; the lease makes it due again should this
+        process stop before it records the outcome."""
+        done = await self.session.execute(
+            update(WebhookDelivery)
+            .where(
+                WebhookDelivery.id == delivery_id,
+                WebhookDelivery.state == "pending",
+                WebhookDelivery.attempts == attempts,
+                WebhookDelivery.next_attempt_at <= now,
+            )
+            .values(attempts=attempts + 1, next_attempt_at=lease_until, last_attempt_at=now)
+        )
+        if done.rowcount != 1:  # type: ignore[attr-defined]
+            return None
+        return await self.session.scalar(
+            select(WebhookDelivery)
+            .where(WebhookDelivery.id == delivery_id)
+            .execution_options(populate_existing=True)
+        )
+
+    async def record(self, delivery_id: str, **values: Any) -> None:
+        await self.session.execute(
+            update(WebhookDelivery).where(WebhookDelivery.id == delivery_id).values(**values)
+        )
+
+    async def last_of(self, user_id: str) -> WebhookDelivery | None:
+        return await self.session.scalar(
+            select(WebhookDelivery)
+            .where(WebhookDelivery.user_id == user_id)
+            .order_by(WebhookDelivery.created_at.desc())
+            .limit(1)
+        )

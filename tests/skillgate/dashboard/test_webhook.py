@@ -3,7 +3,7 @@
 (CSRF, https only, the secret shown once and stored sealed), an `approval.pending`
 event signed per Standard Webhooks (checked here with hmac, independently of the
 gateway's code), sent to the owner's URL only, nothing for a user without one, and a
-receiver that is down never breaks the held call."""
+receiver that is down never breaks the held call (retries: test_webhook_delivery.py)."""
 
 from __future__ import annotations
 
@@ -190,7 +190,7 @@ async def test_saving_needs_the_csrf_token(harness: Harness) -> None:
     assert orjson.dumps(secret) not in (await web.get("/approvals")).content
 
 
-async def test_a_receiver_that_answers_an_error_is_logged_once_not_retried(
+async def test_a_receiver_that_answers_an_error_is_logged_and_retried_later(
     hooked: Harness, provider: Provider, capfd: pytest.CaptureFixture[str]
 ) -> None:
     ada = await _signed_in(hooked, "ada@example.com")
@@ -200,7 +200,12 @@ async def test_a_receiver_that_answers_an_error_is_logged_once_not_retried(
     provider.clear()
     assert (await hooked.run(full, "sample", "create_issue", **ISSUE)).status_code == 202
     await state_of(hooked.app).webhooks.drain()
+    await state_of(hooked.app).webhooks.drain()  # the retry is not due yet
     assert len(_hooks(provider)) == 1
     logged = [line for line in capfd.readouterr().err.splitlines() if "webhook refused" in line]
     assert len(logged) == 1
     assert orjson.loads(logged[0])["status"] == 500
+    assert orjson.loads(logged[0])["attempt"] == 1
+    async with state_of(hooked.app).sessionmaker() as session:
+        row = (await session.execute(text("SELECT state, attempts FROM webhook_deliveries"))).one()
+    assert tuple(row) == ("pending", 1)  # kept for its retry (test_webhook_delivery.py)

@@ -35,7 +35,12 @@ from tests.upstream import Provider
 # per operation and generation mode; raise it for a deeper run (SKILLGATE_SCHEMATHESIS_EXAMPLES)
 EXAMPLES = int(os.environ.get("SKILLGATE_SCHEMATHESIS_EXAMPLES", "4"))
 CHECKS = [not_a_server_error, response_schema_conformance, status_code_conformance]
-TOKEN_ONLY = {"/auth/device/authorize"}  # an access token or a session, never a key
+TOKEN_ONLY = {  # an access token or a session, never a key
+    "/auth/device/authorize",
+    "/oauth-grants",
+    "/oauth-grants/{grant_id}/policy",
+    "/notification-webhook",
+}
 EMAIL = "schema@example.com"
 
 

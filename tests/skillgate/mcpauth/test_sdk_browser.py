@@ -105,12 +105,16 @@ class Memory:
 
 
 class User:
-    """The person at the browser: signs in when asked, allows `sample` read-only."""
+    """The person at the browser: signs in when asked, allows `sample` read-only (or,
+    with `preset`, every integration under that policy)."""
 
-    def __init__(self, page: Page, callback: str, name: str = "SDK e2e client") -> None:
+    def __init__(
+        self, page: Page, callback: str, name: str = "SDK e2e client", preset: str = ""
+    ) -> None:
         self.page = page
         self.callback = callback
         self.name = name
+        self.preset = preset
         self.back: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
     async def start(self) -> None:
@@ -131,9 +135,14 @@ class User:
         await expect(page.locator("h1")).to_contain_text("Allow")
         await expect(page.locator("dd.client-name")).to_have_text(self.name)
         await expect(page.locator(".redirect-host")).to_have_text(urlsplit(self.callback).netloc)
-        await page.check("input[name=access][value=some]")
-        await page.select_option("select[name=scope_sample]", "read")
-        await shot(page, "oauth-01-consent")
+        if self.preset:
+            await page.check("input[name=access][value=all]")
+            await page.select_option("select[name=policy_preset]", self.preset)
+            await shot(page, "oauth-04-consent-approval")
+        else:
+            await page.check("input[name=access][value=some]")
+            await page.select_option("select[name=scope_sample]", "read")
+            await shot(page, "oauth-01-consent")
         await page.click("button:has-text('Allow')")
 
     async def returned(self) -> AuthorizationCodeResult:
@@ -150,7 +159,7 @@ async def signed_in_client(
     auth = OAuthClientProvider(
         server.url + "/mcp",
         OAuthClientMetadata(
-            client_name="SDK e2e client",
+            client_name=user.name,
             redirect_uris=[user.callback],  # type: ignore[list-item]
             grant_types=["authorization_code", "refresh_token"],
             response_types=["code"],
@@ -223,6 +232,63 @@ async def test_the_sdk_client_signs_in_by_registration_and_calls_tools(
             },
         )
     assert r.status_code == 401
+
+
+ISSUE = {"integration": "sample", "endpoint": "create_issue",
+         "params": {"owner": "o", "repo": "r", "title": "Held"}}  # fmt: skip
+
+
+async def test_an_apps_policy_holds_its_writes_for_the_person_and_denies_by_rule(
+    server: Server, browser: Browser, provider_server: Provider
+) -> None:
+    """Consent with "Changes wait for my approval": the SDK client's write is held, the
+    person approves it on the Approvals page, the same call answers the sent result;
+    then a deny rule written in the app's policy editor refuses the call."""
+    page = await new_page(browser)
+    user = User(page, f"http://127.0.0.1:{process.free_port()}/callback", "Held client",
+                preset="approve_writes")  # fmt: skip
+    await user.start()
+    async with signed_in_client(server, user, Memory()) as client:
+        provider_server.clear()
+        held = await client.call_tool("run_skill_write", ISSUE)
+        assert held.is_error is True
+        body = held.structured_content
+        assert body is not None, held
+        assert body["error"] == "approval_pending"
+        assert provider_server.api_requests() == []  # nothing sent while it waits
+        approval = body["approval"]
+
+        await page.goto(approval["approve_url"])
+        await expect(page.locator("#approval-state")).to_have_text("pending")
+        await expect(page.locator("#approval-request")).to_contain_text("/repos/o/r/issues")
+        await shot(page, "oauth-05-app-approval")
+        await page.click("button:has-text('Approve and send')")
+        await expect(page.locator("#approval-state")).to_have_text("sent")
+        sent = [(r.method, r.path) for r in provider_server.api_requests()]
+        assert sent == [("POST", "/repos/o/r/issues")]
+        outcome = await client.call_tool("run_skill_write", ISSUE)
+        assert outcome.is_error is False, outcome
+        assert len(provider_server.api_requests()) == 1  # the stored answer, once
+
+        await page.goto(server.url + "/keys")
+        row = page.locator(".app-row", has_text="Held client")
+        await row.locator("a:has-text('Edit policy')").click()
+        await expect(page.locator("#policy")).to_contain_text("changes wait for my approval")
+        await page.fill(
+            "#policy",
+            "rules:\n  - name: no issues\n    match: {endpoint: create_issue}\n    action: deny\n",
+        )
+        await shot(page, "oauth-06-app-policy")
+        await page.click("button:has-text('Save policy')")
+        await expect(page.locator(".flash")).to_contain_text("The app's policy was saved")
+        provider_server.clear()
+        refused = await client.call_tool("run_skill_write", ISSUE)
+        assert refused.is_error is True
+        denied = refused.structured_content
+        assert denied is not None, refused
+        assert denied["error"] == "policy_denied"
+        assert denied["rule"] == {"index": 1, "name": "no issues"}
+        assert provider_server.api_requests() == []
 
 
 # mcp-remote 0.15.1 and every package it needs, pinned by a lockfile (`npm ci`).
