@@ -52,6 +52,9 @@ _ASKING = re.compile(
     r"|(?:am|m) curious)\b",
     re.IGNORECASE,
 )
+# A question ("what's the status of ENG-301", "what is my email address"): asks to read one
+# thing (get); "what's on my calendar", "what's in the folder": to list what it holds.
+_WHAT = re.compile(r"^\W*what(?:'s|\s+is|\s+are)\s+(?P<held>on|in)?\b", re.IGNORECASE)
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
@@ -99,6 +102,9 @@ class Query(NamedTuple):
     related: tuple[str, ...]  # terms the tables add (none of `terms`)
     content: tuple[str, ...] = ()  # terms of the request's content only (none of the above)
     when: bool = False  # whether the request says when (phrasing.py): a call taking a time
+    # Related terms only the request's question form added ("what's ...": get): they rank,
+    # but say nothing of what the request names (confidence.py's name agreement).
+    asked: tuple[str, ...] = ()
 
 
 class Analyzer:
@@ -120,6 +126,8 @@ class Analyzer:
             self._words[word] = self._words[word[:-1]]
         self._means = self._table(MEANS)
         self._actions = self._table(ACTIONS)
+        self._get, self._list = set(self.terms("get")), set(self.terms("list"))
+        self._reads = frozenset(self.terms("get list search find read"))
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
         # The first term of each phrase of the tables: a query's term that starts none
         # needs no look-up of the phrases it might start.
@@ -234,6 +242,11 @@ class Analyzer:
         if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
         text = _ASKING.sub("show me", text, count=1)
+        question: set[str] = set()
+        what = _WHAT.match(text)
+        if what is not None:
+            text = text[what.end() :]
+            question = self._list if what.group("held") else self._get
         text, content = _content(text)
         if context:
             content = f"{content} {context}"
@@ -260,14 +273,19 @@ class Analyzer:
         if self._names_plural(words, stems, known):
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
+        if not self._reads.isdisjoint(own):
+            question = set()  # it says how to read ("what is the list of ..."): as said
+        asked = tuple(sorted(question - related - set(own)))
+        related |= question
         others = tuple(sorted(related - set(own)))
         when = bool(context)
         if not content:
-            return Query(own, others, (), when)
+            return Query(own, others, (), when, asked)
         said = set(own) | related
         return Query(
             own,
             others,
             tuple(t for t in dict.fromkeys(self.terms(content)) if t not in said),
             when,
+            asked,
         )
