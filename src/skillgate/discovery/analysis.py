@@ -52,9 +52,14 @@ _ASKING = re.compile(
     r"|(?:am|m) curious)\b",
     re.IGNORECASE,
 )
-# A question ("what's the status of ENG-301", "what is my email address"): asks to read one
-# thing (get); "what's on my calendar", "what's in the folder": to list what it holds.
-_WHAT = re.compile(r"^\W*what(?:'s|\s+is|\s+are)\s+(?P<held>on|in)?\b", re.IGNORECASE)
+# A question ("what's the status of ENG-301", "what does the doc say", "when was the sheet
+# last modified"): asks to read one thing (get); "what's on my calendar", "what's in the
+# folder": to list what it holds.
+_WHAT = re.compile(
+    r"^\W*(?:what|when|where)(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)"
+    r"\s+(?P<held>on|in)?\b",
+    re.IGNORECASE,
+)
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
