@@ -60,6 +60,23 @@ _WHAT = re.compile(
     r"\s+(?P<held>on|in)?\b",
     re.IGNORECASE,
 )
+# Words of doing alone, as the APIs and people say them (confidence.py: a request whose
+# every known word is one of these names no object the catalog knows).
+DOING = frozenset(
+    ["get", "list", "show", "check", "find", "search", "read", "create", "make", "write",
+     "open", "book", "add", "new", "start", "run", "set", "update", "change", "edit",
+     "modify", "fix", "put", "move", "copy", "rename", "mark", "schedule", "send", "tell",
+     "ping", "post", "reply", "delete", "remove", "erase", "wipe", "trash", "cancel", "stop",
+     "close"]
+)  # fmt: skip
+# More verbs a request may say: holding none of these nor `DOING`, it says no action.
+_MORE_VERBS = frozenset(
+    ["assign", "review", "share", "retrieve", "fetch", "archive", "upload", "download",
+     "invite", "publish", "complete", "refund", "void", "dispatch", "trigger", "query",
+     "replace", "insert", "clear", "enable", "disable"]
+)  # fmt: skip
+# A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
+_HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
@@ -132,7 +149,10 @@ class Analyzer:
         self._means = self._table(MEANS)
         self._actions = self._table(ACTIONS)
         self._get, self._list = set(self.terms("get")), set(self.terms("list"))
+        # References to places where items are (`acme/web`, `#general`), not to one item.
+        self._places = frozenset(self.terms("repository channel"))
         self._reads = frozenset(self.terms("get list search find read"))
+        self._verbs = frozenset(t for w in [*DOING, *_MORE_VERBS] for t in self.terms(w))
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
         # The first term of each phrase of the tables: a query's term that starts none
         # needs no look-up of the phrases it might start.
@@ -233,16 +253,38 @@ class Analyzer:
                 return True
         return False
 
-    def query(self, text: str, known: Container[str] | None = None) -> Query:
-        """The query's terms and related terms; `known`: the terms the catalog holds (a
-        plural of a word it does not know, `torvalds`, asks for no listing)."""
+    def _references(self, text: str) -> tuple[str, set[str], bool]:
+        """`text` without its references of a known shape, what they refer to, and whether
+        it names one item (a reference but to a repository or channel, where items are; a long
+        hex id)."""
         related: set[str] = set()
+        one = bool(_HEX_ID.search(text))
         for char, pattern, meant in self._shapes:
             if char in text:
                 # A reference says what it is, and its own words (`acme/web`) say nothing.
                 text, found = pattern.subn(" ", text)
                 if found:
                     related.update(meant)
+                    one |= self._places.isdisjoint(meant)
+        return text, related, one
+
+    def _asked(
+        self, question: set[str], one: bool, own: tuple[str, ...], related: set[str]
+    ) -> tuple[str, ...]:
+        """The read a request's form asks for beyond its words: its question's ("what's
+        ...": get), or, for a request naming `one` item and no action ("pi_3Pab details",
+        "thread 18a1b2c3d4e5 in gmail"), get; none when it says how to read ("what is the
+        list of ...")."""
+        if one and not question and self._verbs.isdisjoint(own):
+            question = self._get
+        if not self._reads.isdisjoint(own):
+            return ()
+        return tuple(sorted(question - related - set(own)))
+
+    def query(self, text: str, known: Container[str] | None = None) -> Query:
+        """The query's terms and related terms; `known`: the terms the catalog holds (a
+        plural of a word it does not know, `torvalds`, asks for no listing)."""
+        text, related, one = self._references(text)
         request, context = phrased(text)
         if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
@@ -260,6 +302,7 @@ class Analyzer:
             words = words[1:]
         stems = self.stems(words)
         terms = self.canonical(stems)
+        acted = False  # whether the first phrase is an action of `ACTIONS`
         if terms and terms[0] in self._action_starts:
             for size in range(self._longest_means, 0, -1):  # the request's first phrase
                 action = self._actions.get(tuple(terms[:size]))
@@ -267,6 +310,7 @@ class Analyzer:
                     related |= action
                     # Only what the word stands for, unless it is an API word itself.
                     terms = [t for t in terms[:size] if t in action] + terms[size:]
+                    acted = True
                     break
         means, longest = self._means, self._longest_means
         for start, term in enumerate(terms):
@@ -278,10 +322,8 @@ class Analyzer:
         if self._names_plural(words, stems, known):
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
-        if not self._reads.isdisjoint(own):
-            question = set()  # it says how to read ("what is the list of ..."): as said
-        asked = tuple(sorted(question - related - set(own)))
-        related |= question
+        asked = self._asked(question, one and not acted, own, related)
+        related.update(asked)
         others = tuple(sorted(related - set(own)))
         when = bool(context)
         if not content:
