@@ -69,11 +69,24 @@ DOING = frozenset(
      "ping", "post", "reply", "delete", "remove", "erase", "wipe", "trash", "cancel", "stop",
      "close"]
 )  # fmt: skip
-# More verbs a request may say: holding none of these nor `DOING`, it says no action.
+# More verbs a request may say (the actions of APIs, as people say them): a request whose
+# words hold none of these nor of `DOING` (but in a word ending in "s": "comments",
+# "details" are things) says no action. Words as often things before an id ("message
+# 18a1...", "charge ch_...", "invoice in_...") are left out.
 _MORE_VERBS = frozenset(
-    ["assign", "review", "share", "retrieve", "fetch", "archive", "upload", "download",
-     "invite", "publish", "complete", "refund", "void", "dispatch", "trigger", "query",
-     "replace", "insert", "clear", "enable", "disable"]
+    ["assign", "unassign", "review", "share", "unshare", "retrieve", "fetch", "archive",
+     "unarchive", "upload", "download", "invite", "publish", "unpublish", "complete",
+     "refund", "void", "dispatch", "trigger", "query", "replace", "insert", "clear",
+     "enable", "disable", "merge", "approve", "reject", "accept", "decline", "reopen",
+     "resolve", "tag", "label", "comment", "link", "unlink", "pin", "unpin", "lock",
+     "unlock", "star", "unstar", "follow", "unfollow", "watch", "mute", "snooze",
+     "subscribe", "unsubscribe", "pay", "capture", "finalize", "transfer", "fork", "clone",
+     "deploy", "redeploy", "rollback", "rerun", "retry", "restore", "revoke", "grant",
+     "give", "join", "leave", "kick", "ban", "react", "forward", "mention", "notify",
+     "remind", "estimate", "prioritize", "duplicate", "sign", "verify", "submit", "tweet",
+     "save", "export", "import", "sync", "attach", "detach", "install", "uninstall",
+     "block", "unblock", "flag", "favorite", "like", "upvote", "rate", "play", "pause",
+     "skip", "buy", "convert", "translate"]
 )  # fmt: skip
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
@@ -152,7 +165,9 @@ class Analyzer:
         # References to places where items are (`acme/web`, `#general`), not to one item.
         self._places = frozenset(self.terms("repository channel"))
         self._reads = frozenset(self.terms("get list search find read"))
-        self._verbs = frozenset(t for w in [*DOING, *_MORE_VERBS] for t in self.terms(w))
+        self._verbs = frozenset(
+            s for w in [*DOING, *_MORE_VERBS] for s in self.stems(self.words(w))
+        )
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
         # The first term of each phrase of the tables: a query's term that starts none
         # needs no look-up of the phrases it might start.
@@ -268,14 +283,25 @@ class Analyzer:
                     one |= self._places.isdisjoint(meant)
         return text, related, one
 
+    def _acts(self, words: list[str]) -> bool:
+        """Whether the request's `words` say an action (a verb of `DOING` or
+        `_MORE_VERBS`, in any form but one ending in "s": "comments" are things)."""
+        said = [w for w in words if not w.endswith("s")]
+        return not self._verbs.isdisjoint(self.stems(said))
+
     def _asked(
-        self, question: set[str], one: bool, own: tuple[str, ...], related: set[str]
+        self,
+        question: set[str],
+        one: bool,
+        words: list[str],
+        own: tuple[str, ...],
+        related: set[str],
     ) -> tuple[str, ...]:
         """The read a request's form asks for beyond its words: its question's ("what's
         ...": get), or, for a request naming `one` item and no action ("pi_3Pab details",
         "thread 18a1b2c3d4e5 in gmail"), get; none when it says how to read ("what is the
         list of ...")."""
-        if one and not question and self._verbs.isdisjoint(own):
+        if one and not question and not self._acts(words):
             question = self._get
         if not self._reads.isdisjoint(own):
             return ()
@@ -322,7 +348,7 @@ class Analyzer:
         if self._names_plural(words, stems, known):
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
-        asked = self._asked(question, one and not acted, own, related)
+        asked = self._asked(question, one and not acted, words, own, related)
         related.update(asked)
         others = tuple(sorted(related - set(own)))
         when = bool(context)

@@ -580,6 +580,7 @@ def test_a_question_or_one_named_item_asks_to_read() -> None:
         "when was the spreadsheet last modified",
         "pi_3PabcDEFghiJKL details",
         "thread 18a1b2c3d4e5f6a7 in gmail",
+        "ENG-3 comments",  # a plural is a thing, not "comment on"
     ]:
         q = analyzer.query(text)
         assert get in q.related, (text, q)
@@ -591,6 +592,10 @@ def test_a_question_or_one_named_item_asks_to_read() -> None:
     for text in [
         "what is the list of experiences of Ana",  # says how to read
         "close ENG-123",  # says what to do
+        "merge acme/web#7",
+        "reopen ENG-3",
+        "capture pi_3Pabc123",
+        "who commented on acme/web#4",
         "what happened in #general",  # a channel is where items are
         "stars of octo/web",  # a repository too
         "calendar events",  # names nothing by its id
