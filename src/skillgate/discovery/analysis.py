@@ -140,6 +140,9 @@ class Query(NamedTuple):
     # Related terms only the request's question form added ("what's ...": get): they rank,
     # but say nothing of what the request names (confidence.py's name agreement).
     asked: tuple[str, ...] = ()
+    # A place asked about ("what's in my documents folder"): its terms rank as content
+    # (what it holds is asked for, not the place), and still count in `match`.
+    places: tuple[str, ...] = ()
 
 
 class Analyzer:
@@ -348,17 +351,14 @@ class Analyzer:
         if self._names_plural(words, stems, known):
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
+        places: tuple[str, ...] = ()
+        if what is not None and what.group("held"):  # "what's on my calendar": its items
+            places, own = own, ()
         asked = self._asked(question, one and not acted, words, own, related)
         related.update(asked)
         others = tuple(sorted(related - set(own)))
         when = bool(context)
-        if not content:
-            return Query(own, others, (), when, asked)
         said = set(own) | related
-        return Query(
-            own,
-            others,
-            tuple(t for t in dict.fromkeys(self.terms(content)) if t not in said),
-            when,
-            asked,
-        )
+        searched = [*places, *(self.terms(content) if content else ())]
+        content_terms = tuple(t for t in dict.fromkeys(searched) if t not in said)
+        return Query(own, others, content_terms, when, asked, places)

@@ -119,7 +119,8 @@ class Matcher:
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
         first = self._analyzer.terms(text)[:1]
-        terms = q.terms if not first or first[0] in q.terms else (first[0], *q.terms)
+        own = (*q.terms, *q.places)  # a place asked about is asked for here
+        terms = own if not first or first[0] in own else (first[0], *own)
         doing = True  # every known word one of doing
         for term in terms:
             if term in _COUNTS:

@@ -589,6 +589,11 @@ def test_a_question_or_one_named_item_asks_to_read() -> None:
     held = analyzer.query("what's on my calendar next Monday")
     assert list_ in held.related
     assert held.asked == (list_,)
+    # The place asked about ranks as content (its items are asked for, not the place).
+    calendar = analyzer.terms("calendar")[0]
+    assert held.terms == ()
+    assert held.places == (calendar,)
+    assert calendar in held.content
     for text in [
         "what is the list of experiences of Ana",  # says how to read
         "close ENG-123",  # says what to do
@@ -610,6 +615,10 @@ def test_a_question_ranks_the_read_first(index: SearchIndex) -> None:
     assert names(index, "the repository of the issue")[0] != "code/get_repo"
     assert names(index, "what's the repository of the issue")[0] == "code/get_repo"
     assert names(index, "what's in the repository")[0].split("/")[1].startswith("list_")
+    # The place's words still count in `match`: the request is not flagged (its first
+    # word, unknown, would otherwise be all it asks for).
+    place = "what's in my zorblax repository"
+    assert max(index.matches(place, index.search(place, ("*",)))) >= 0.3
     # The terms only the question added make no name agree with the request: the match is
     # the same request's without the question (get_repo holds "default branch" in its
     # description only; "moon" is unknown), low enough for the no-match flag.
