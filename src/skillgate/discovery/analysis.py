@@ -52,6 +52,44 @@ _ASKING = re.compile(
     r"|(?:am|m) curious)\b",
     re.IGNORECASE,
 )
+# A question ("what's the status of ENG-301", "what does the doc say", "when was the sheet
+# last modified"): asks to read one thing (get); "what's on my calendar", "what's in the
+# folder": to list what it holds.
+_WHAT = re.compile(
+    r"^\W*(?:what|when|where)(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)"
+    r"\s+(?P<held>on|in)?\b",
+    re.IGNORECASE,
+)
+# Words of doing alone, as the APIs and people say them (confidence.py: a request whose
+# every known word is one of these names no object the catalog knows).
+DOING = frozenset(
+    ["get", "list", "show", "check", "find", "search", "read", "create", "make", "write",
+     "open", "book", "add", "new", "start", "run", "set", "update", "change", "edit",
+     "modify", "fix", "put", "move", "copy", "rename", "mark", "schedule", "send", "tell",
+     "ping", "post", "reply", "delete", "remove", "erase", "wipe", "trash", "cancel", "stop",
+     "close"]
+)  # fmt: skip
+# More verbs a request may say (the actions of APIs, as people say them): a request whose
+# words hold none of these nor of `DOING` (but in a word ending in "s": "comments",
+# "details" are things) says no action. Words as often things before an id ("message
+# 18a1...", "charge ch_...", "invoice in_...") are left out.
+_MORE_VERBS = frozenset(
+    ["assign", "unassign", "review", "share", "unshare", "retrieve", "fetch", "archive",
+     "unarchive", "upload", "download", "invite", "publish", "unpublish", "complete",
+     "refund", "void", "dispatch", "trigger", "query", "replace", "insert", "clear",
+     "enable", "disable", "merge", "approve", "reject", "accept", "decline", "reopen",
+     "resolve", "tag", "label", "comment", "link", "unlink", "pin", "unpin", "lock",
+     "unlock", "star", "unstar", "follow", "unfollow", "watch", "mute", "snooze",
+     "subscribe", "unsubscribe", "pay", "capture", "finalize", "transfer", "fork", "clone",
+     "deploy", "redeploy", "rollback", "rerun", "retry", "restore", "revoke", "grant",
+     "give", "join", "leave", "kick", "ban", "react", "forward", "mention", "notify",
+     "remind", "estimate", "prioritize", "duplicate", "sign", "verify", "submit", "tweet",
+     "save", "export", "import", "sync", "attach", "detach", "install", "uninstall",
+     "block", "unblock", "flag", "favorite", "like", "upvote", "rate", "play", "pause",
+     "skip", "buy", "convert", "translate"]
+)  # fmt: skip
+# A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
+_HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
@@ -99,6 +137,12 @@ class Query(NamedTuple):
     related: tuple[str, ...]  # terms the tables add (none of `terms`)
     content: tuple[str, ...] = ()  # terms of the request's content only (none of the above)
     when: bool = False  # whether the request says when (phrasing.py): a call taking a time
+    # Related terms only the request's question form added ("what's ...": get): they rank,
+    # but say nothing of what the request names (confidence.py's name agreement).
+    asked: tuple[str, ...] = ()
+    # A place asked about ("what's in my documents folder"): its terms rank as content
+    # (what it holds is asked for, not the place), and still count in `match`.
+    places: tuple[str, ...] = ()
 
 
 class Analyzer:
@@ -120,6 +164,13 @@ class Analyzer:
             self._words[word] = self._words[word[:-1]]
         self._means = self._table(MEANS)
         self._actions = self._table(ACTIONS)
+        self._get, self._list = set(self.terms("get")), set(self.terms("list"))
+        # References to places where items are (`acme/web`, `#general`), not to one item.
+        self._places = frozenset(self.terms("repository channel"))
+        self._reads = frozenset(self.terms("get list search find read"))
+        self._verbs = frozenset(
+            s for w in [*DOING, *_MORE_VERBS] for s in self.stems(self.words(w))
+        )
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
         # The first term of each phrase of the tables: a query's term that starts none
         # needs no look-up of the phrases it might start.
@@ -220,20 +271,58 @@ class Analyzer:
                 return True
         return False
 
-    def query(self, text: str, known: Container[str] | None = None) -> Query:
-        """The query's terms and related terms; `known`: the terms the catalog holds (a
-        plural of a word it does not know, `torvalds`, asks for no listing)."""
+    def _references(self, text: str) -> tuple[str, set[str], bool]:
+        """`text` without its references of a known shape, what they refer to, and whether
+        it names one item (a reference but to a repository or channel, where items are; a long
+        hex id)."""
         related: set[str] = set()
+        one = bool(_HEX_ID.search(text))
         for char, pattern, meant in self._shapes:
             if char in text:
                 # A reference says what it is, and its own words (`acme/web`) say nothing.
                 text, found = pattern.subn(" ", text)
                 if found:
                     related.update(meant)
+                    one |= self._places.isdisjoint(meant)
+        return text, related, one
+
+    def _acts(self, words: list[str]) -> bool:
+        """Whether the request's `words` say an action (a verb of `DOING` or
+        `_MORE_VERBS`, in any form but one ending in "s": "comments" are things)."""
+        said = [w for w in words if not w.endswith("s")]
+        return not self._verbs.isdisjoint(self.stems(said))
+
+    def _asked(
+        self,
+        question: set[str],
+        one: bool,
+        words: list[str],
+        own: tuple[str, ...],
+        related: set[str],
+    ) -> tuple[str, ...]:
+        """The read a request's form asks for beyond its words: its question's ("what's
+        ...": get), or, for a request naming `one` item and no action ("pi_3Pab details",
+        "thread 18a1b2c3d4e5 in gmail"), get; none when it says how to read ("what is the
+        list of ...")."""
+        if one and not question and not self._acts(words):
+            question = self._get
+        if not self._reads.isdisjoint(own):
+            return ()
+        return tuple(sorted(question - related - set(own)))
+
+    def query(self, text: str, known: Container[str] | None = None) -> Query:
+        """The query's terms and related terms; `known`: the terms the catalog holds (a
+        plural of a word it does not know, `torvalds`, asks for no listing)."""
+        text, related, one = self._references(text)
         request, context = phrased(text)
         if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
         text = _ASKING.sub("show me", text, count=1)
+        question: set[str] = set()
+        what = _WHAT.match(text)
+        if what is not None:
+            text = text[what.end() :]
+            question = self._list if what.group("held") else self._get
         text, content = _content(text)
         if context:
             content = f"{content} {context}"
@@ -242,6 +331,7 @@ class Analyzer:
             words = words[1:]
         stems = self.stems(words)
         terms = self.canonical(stems)
+        acted = False  # whether the first phrase is an action of `ACTIONS`
         if terms and terms[0] in self._action_starts:
             for size in range(self._longest_means, 0, -1):  # the request's first phrase
                 action = self._actions.get(tuple(terms[:size]))
@@ -249,6 +339,7 @@ class Analyzer:
                     related |= action
                     # Only what the word stands for, unless it is an API word itself.
                     terms = [t for t in terms[:size] if t in action] + terms[size:]
+                    acted = True
                     break
         means, longest = self._means, self._longest_means
         for start, term in enumerate(terms):
@@ -260,14 +351,14 @@ class Analyzer:
         if self._names_plural(words, stems, known):
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
+        places: tuple[str, ...] = ()
+        if what is not None and what.group("held"):  # "what's on my calendar": its items
+            places, own = own, ()
+        asked = self._asked(question, one and not acted, words, own, related)
+        related.update(asked)
         others = tuple(sorted(related - set(own)))
         when = bool(context)
-        if not content:
-            return Query(own, others, (), when)
         said = set(own) | related
-        return Query(
-            own,
-            others,
-            tuple(t for t in dict.fromkeys(self.terms(content)) if t not in said),
-            when,
-        )
+        searched = [*places, *(self.terms(content) if content else ())]
+        content_terms = tuple(t for t in dict.fromkeys(searched) if t not in said)
+        return Query(own, others, content_terms, when, asked, places)

@@ -36,7 +36,7 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from skillgate.discovery.analysis import Analyzer, Query
+from skillgate.discovery.analysis import DOING, Analyzer, Query
 from skillgate.discovery.phrasing import phrased
 
 # The share of a word's weight a document earns with only a word the tables relate to it.
@@ -68,15 +68,6 @@ _WHEN = frozenset(
         "evening", "night", "nightly", "daily", "weekly", "monthly", "yearly", "soon",
         "later", "earlier", "asap",
     ]
-)  # fmt: skip
-# Words of doing alone, as the APIs and people say them: a request whose every known word
-# is one of these names no object the catalog knows.
-DOING = frozenset(
-    ["get", "list", "show", "check", "find", "search", "read", "create", "make", "write",
-     "open", "book", "add", "new", "start", "run", "set", "update", "change", "edit",
-     "modify", "fix", "put", "move", "copy", "rename", "mark", "schedule", "send", "tell",
-     "ping", "post", "reply", "delete", "remove", "erase", "wipe", "trash", "cancel", "stop",
-     "close"]
 )  # fmt: skip
 # Words that say how many: an argument of the call, never what it is.
 _COUNTS = frozenset(
@@ -128,7 +119,8 @@ class Matcher:
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
         first = self._analyzer.terms(text)[:1]
-        terms = q.terms if not first or first[0] in q.terms else (first[0], *q.terms)
+        own = (*q.terms, *q.places)  # a place asked about is asked for here
+        terms = own if not first or first[0] in own else (first[0], *own)
         doing = True  # every known word one of doing
         for term in terms:
             if term in _COUNTS:

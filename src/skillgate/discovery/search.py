@@ -150,6 +150,7 @@ class SearchIndex:
         )
         self.prior = priors([(h.integration.slug, h.endpoint) for h in self.hits], boost or {})
         self._names = self._name_index(analysed.names)
+        self._name_terms = [frozenset(terms) for terms in analysed.names]
         self._products = {i.name.lower(): slug for slug, i in catalog.integrations.items()}
         alternatives = "|".join(map(re.escape, sorted(self._products, key=len, reverse=True)))
         self._named = re.compile(rf"\b(?:{alternatives})\b") if self._products else None
@@ -367,11 +368,20 @@ class SearchIndex:
         assert documents is not None  # hits come from an index with documents
         shares = self.coverage(q)
         return [
-            self._matcher.match(
-                wanted, documents.terms(h.row), 0.0 if shares is None else shares[h.row]
-            )
+            self._matcher.match(wanted, documents.terms(h.row), self._agreement(q, h, shares))
             for h in hits
         ]
+
+    def _agreement(self, q: Query, hit: Hit, shares: np.ndarray | None) -> float:
+        """The share of `hit`'s name the request holds, without the terms only its question
+        form added ("what's the price of bitcoin": `get_subscription` agrees on nothing)."""
+        if shares is None:
+            return 0.0
+        share = float(shares[hit.row])
+        if q.asked:
+            name = self._name_terms[hit.row]
+            share -= RELATED_WEIGHT * sum(t in name for t in q.asked) / max(len(name), 1)
+        return share
 
     def rank(
         self,

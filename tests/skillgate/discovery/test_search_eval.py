@@ -29,9 +29,12 @@ EVAL = Path(__file__).parent / "search_eval.yaml"
 # Issue 26's second round (the phrasing of a request, calls taking a time): top-3 0.874,
 # top-1 0.656 on 285 tasks (one moved in from the no-endpoint requests); held out
 # unchanged. The floor follows (0.87).
+# Issue 26's third round (47 integrations, 9,616 endpoints; questions and named items
+# asking to read): top-3 0.891, top-1 0.666 on 293 tasks; held out 0.800 / 0.588. The
+# floors follow, below the measured levels (0.88, 0.78).
 GOAL_TOP3 = 0.90
-TOP3_FLOOR = 0.87
-HELD_OUT_FLOOR = 0.75
+TOP3_FLOOR = 0.88
+HELD_OUT_FLOOR = 0.78
 
 
 def _tasks(section: str = "tasks") -> list[dict[str, Any]]:

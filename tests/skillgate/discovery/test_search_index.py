@@ -563,3 +563,67 @@ def test_a_request_that_says_when_prefers_a_call_taking_a_time() -> None:
     assert names(index, "post a note at 6pm tomorrow")[0] == "board/post_note_later"
     assert index.analyzer.query("post a note at 6pm tomorrow").when
     assert not index.analyzer.query("post a note").when
+
+
+def test_a_question_or_one_named_item_asks_to_read() -> None:
+    """Issue 26, third round: "what's ...", "what does/did ...", "when was ..." ask to read
+    one thing (get), "what's on/in ..." to list what it holds, unless the request says how
+    to read ("what is the list of ..."); a request naming one item (a reference of a known
+    shape, a long hex id) and no action asks to read it. The added terms are related ones,
+    kept apart in `asked` (they count in no name agreement of `match`)."""
+    analyzer = Analyzer()
+    get, list_ = analyzer.terms("get")[0], analyzer.terms("list")[0]
+    for text in [
+        "what's the status of ENG-301",
+        "what is my email address",
+        "what does the onboarding doc say",
+        "when was the spreadsheet last modified",
+        "pi_3PabcDEFghiJKL details",
+        "thread 18a1b2c3d4e5f6a7 in gmail",
+        "ENG-3 comments",  # a plural is a thing, not "comment on"
+    ]:
+        q = analyzer.query(text)
+        assert get in q.related, (text, q)
+        assert get not in q.terms, (text, q)
+        assert q.asked == (get,), (text, q)
+    held = analyzer.query("what's on my calendar next Monday")
+    assert list_ in held.related
+    assert held.asked == (list_,)
+    # The place asked about ranks as content (its items are asked for, not the place).
+    calendar = analyzer.terms("calendar")[0]
+    assert held.terms == ()
+    assert held.places == (calendar,)
+    assert calendar in held.content
+    for text in [
+        "what is the list of experiences of Ana",  # says how to read
+        "close ENG-123",  # says what to do
+        "merge acme/web#7",
+        "reopen ENG-3",
+        "capture pi_3Pabc123",
+        "who commented on acme/web#4",
+        "what happened in #general",  # a channel is where items are
+        "stars of octo/web",  # a repository too
+        "calendar events",  # names nothing by its id
+    ]:
+        assert analyzer.query(text).asked == (), text
+    # A first word ACTIONS reads ("tell": send) is an action: no read is added.
+    assert get not in analyzer.query("tell C01ABCDEF the release is out").related
+
+
+def test_a_question_ranks_the_read_first(index: SearchIndex) -> None:
+    # Without the question, the issue's calls come first (their names hold "issue").
+    assert names(index, "the repository of the issue")[0] != "code/get_repo"
+    assert names(index, "what's the repository of the issue")[0] == "code/get_repo"
+    assert names(index, "what's in the repository")[0].split("/")[1].startswith("list_")
+    # The place's words still count in `match`: the request is not flagged (its first
+    # word, unknown, would otherwise be all it asks for).
+    place = "what's in my zorblax repository"
+    assert max(index.matches(place, index.search(place, ("*",)))) >= 0.3
+    # The terms only the question added make no name agree with the request: the match is
+    # the same request's without the question (get_repo holds "default branch" in its
+    # description only; "moon" is unknown), low enough for the no-match flag.
+    asked, plain = "what is the default branch of the moon", "the default branch of the moon"
+    hits = index.search(asked, ("*",))
+    assert [h.endpoint.name for h in hits] == ["get_repo"]
+    assert index.matches(asked, hits) == index.matches(plain, index.search(plain, ("*",)))
+    assert index.matches(asked, hits)[0] < 0.3

@@ -89,11 +89,13 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
                 print("\n".join(r.misses))
     kinds = figures["dev_kinds"]
     assert set(kinds) == {"misspelled", "chatty", "reference", "none"}
-    # Regression floors at issue 26's second round, rounded (measured: chatty top-3
-    # 0.875, no-endpoint flagged 0.759, answerable wrongly flagged 0.039).
-    assert kinds["chatty"].rate(3) >= 0.85
+    # Regression floors at issue 26's third round, below the measured levels (chatty top-3
+    # 0.925, reference top-1 0.667, no-endpoint flagged 0.759, answerable wrongly flagged
+    # 0.028).
+    assert kinds["chatty"].rate(3) >= 0.9
+    assert kinds["reference"].rate(1) >= 0.6
     assert kinds["none"].flag_rate >= 0.75
-    assert a.flag_rate <= 0.045
+    assert a.flag_rate <= 0.035
 
 
 def test_new_query_cost(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:

@@ -89,3 +89,19 @@ def test_a_deleting_call_asked_for_stays_first(
     index: SearchIndex, request_: str, expected: str
 ) -> None:
     assert _ranked(index, request_, limit=1) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        ("pi_3PabcDEFghiJKL details", "stripe/get_payment_intent"),
+        ("thread 18a1b2c3d4e5f6a7 in gmail", "gmail/get_thread"),
+    ],
+)
+def test_one_named_item_and_no_action_reads_it(
+    index: SearchIndex, request_: str, expected: str
+) -> None:
+    """Issue 26, third round: a request naming one item (a reference of a known shape, a
+    long hex id) and saying no action asks to read that item: its get comes first, not
+    the listing of its kind."""
+    assert _ranked(index, request_, limit=1) == [expected]
