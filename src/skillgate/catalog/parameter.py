@@ -105,7 +105,7 @@ class Parameter(BaseModel):
             raise ValueError(f"parameter {self.name!r} is required and so cannot have a default")
         if self.location == "path" and not (self.required or self.from_connection):
             raise ValueError(f"path parameter {self.name!r} must be required")
-        if self.from_connection and (self.required or self.default is not None):
+        if self.from_connection and self.default is not None:
             raise ValueError(f"parameter {self.name!r}: filled from the connection, no default")
         if self.location == "path" and self.type not in ("string", "number"):
             raise ValueError(f"path parameter {self.name!r} must be a string or number")
