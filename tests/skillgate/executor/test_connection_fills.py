@@ -185,6 +185,9 @@ async def test_the_agent_is_told_it_may_leave_it_out(
     assert "A call that leaves out `AccountSid` gets this value." in by_path["SKILL.md"]
     # The MCP tool's input schema.
     twilio = shipped.integrations["twilio"]
+    filled = [(p.name, e.name) for e in twilio.endpoints for p in e.parameters if p.from_connection]
+    assert len([1 for name, _ in filled if name == "AccountSid"]) == 190  # docs/catalog.md
+    assert ("Sid", "get_account") in filled
     send = next(e for e in twilio.endpoints if e.name == "send_sms")
     schema = endpoint_tool(twilio, send).input_schema
     assert schema["required"] == ["To"]
