@@ -57,6 +57,14 @@ async def gateway(
         yield harness, full, user
 
 
+@pytest.fixture
+def wire(gateway: tuple[Harness, str, Any], database_url: str) -> tuple[Harness, str, Any]:
+    """The gateway on SQLite only: what is sent does not depend on the database."""
+    if not database_url.startswith("sqlite"):
+        pytest.skip("the wire does not depend on the database: SQLite's run covers it")
+    return gateway
+
+
 async def _connect(harness: Harness, full: str, **body: Any) -> Any:
     return await harness.client.put(
         "/v1/connections/twilio", json={"token": "good-token", **body}, headers=bearer(full)
@@ -94,11 +102,9 @@ async def test_connecting_takes_the_account_sid_from_the_username_or_as_given(
 
 
 async def test_calls_act_in_the_connected_account_unless_they_name_another(
-    gateway: tuple[Harness, str, Any], provider: Provider, database_url: str
+    wire: tuple[Harness, str, Any], provider: Provider
 ) -> None:
-    if not database_url.startswith("sqlite"):
-        pytest.skip("the wire does not depend on the database: SQLite's run covers it")
-    harness, full, _ = gateway
+    harness, full, _ = wire
     assert (await _connect(harness, full, username=SID)).status_code == 200
     provider.clear()
 
@@ -130,11 +136,9 @@ async def test_calls_act_in_the_connected_account_unless_they_name_another(
 
 
 async def test_a_connection_without_the_account_sid_is_a_400_naming_the_parameter(
-    gateway: tuple[Harness, str, Any], provider: Provider, database_url: str
+    wire: tuple[Harness, str, Any], provider: Provider
 ) -> None:
-    if not database_url.startswith("sqlite"):
-        pytest.skip("the wire does not depend on the database: SQLite's run covers it")
-    harness, full, user = gateway
+    harness, full, user = wire
     await _store(harness, user.id, KEY_SID)  # an API key, no account_sid stored
     provider.clear()
     r = await harness.run(full, "twilio", "send_sms", **TEXT)
@@ -160,11 +164,9 @@ async def test_a_connection_without_the_account_sid_is_a_400_naming_the_paramete
 
 
 async def test_the_agent_is_told_it_may_leave_it_out(
-    gateway: tuple[Harness, str, Any], shipped: Catalog, database_url: str
+    wire: tuple[Harness, str, Any], shipped: Catalog
 ) -> None:
-    if not database_url.startswith("sqlite"):
-        pytest.skip("documentation does not depend on the database: SQLite's run covers it")
-    harness, full, _ = gateway
+    harness, full, _ = wire
     doc = (await harness.client.get("/v1/skills/twilio/send_sms", headers=bearer(full))).json()
     params = {p["name"]: p for p in doc["parameters"]}
     assert params["AccountSid"]["required"] is False
