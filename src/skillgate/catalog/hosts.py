@@ -15,6 +15,12 @@ label or segment (letters, digits, `.`, `_`, `-`, `~`; never `.` or `..`), and
 a variable inside a host must be followed by a fixed domain of two labels or
 more (`.atlassian.net`): whatever the user types, the host stays under the
 provider's domain.
+
+A variable can also supply parameters (catalog.fills): `fills` names the
+parameters it fills when a call leaves them out (Twilio's `account_sid` fills
+every `AccountSid`); `from_username` lets the connection take it from the HTTP
+Basic username when that matches its `pattern` (Twilio's username is the Account
+SID, unless it is an API key's SID).
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from skillgate.errors import BadRequest
 
 VARIABLE_RE = re.compile(r"\{([^{}]*)\}")
-_NAME = r"^[a-z][a-z0-9_]{0,31}$"
+VARIABLE_NAME = r"^[a-z][a-z0-9_]{0,31}$"
 _PLAIN = re.compile(r"[A-Za-z0-9._~-]{1,100}")
 # After a variable in a host: a fixed domain of two labels or more.
 _DOMAIN_SUFFIX = re.compile(r"^[A-Za-z0-9-]*(\.[A-Za-z0-9-]+){2,}(:\d+)?$")
@@ -40,12 +46,25 @@ class ConnectionVariable(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str = Field(pattern=_NAME)
+    name: str = Field(pattern=VARIABLE_NAME)
     label: str = Field(min_length=2)
     help: str = Field(min_length=5)
     # The whole value must match (Python `re.fullmatch`).
     pattern: str = Field(min_length=1)
     example: str | None = None
+    # The parameters (their upstream names: `maps_to` or `name`) this value fills when
+    # a call leaves them out, on every endpoint that has one (catalog.fills).
+    fills: tuple[str, ...] = Field(
+        default=(),
+        description="Upstream names of the parameters this value fills on every endpoint "
+        "when a call leaves them out (the parameter is then optional).",
+    )
+    # Not given when connecting: the HTTP Basic username, when it matches `pattern`.
+    from_username: bool = Field(
+        default=False,
+        description="When the user gives no value, take the HTTP Basic username if it "
+        "matches `pattern` (Twilio's Account SID).",
+    )
 
     @field_validator("pattern")
     @classmethod
@@ -87,10 +106,23 @@ def check_hosts(urls: Iterable[str], variables: Iterable[ConnectionVariable]) ->
             raise ValueError(problem)
 
 
+def from_username(var: ConnectionVariable, username: str | None) -> str | None:
+    """The value `var` takes from the HTTP Basic username, when it may and one fits."""
+    if not var.from_username or not username:
+        return None
+    return username if re.fullmatch(var.pattern, username) and _PLAIN.fullmatch(username) else None
+
+
 def check_values(
-    variables: Iterable[ConnectionVariable], given: Mapping[str, str] | None
+    variables: Iterable[ConnectionVariable],
+    given: Mapping[str, str] | None,
+    username: str | None = None,
+    *,
+    credentials_later: bool = False,
 ) -> dict[str, str]:
-    """The values to store for a connection; BadRequest naming the field otherwise."""
+    """The values to store for a connection; BadRequest naming the field otherwise.
+    A `from_username` variable left out takes `username` when it fits; with
+    `credentials_later` (a connect request, before the credentials) it may be left out."""
     given = dict(given or {})
     declared = {v.name: v for v in variables}
     for name in given:
@@ -101,10 +133,13 @@ def check_values(
             )
     values: dict[str, str] = {}
     for name, var in declared.items():
-        value = str(given.get(name) or "").strip()
+        value = str(given.get(name) or "").strip() or from_username(var, username) or ""
         hint = f" (e.g. {var.example})" if var.example else ""
+        if not value and var.from_username and credentials_later:
+            continue
         if not value:
-            raise BadRequest(f"variables.{name}: required: {var.label}{hint}.")
+            why = " (the username is not one)" if var.from_username and username else ""
+            raise BadRequest(f"variables.{name}: required: {var.label}{hint}{why}.")
         plain = _PLAIN.fullmatch(value) and value not in (".", "..")
         if not plain or not re.fullmatch(var.pattern, value):
             raise BadRequest(

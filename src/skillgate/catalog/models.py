@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from skillgate.catalog import destructive
+from skillgate.catalog import destructive, fills
 from skillgate.catalog.auth import SCOPE_SET_RE as SCOPE_SET_RE
 from skillgate.catalog.auth import Auth as Auth
 from skillgate.catalog.auth import BasicAuth as BasicAuth
@@ -22,18 +22,20 @@ from skillgate.catalog.auth import TokenAuth as TokenAuth
 from skillgate.catalog.auth import credential as credential
 from skillgate.catalog.auth import sent_credentials as sent_credentials
 from skillgate.catalog.hosts import ConnectionVariable, check_hosts
+from skillgate.catalog.parameter import HEADER_RE as HEADER_RE
+from skillgate.catalog.parameter import PARAM_RE as PARAM_RE
+from skillgate.catalog.parameter import PROTECTED_HEADERS as PROTECTED_HEADERS
+from skillgate.catalog.parameter import Location as Location
+from skillgate.catalog.parameter import Parameter as Parameter
+from skillgate.catalog.parameter import ParamType as ParamType
+from skillgate.catalog.parameter import WireStyle as WireStyle
+from skillgate.catalog.parameter import value_matches as value_matches
 from skillgate.kit.upstream import Credential as Credential  # the executor's import
 
-ParamType = Literal["string", "number", "boolean", "array", "object"]
-Location = Literal["path", "query", "body", "header"]
 HttpMethod = Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
 # The methods that only read: no body parameters, never `changes_data` by default.
 READ_METHODS = ("GET", "HEAD")
 BodyEncoding = Literal["json", "form", "graphql", "multipart", "binary"]
-# How an array or object value goes into a query string or a form body (executor.wire):
-# `deepObject` in brackets (`metadata[k]=v`, `tags[]=a`, `items[0][price]=p`), `form`
-# an array as repeated keys (`k=a&k=b`); unset: as JSON text (Slack's `blocks`).
-WireStyle = Literal["deepObject", "form"]
 
 # An integration's slug and an endpoint's name: their longest, as every door's input
 # checks and schemas state them (and the `integration` columns hold them).
@@ -41,42 +43,11 @@ SLUG_MAX = 40
 NAME_MAX = 64
 SLUG_RE = re.compile(rf"^[a-z][a-z0-9_]{{1,{SLUG_MAX - 1}}}$")
 NAME_RE = re.compile(rf"^[a-z][a-z0-9_]{{1,{NAME_MAX - 1}}}$")
-PARAM_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")
-HEADER_RE = re.compile(r"^[A-Za-z0-9-]{1,64}$")
-# Headers the gateway owns: never set from a parameter.
-PROTECTED_HEADERS = frozenset(
-    {
-        "authorization",
-        "host",
-        "cookie",
-        "content-length",
-        "transfer-encoding",
-        "connection",
-        "proxy-authorization",
-        "x-forwarded-for",
-        "x-forwarded-host",
-    }
-)
 # Words the API's own paths use under /v1; an integration cannot take them.
 RESERVED_SLUGS = frozenset(
     {"skills", "me", "connect", "connections", "executions", "auth", "search"}
 )
-
-_PY_TYPES: dict[str, tuple[type, ...]] = {
-    "string": (str,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "array": (list,),
-    "object": (dict,),
-}
-
-
-def value_matches(type_: str, value: Any) -> bool:
-    """Whether a YAML value has the declared catalog type (bool is not a number)."""
-    if type_ == "number" and isinstance(value, bool):
-        return False
-    return isinstance(value, _PY_TYPES[type_])
 
 
 def _no_credentials(url: str) -> str:
@@ -98,94 +69,6 @@ class ErrorDoc(_Frozen):
     code: int = Field(ge=100, le=599)
     cause: str = Field(min_length=3)
     fix: str = Field(min_length=3)
-
-
-class Parameter(_Frozen):
-    name: str
-    type: ParamType
-    required: bool = False
-    description: str = Field(min_length=3)
-    location: Location = Field(alias="in")
-    default: Any = None
-    enum: tuple[Any, ...] | None = None
-    example: Any = None
-    # Upstream name when it differs from `name`; for body parameters a dotted
-    # path into the JSON body (or the GraphQL variables), e.g. `input.title`.
-    maps_to: str | None = None
-    # Array items' type, for documentation and coercion.
-    items: ParamType | None = None
-    # A path parameter that may span segments (`src/app.py`, `feature/login`):
-    # each segment is encoded on its own; empty, `.` and `..` segments are refused.
-    multi_segment: bool = False
-    # The other types the source accepts for it (a `oneOf`/`anyOf` or a type list:
-    # GitHub's gist `public` is a string or a boolean): a value of one of them is
-    # sent as it is; `type` is the one examples and the CLI use.
-    also: tuple[ParamType, ...] = ()
-    # `null` may be sent (JSON bodies only): it clears the field (`milestone: null`).
-    nullable: bool = False
-    # The value is the whole JSON body (a JSON Patch array, ...): the only body parameter.
-    whole_body: bool = False
-    # An array or object in the query or a form or multipart body: how it is written.
-    style: WireStyle | None = None
-    # A file (multipart body): its content as text, or {"base64", "filename",
-    # "content_type"} (executor.uploads); `svc run --name @./path` reads a local file.
-    file: bool = False
-
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
-
-    @field_validator("name")
-    @classmethod
-    def _name_shape(cls, v: str) -> str:
-        if not PARAM_RE.match(v):
-            raise ValueError(f"parameter name {v!r} must match {PARAM_RE.pattern}")
-        return v
-
-    @model_validator(mode="after")
-    def _consistent(self) -> Parameter:
-        if self.required and self.default is not None:
-            raise ValueError(f"parameter {self.name!r} is required and so cannot have a default")
-        if self.location == "path" and not self.required:
-            raise ValueError(f"path parameter {self.name!r} must be required")
-        if self.location == "path" and self.type not in ("string", "number"):
-            raise ValueError(f"path parameter {self.name!r} must be a string or number")
-        if self.location == "header" and not HEADER_RE.match(self.wire_name):
-            raise ValueError(f"header parameter {self.name!r} needs a valid header name")
-        if self.location == "header" and self.wire_name.lower() in PROTECTED_HEADERS:
-            raise ValueError(f"header parameter {self.name!r} cannot set {self.wire_name}")
-        if self.multi_segment and self.location != "path":
-            raise ValueError(f"parameter {self.name!r}: only path parameters can be multi_segment")
-        if self.type in self.also or len(set(self.also)) != len(self.also):
-            raise ValueError(f"parameter {self.name!r}: `also` repeats a type")
-        if self.whole_body and self.location != "body":
-            raise ValueError(f"parameter {self.name!r}: only a body parameter can be whole_body")
-        if self.nullable and self.location != "body":
-            raise ValueError(f"parameter {self.name!r}: only body parameters can be nullable")
-        for label, value in (("default", self.default), ("example", self.example)):
-            if value is not None and not value_matches(self.type, value):
-                raise ValueError(f"parameter {self.name!r}: {label} {value!r} is not a {self.type}")
-        if self.enum is not None:
-            if not self.enum:
-                raise ValueError(f"parameter {self.name!r}: enum is empty")
-            for item in self.enum:
-                if not value_matches(self.type, item):
-                    raise ValueError(
-                        f"parameter {self.name!r}: enum value {item!r} is not a {self.type}"
-                    )
-            if self.default is not None and self.default not in self.enum:
-                raise ValueError(f"parameter {self.name!r}: default is not one of its enum")
-        if self.style is not None and self.location not in ("query", "body"):
-            raise ValueError(
-                f"parameter {self.name!r}: only query and body parameters have a style"
-            )
-        if self.file and (self.location != "body" or self.type != "string"):
-            raise ValueError(f"parameter {self.name!r}: a file is a string body parameter")
-        if self.items is not None and self.type != "array":
-            raise ValueError(f"parameter {self.name!r}: `items` only applies to arrays")
-        return self
-
-    @property
-    def wire_name(self) -> str:
-        return self.maps_to or self.name
 
 
 class Pagination(_Frozen):
@@ -387,6 +270,11 @@ class Integration(_Frozen):
     def _strip_slash(cls, v: str) -> str:
         return _no_credentials(v)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _filled(cls, data: Any) -> Any:
+        return fills.expand(data)  # the parameters a connection variable fills
+
     @model_validator(mode="after")
     def _unique_names(self) -> Integration:
         seen: set[str] = set()
@@ -395,6 +283,7 @@ class Integration(_Frozen):
                 raise ValueError(f"endpoint {e.name!r} is declared twice")
             seen.add(e.name)
         check_hosts(self.hosts, self.variables)
+        fills.check(self.variables, self.endpoints)
         return self
 
     @property

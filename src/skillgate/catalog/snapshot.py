@@ -45,7 +45,7 @@ from skillgate.catalog.models import (
 )
 
 ENV = "SKILLGATE_CACHE_DIR"
-FORMAT = 2  # 2: endpoints' own `base_url`, the integration's connection `variables`
+FORMAT = 3  # 2: endpoints' own `base_url`, connection `variables`; 3: `fills`, `from_connection`
 MAX_ENTRIES = 256
 _SUFFIX = ".json"
 

@@ -91,7 +91,7 @@ def set_connection(
             integration,
             _auth_type(found, refresh_token, username),
             creds,
-            variables=check_values(found.variables, _pairs(settings_)),
+            variables=check_values(found.variables, _pairs(settings_), username),
         )
         return {
             "integration": row.integration,

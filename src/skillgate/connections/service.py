@@ -169,7 +169,11 @@ class Connections:
         when given (all of them, checked: 400 naming the field)."""
         integration = self.integration(slug)
         self._check_connectable(integration)
-        values = hosts.check_values(integration.variables, variables) if variables else {}
+        values = (
+            hosts.check_values(integration.variables, variables, credentials_later=True)
+            if variables
+            else {}
+        )
         now = utcnow()
         req = ConnectRequest(
             user_id=user_id,
@@ -278,7 +282,7 @@ class Connections:
         given = {"token": token, "username": username, "key": key}
         auth_type = verify.pasted_type(integration, given)
         creds = verify.pasted(integration, given)
-        values = hosts.check_values(integration.variables, variables)
+        values = hosts.check_values(integration.variables, variables, creds.username)
         account = await verify.verify_token(
             self.outbound, self.settings, integration, creds, auth_type, values
         )

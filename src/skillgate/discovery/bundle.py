@@ -182,7 +182,9 @@ def _variables(integration: Integration) -> list[str]:
     lines = ["", "When connecting, the user also gives:", ""]
     for var in integration.variables:
         example = f" (e.g. `{var.example}`)" if var.example else ""
-        lines.append(f"- `{var.name}`: {var.label}{example}. {var.help}")
+        filled = ", ".join(f"`{name}`" for name in var.fills)
+        fills = f" A call that leaves out {filled} gets this value." if filled else ""
+        lines.append(f"- `{var.name}`: {var.label}{example}. {var.help}{fills}")
     return lines
 
 

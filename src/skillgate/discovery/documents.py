@@ -1,8 +1,8 @@
 """The JSON documents of discovery, built from the catalog models.
 
 Field names follow the spec exactly; extra fields (description, in, default,
-enum, path, changes_data, destructive, pagination, scopes, body, file) are additions the
-spec allows.
+enum, from_connection, path, changes_data, destructive, pagination, scopes, body,
+file) are additions the spec allows.
 """
 
 from __future__ import annotations
@@ -40,6 +40,9 @@ def parameter_doc(p: Parameter) -> dict[str, Any]:
         doc["also"] = list(p.also)
     if p.nullable:
         doc["nullable"] = True  # null is sent: it clears the field
+    if p.from_connection:
+        # Optional: left out, the connection's value of this variable is sent (catalog.fills).
+        doc["from_connection"] = p.from_connection
     return doc
 
 

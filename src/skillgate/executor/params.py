@@ -14,15 +14,21 @@ Overlapping body parameters (Calendar's `start`, an object, and `start_date`,
 `maps_to: start.date`) are merged as the body's shape defines: the fields go
 into the object (`request.build`); a field given both ways, or inside a `start`
 that is not an object, is refused naming both, so no value is silently dropped.
+
+A parameter a connection variable fills (catalog.fills: Twilio's `AccountSid`) and
+the call leaves out takes the connection's value (`from_connection`), before the key's
+policy, a dry run or an approval sees the values: they show what is sent.
 """
 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from typing import Any
 
+from skillgate.catalog import hosts
 from skillgate.catalog.coerce import CoercionError, coerce
-from skillgate.catalog.models import Endpoint
+from skillgate.catalog.models import Endpoint, Integration
 from skillgate.errors import BadRequest
 from skillgate.executor.uploads import DEFAULT_MAX_UPLOAD_BYTES, upload
 
@@ -120,3 +126,38 @@ def validate(
             "Invalid params: " + "; ".join(problems) + f". Parameters of {endpoint.name}: {known}."
         )
     return values
+
+
+def unfilled(endpoint: Endpoint, values: Mapping[str, Any]) -> bool:
+    """Whether the call left out a parameter its connection fills."""
+    return any(p.from_connection and p.name not in values for p in endpoint.parameters)
+
+
+def from_connection(
+    integration: Integration,
+    endpoint: Endpoint,
+    values: dict[str, Any],
+    variables: Mapping[str, str],
+    username: str | None,
+) -> dict[str, Any]:
+    """`values` with each parameter the connection fills that the call left out taken
+    from the connection's variable (or, for a `from_username` one, its Basic username);
+    400 naming the parameter when the connection has none."""
+    declared = {v.name: v for v in integration.variables}
+    filled = dict(values)
+    for param in endpoint.parameters:
+        if not param.from_connection or param.name in values:
+            continue
+        var = declared[param.from_connection]
+        value = variables.get(var.name) or hosts.from_username(var, username)
+        if not value:
+            raise BadRequest(
+                f"{param.name}: not given, and this {integration.name} connection has no "
+                f"{var.label} (variables.{var.name}) to fill it; give {param.name}, or "
+                f"reconnect {integration.name} with the {var.label}."
+            )
+        try:
+            filled[param.name] = coerce(param, value)
+        except CoercionError as exc:
+            raise BadRequest(f"{param.name}: the connection's {var.label}: {exc}") from None
+    return filled

@@ -10,7 +10,8 @@ The pipeline, every door's execution (docs/architecture.md, the execute path):
     decide     what this call needs before the upstream is called: the key's policy
                (api_keys.policy: allow, deny, approve, argument constraints), its
                confirmation policy and the options; nothing for a plain call
-    params     validated into a `Run` (executor.params, executor.run)
+    params     validated, and completed from the connection when it fills one the call
+               left out, into a `Run` (executor.params, executor.run)
     upstream   rate limit, connection, request, send (executor.upstream), through
                OptionRunner when there is something to decide (executor.optioned)
     answer     the envelope, shaped when asked (executor.shaped)
@@ -136,7 +137,9 @@ class Executor:
             # order docs/execution.md gives); any other once it is going to be sent.
             limit_headers = await self.upstream.spend(principal) if plain else None
             values = params_mod.validate(endpoint, params, as_typed, self.policy.upload_bytes)
-            run = Run(principal, rendered.integration, endpoint, values, options, ruling)
+            integration = rendered.integration
+            values = await self.upstream.complete(principal, integration, endpoint, values)
+            run = Run(principal, integration, endpoint, values, options, ruling)
             if ruling is not None and not options.dry_run:
                 enforce(run, ruling)
             if ruling is not None and ruling.action == "approve" and not options.dry_run:

@@ -1,6 +1,7 @@
 """The one step every execution takes to reach its upstream.
 
     spend      the plan's rate limit (429 when none is left), its headers
+    complete   the parameters the caller's connection fills, when the call left them out
     call       the caller's connection (403 with where to connect it), the request
                built as the catalog says, sent; the token refreshed when it expires
                soon, and once more after a 401 when it can be
@@ -18,12 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skillgate.catalog import hosts
-from skillgate.catalog.models import Credential, Integration, sent_credentials
+from skillgate.catalog.models import Credential, Endpoint, Integration, sent_credentials
 from skillgate.connections.cache import CredentialCache
 from skillgate.connections.credentials import Credentials
 from skillgate.connections.refresh import Refresher
 from skillgate.connections.stored import ActiveConnection
 from skillgate.errors import BadRequest, InsufficientScope, IntegrationNotConnected
+from skillgate.executor import params as params_mod
 from skillgate.executor import request as request_mod
 from skillgate.executor.preview import REDACTED, request_json
 from skillgate.executor.run import Run
@@ -110,6 +112,22 @@ class Upstream:
         conn = await self.connection(run.principal, run.integration)
         self.check_scopes(run, conn)
         return request_json(self.request(run, conn, REDACTED, redacted=True))
+
+    async def complete(
+        self,
+        principal: Principal,
+        integration: Integration,
+        endpoint: Endpoint,
+        values: dict[str, Any],
+    ) -> dict[str, Any]:
+        """`values` with the parameters the caller's connection fills that the call left
+        out (catalog.fills); as they are when it leaves none out."""
+        if not params_mod.unfilled(endpoint, values):
+            return values
+        conn = await self.connection(principal, integration)
+        return params_mod.from_connection(
+            integration, endpoint, values, conn.variables, conn.credentials.username
+        )
 
     async def connection(self, principal: Principal, integration: Integration) -> ActiveConnection:
         """The caller's live connection to `integration`; 403 with where to connect it."""

@@ -17,7 +17,9 @@ fails too, so the list stays true. Each integration's host is its source's serve
 A parameter the source declares for the credential (Trello's `key` and `token` query
 parameters, SendGrid's `Authorization` header) is the one the gateway sends from the
 connection (`auth.sent_credentials`, what the executor puts on the wire), not a
-difference.
+difference. Nor is a required parameter offered as optional because a connection
+variable fills it (`from_connection`, catalog.fills: Twilio's `AccountSid`): the
+executor always sends a value, the caller's or the connection's.
 """
 
 from __future__ import annotations
@@ -326,7 +328,7 @@ def _differences(
         if p is None:
             if required and location in ("path", "query", "header"):
                 out.append(f"{location} {wire}: required by the source, not offered")
-        elif p.required != required:
+        elif p.required != required and not (required and p.from_connection):
             out.append(f"{location} {wire}: required {p.required}, the source says {required}")
     body = [p for p in endpoint.parameters if p.location == "body"]
     tops = {_top(p.wire_name) for p in body} | {p.wire_name for p in body}
@@ -480,3 +482,19 @@ def test_only_the_credential_the_gateway_sends_is_left_unoffered(shipped: Catalo
     fact.params[("query", "invented")] = True
     found = _differences(card, fact, credential)
     assert found == ["query invented: required by the source, not offered"]
+
+
+def test_only_a_parameter_the_connection_fills_is_offered_optional(shipped: Catalog) -> None:
+    """Twilio's source requires `AccountSid` on send_sms; the connection's Account SID
+    fills it (catalog.fills), so offering it optional is right. The same parameter
+    optional without a connection to fill it is still a difference."""
+    doc = json.loads(lzma.decompress((SOURCES / "twilio.com.api.json.xz").read_bytes()))
+    send = next(e for e in shipped.integrations["twilio"].endpoints if e.name == "send_sms")
+    fact = _openapi_facts(doc)[str(send.operation)]
+    assert fact.params[("path", "AccountSid")] is True
+    [sid] = [p for p in send.parameters if p.name == "AccountSid"]
+    assert (sid.required, sid.from_connection) == (False, "account_sid")
+    assert _differences(send, fact) == []
+    params = [p.model_copy(update={"from_connection": None}) for p in send.parameters]
+    found = _differences(send.model_copy(update={"parameters": params}), fact)
+    assert found == ["path AccountSid: required False, the source says True"]

@@ -133,3 +133,26 @@ def test_set_basic_credentials_and_variables(tmp_path: Path) -> None:
     assert bad.returncode == 1
     assert "variables.cloudid" in bad.stderr
     assert "api-token-value" not in bad.stdout + bad.stderr
+
+
+def test_set_takes_twilios_account_sid_from_the_username(tmp_path: Path) -> None:
+    """A `from_username` variable left out is the Basic username when it is one
+    (catalog.fills); an API key's SID is not, so then it must be given."""
+    sid = "AC" + "0123456789abcdef" * 2
+    new_data_dir(tmp_path)
+    env = clean_env()
+    user = ("--email", "o@example.com", "--password", "password123")
+    _json(run_cli("skillgate", "users", "create", *user, cwd=tmp_path, env=env))
+    args = ("connections", "set", "--email", "o@example.com", "--integration", "twilio")
+    stored = _json(
+        run_cli("skillgate", *args, "--username", sid, "--access-token", "t", cwd=tmp_path, env=env)
+    )
+    assert stored["variables"] == {"account_sid": sid}  # type: ignore[index]
+    key = ("--username", "SK" + "0" * 32, "--access-token", "t")
+    refused = run_cli("skillgate", *args, *key, cwd=tmp_path, env=env)
+    assert refused.returncode == 1
+    assert "variables.account_sid: required: Account SID" in refused.stderr
+    given = _json(
+        run_cli("skillgate", *args, *key, "--set", f"account_sid={sid}", cwd=tmp_path, env=env)
+    )
+    assert given["variables"] == {"account_sid": sid}  # type: ignore[index]

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from skillgate.catalog.loader import load_catalog
 from tests.conftest import bearer, open_harness
 from tests.skillgate.dashboard.conftest import Web
 from tests.skillgate.hosts_catalog import CLOUD_ID, hosts_catalog
-from tests.upstream import Provider, Recorded, Reply
+from tests.upstream import Provider, Recorded, Reply, serve_catalog
 
 
 @pytest.mark.own_app
@@ -68,3 +69,24 @@ async def test_a_terminals_variables_prefill_the_form(
         assert f'name="var_cloudid" required maxlength="100" value="{CLOUD_ID}"' in page.text
         board = await web.get("/integrations/board")
         assert 'name="key"' in board.text  # the key part, beside the token
+
+
+@pytest.mark.own_app
+async def test_twilios_account_sid_may_be_left_to_the_username(
+    database_url: str, tmp_path: Path, provider: Provider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `from_username` variable's field is optional: connected with the Account SID as
+    the username, the connection stores it as `account_sid` (catalog.fills)."""
+    sid = "AC" + "0123456789abcdef" * 2
+    catalog = load_catalog()
+    serve_catalog(provider, catalog, monkeypatch)
+    async with open_harness(database_url, tmp_path / "data", catalog) as harness:
+        web = Web(harness.client)
+        assert (await web.signup("ada@example.com")).status_code == 303
+        page = await web.get("/integrations/twilio")
+        assert 'name="var_account_sid" maxlength="100"' in page.text  # not `required`
+        form = {"username": sid, "token": "good-token", "var_account_sid": ""}
+        ok = await web.post("/integrations/twilio/token", form)
+        assert ok.status_code == 303, ok.text
+        shown = await web.get("/integrations/twilio")
+        assert f"<dt>account_sid</dt><dd><code>{sid}</code></dd>" in shown.text
