@@ -142,9 +142,9 @@ def measure(workdir: Path, factors: tuple[float, ...] = FACTORS) -> list[dict[st
                    env=br._env(workdir), check=True, capture_output=True)  # fmt: skip
     rows = []
     for factor in factors:
-        copies = workdir / f"catalog-{factor}x"
+        copies = workdir / f"catalog-{factor:g}x"
         write(copies, factor)
-        cache = workdir / f"cache-{factor}x"  # empty: the first start writes it
+        cache = workdir / f"cache-{factor:g}x"  # empty: the first start writes it
         extra = [str(copies)] if factor > 1 else []
         env = {
             "SKILLGATE_CACHE_DIR": str(cache),
