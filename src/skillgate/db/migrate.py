@@ -2,7 +2,7 @@
 
 On PostgreSQL the upgrade runs under an advisory lock, so several instances
 starting together migrate once. Alembic is imported when a migration runs, not with
-this module (~0.1 s of every command's start-up, `skillgate serve` with
+this module (~0.09 s of every command's start-up, `skillgate serve` with
 SKILLGATE_AUTO_MIGRATE=false included).
 """
 
