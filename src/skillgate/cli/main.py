@@ -84,12 +84,7 @@ def serve(host: str, port: int, workers: int) -> None:
         fail(f"refusing to start: {exc}", code=2)
     if settings.auto_migrate:
         asyncio.run(migrate.upgrade(settings.resolved_database_url))
-    where = (
-        "SQLite " + settings.resolved_database_url.split("///")[-1]
-        if settings.is_sqlite
-        else "PostgreSQL"
-    )
-    click.echo(f"skillgate: serving on {listening} ({where})", err=True)
+    click.echo(f"skillgate: serving on {listening} ({_database(settings)})", err=True)
     _warn_if_shared(settings)
     pid_file = settings.data_dir / PID_FILE
     pid_file.write_text(f"{os.getpid()}\n")
@@ -113,6 +108,13 @@ def serve(host: str, port: int, workers: int) -> None:
         _run_uvicorn(host, port, workers)
     finally:
         pid_file.unlink(missing_ok=True)
+
+
+def _database(settings: Settings) -> str:
+    """Which database a server uses, for its first line."""
+    if settings.is_sqlite:
+        return "SQLite " + settings.resolved_database_url.split("///")[-1]
+    return "PostgreSQL"
 
 
 def _run_uvicorn(host: str, port: int, workers: int) -> None:
