@@ -1,5 +1,6 @@
 """How the catalog's cost grows with the catalog (issue 25 item 5): `skillgate serve` at
-1x, 4x and 10x the shipped catalog (bench/scale_catalog.py writes the copies).
+1x, 1.2x (~10,000 endpoints, the goals' size), 4x and 10x the shipped catalog
+(bench/scale_catalog.py writes the copies).
 
 Per size: start-up (process start to the first /healthz answer) with no snapshot (the
 first start after a catalog change: it writes them) and with the snapshots the first
@@ -10,7 +11,7 @@ tasks with a key that sees everything).
 
 Part of `make bench` (section `scale`); alone, it writes bench/results/scale.md:
 
-    .venv/bin/python bench/scale_bench.py [--factors 1,4,10]
+    .venv/bin/python bench/scale_bench.py [--factors 1,1.2,4,10]
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from bench.catalog_bench import _rss_mb, _start  # noqa: E402
 from bench.scale_catalog import write  # noqa: E402
 
-FACTORS = (1, 4, 10)
+FACTORS = (1, 1.2, 4, 10)
 STARTS = 3
 RELOADS = 3
 PORT = 18_097
@@ -134,16 +135,16 @@ def calibration_ms() -> float:
     return statistics.median(times) * 1000
 
 
-def measure(workdir: Path, factors: tuple[int, ...] = FACTORS) -> list[dict[str, float]]:
+def measure(workdir: Path, factors: tuple[float, ...] = FACTORS) -> list[dict[str, float]]:
     from bench import run as br  # it imports this module
 
     subprocess.run([str(br.BIN / "skillgate"), "db", "upgrade"], cwd=workdir,
                    env=br._env(workdir), check=True, capture_output=True)  # fmt: skip
     rows = []
     for factor in factors:
-        copies = workdir / f"catalog-{factor}x"
+        copies = workdir / f"catalog-{factor:g}x"
         write(copies, factor)
-        cache = workdir / f"cache-{factor}x"  # empty: the first start writes it
+        cache = workdir / f"cache-{factor:g}x"  # empty: the first start writes it
         extra = [str(copies)] if factor > 1 else []
         env = {
             "SKILLGATE_CACHE_DIR": str(cache),
@@ -177,7 +178,8 @@ def report(rows: list[dict[str, float]]) -> list[str]:
         "## The catalog's cost as it grows (issue 25 item 5)",
         "",
         "`skillgate serve`, one worker, a migrated data directory; the catalog is the "
-        "shipped one and copies of it under new slugs (bench/scale_catalog.py). Start-up = "
+        "shipped one and copies of it under new slugs (bench/scale_catalog.py; 1.2x copies "
+        "some integrations once, ~10,000 endpoints: the goals' size). Start-up = "
         "process start to the first /healthz answer: the first start after the catalog "
         f"changed (no snapshot yet; it writes them), then the median of {STARTS} starts "
         f"reading them. Reload: SIGHUP to the worker's status file saying it reloaded "
@@ -192,7 +194,7 @@ def report(rows: list[dict[str, float]]) -> list[str]:
     ]
     for r in rows:
         lines.append(
-            f"| {r['factor']:.0f}x | {r['endpoints']:,.0f} "
+            f"| {r['factor']:g}x | {r['endpoints']:,.0f} "
             f"| {r['cold_s']:.2f} s ({r['cold_cpu_s']:.2f}) "
             f"| {r['start_s']:.2f} s ({r['start_cpu_s']:.2f}) | {r['rss_mb']:.0f} MB "
             f"| {r['reload_s']:.2f} s ({r['reload_cpu_s']:.2f}) "
@@ -214,7 +216,7 @@ def section_scale(workdir: Path, lines: list[str], summary: dict[str, object]) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--factors", default=",".join(map(str, FACTORS)))
-    factors = tuple(int(f) for f in parser.parse_args().factors.split(","))
+    factors = tuple(float(f) for f in parser.parse_args().factors.split(","))
     with tempfile.TemporaryDirectory(prefix="sg-scale-") as d:
         rows = measure(Path(d), factors)
     lines = report(rows)

@@ -3,15 +3,20 @@
 `write(directory, factor)` writes `factor - 1` copies of every shipped integration
 file under new slugs (`github_x2`, named "GitHub x2"), each overlay naming the same
 shipped compiled file: with the shipped catalog that is `factor` times its endpoints.
+A fractional factor (1.2) adds one more copy of some integrations, taken by file name
+when a file brings the added endpoints nearer that fraction of the shipped catalog's
+(the bench reports the endpoints actually served).
 Serve it with `SKILLGATE_CATALOG_PATH=<directory>`. Copies repeat the shipped texts,
 so the search's vocabulary (its spelling dictionary) does not grow with them, while
 everything per endpoint does.
 
     python bench/scale_catalog.py /tmp/catalog-4x 4
+    python bench/scale_catalog.py /tmp/catalog-1.2x 1.2
 """
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from pathlib import Path
@@ -35,20 +40,42 @@ def _copy(text: str, source: Path, n: int) -> str:
     return _FIELD.sub(renamed, text)
 
 
-def write(directory: Path, factor: int) -> int:
+def _endpoints(sources: list[Path]) -> dict[Path, int]:
+    """Each shipped integration file's endpoint count, as the server loads it."""
+    sys.path.insert(0, str(ROOT / "src"))
+    from skillgate.catalog.loader import load_catalog
+
+    catalog = load_catalog()
+    counts = {
+        path: len(catalog.integrations[slug].endpoints) for slug, path in catalog.sources.items()
+    }
+    return {source: counts[source] for source in sources}
+
+
+def write(directory: Path, factor: float) -> int:
     """Write the copies for `factor` times the shipped catalog; the files written."""
     directory.mkdir(parents=True, exist_ok=True)
     for old in directory.glob("*.yaml"):
         old.unlink()
+    sources = sorted(SHIPPED.glob("*.yaml"))
+    whole = math.floor(factor)
+    copies = {source: range(2, whole + 1) for source in sources}
+    if factor > whole:  # one more copy of the first files, for the fraction's endpoints
+        counts = _endpoints(sources)
+        wanted, taken = (factor - whole) * sum(counts.values()), 0
+        for source in sources:
+            if abs(taken + counts[source] - wanted) < abs(taken - wanted):
+                copies[source] = range(2, whole + 2)
+                taken += counts[source]
     written = 0
-    for source in sorted(SHIPPED.glob("*.yaml")):
+    for source in sources:
         text = source.read_text()
-        for n in range(2, factor + 1):
+        for n in copies[source]:
             (directory / f"{source.stem}_x{n}.yaml").write_text(_copy(text, source, n))
             written += 1
     return written
 
 
 if __name__ == "__main__":
-    count = write(Path(sys.argv[1]), int(sys.argv[2]))
+    count = write(Path(sys.argv[1]), float(sys.argv[2]))
     print(f"{count} files in {sys.argv[1]}")

@@ -7,6 +7,7 @@ instead of a traceback.
 
 from __future__ import annotations
 
+import gc
 import sys
 
 INSTALL_HINT = (
@@ -16,6 +17,9 @@ INSTALL_HINT = (
 
 
 def main() -> None:
+    # Importing builds only objects that live on (modules, classes, pydantic's
+    # validators): no cycle collection meanwhile (~0.2 CPU-s of every command).
+    gc.disable()
     try:
         from skillgate.cli.main import main as server_main
     except ImportError as exc:
@@ -24,6 +28,8 @@ def main() -> None:
             raise  # our own bug, not a missing dependency
         sys.stderr.write(INSTALL_HINT.format(name=missing) + "\n")
         raise SystemExit(2) from None
+    finally:
+        gc.enable()
     server_main()
 
 

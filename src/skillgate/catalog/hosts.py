@@ -16,6 +16,9 @@ a variable inside a host must be followed by a fixed domain of two labels or
 more (`.atlassian.net`): whatever the user types, the host stays under the
 provider's domain.
 
+A base URL (`BaseUrl`, the integration's and an endpoint's own) is http(s) without a
+query or fragment, never carries `user:password@` and loses its final `/`.
+
 A variable can also supply parameters (catalog.fills): `fills` names the
 parameters it fills when a call leaves them out (Twilio's `account_sid` fills
 every `AccountSid`); `from_username` lets the connection take it from the HTTP
@@ -28,9 +31,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from typing import Annotated
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from skillgate.errors import BadRequest
 
@@ -39,6 +43,27 @@ VARIABLE_NAME = r"^[a-z][a-z0-9_]{0,31}$"
 _PLAIN = re.compile(r"[A-Za-z0-9._~-]{1,100}")
 # After a variable in a host: a fixed domain of two labels or more.
 _DOMAIN_SUFFIX = re.compile(r"^[A-Za-z0-9-]*(\.[A-Za-z0-9-]+){2,}(:\d+)?$")
+
+
+def _no_credentials(url: str) -> str:
+    """A base URL without its final '/'; never one carrying `user:password@`."""
+    if "@" in url.split("://", 1)[-1].split("/", 1)[0]:
+        # Shown in every user's dry run and skill document: never a credential.
+        raise ValueError(
+            "base_url must not carry credentials (user:password@); give the API's "
+            "token through `auth`"
+        )
+    return url.rstrip("/")
+
+
+BaseUrl = Annotated[
+    str, Field(pattern=r"^https?://[^/?#]+(/[^?#]*)?$"), AfterValidator(_no_credentials)
+]
+
+
+def listed_hosts(base_url: str, own: Iterable[str | None]) -> tuple[str, ...]:
+    """An integration's base URL, then its endpoints' `own` ones, each once."""
+    return tuple(dict.fromkeys((base_url, *(url for url in own if url))))
 
 
 class ConnectionVariable(BaseModel):

@@ -257,3 +257,23 @@ def load_catalog(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> C
         sources=sources,
         digest=digest.hexdigest()[:16],
     )
+
+
+# `skillgate serve` loads the catalog to refuse a bad one before serving; its one
+# worker (the same process) then serves that catalog instead of loading it again.
+_handed: tuple[tuple[str, ...], Catalog] | None = None
+
+
+def hand_over(extra: Iterable[str | Path], catalog: Catalog) -> None:
+    """Keep `catalog`, loaded from `extra`, for the next `take_over` of the same paths."""
+    global _handed
+    _handed = (tuple(map(str, extra)), catalog)
+
+
+def take_over(extra: Iterable[str | Path]) -> Catalog | None:
+    """The catalog `hand_over` kept for these paths (once), else None."""
+    global _handed
+    handed, _handed = _handed, None
+    if handed is None or handed[0] != tuple(map(str, extra)):
+        return None
+    return handed[1]

@@ -21,7 +21,7 @@ from skillgate.catalog.auth import ScopeSet as ScopeSet
 from skillgate.catalog.auth import TokenAuth as TokenAuth
 from skillgate.catalog.auth import credential as credential
 from skillgate.catalog.auth import sent_credentials as sent_credentials
-from skillgate.catalog.hosts import ConnectionVariable, check_hosts
+from skillgate.catalog.hosts import BaseUrl, ConnectionVariable, check_hosts, listed_hosts
 from skillgate.catalog.parameter import HEADER_RE as HEADER_RE
 from skillgate.catalog.parameter import PARAM_RE as PARAM_RE
 from skillgate.catalog.parameter import PROTECTED_HEADERS as PROTECTED_HEADERS
@@ -48,17 +48,6 @@ PLACEHOLDER_RE = re.compile(r"\{([^{}]*)\}")
 RESERVED_SLUGS = frozenset(
     {"skills", "me", "connect", "connections", "executions", "auth", "search"}
 )
-
-
-def _no_credentials(url: str) -> str:
-    """A base URL without its final '/'; never one carrying `user:password@`."""
-    if "@" in url.split("://", 1)[-1].split("/", 1)[0]:
-        # Shown in every user's dry run and skill document: never a credential.
-        raise ValueError(
-            "base_url must not carry credentials (user:password@); give the API's "
-            "token through `auth`"
-        )
-    return url.rstrip("/")
 
 
 class _Frozen(BaseModel):
@@ -119,7 +108,7 @@ class Endpoint(_Frozen):
     destructive: bool | None = None
     # Where this endpoint is served when not at the integration's `base_url` (OpenAPI
     # per-operation `servers`: GitHub's uploads.github.com); may hold `{variables}`.
-    base_url: str | None = Field(default=None, pattern=r"^https?://[^/?#]+(/[^?#]*)?$")
+    base_url: BaseUrl | None = None
 
     @field_validator("name")
     @classmethod
@@ -127,11 +116,6 @@ class Endpoint(_Frozen):
         if not NAME_RE.match(v):
             raise ValueError(f"endpoint name {v!r} must match {NAME_RE.pattern}")
         return v
-
-    @field_validator("base_url")
-    @classmethod
-    def _own_host(cls, v: str | None) -> str | None:
-        return _no_credentials(v) if v is not None else None
 
     @field_validator("path")
     @classmethod
@@ -228,7 +212,7 @@ class Integration(_Frozen):
     slug: str
     name: str = Field(min_length=2)
     description: str = Field(min_length=10)
-    base_url: str = Field(pattern=r"^https?://[^/?#]+(/[^?#]*)?$")
+    base_url: BaseUrl
     docs_url: str | None = None
     auth: Auth
     verify: VerifyRequest
@@ -265,11 +249,6 @@ class Integration(_Frozen):
             raise ValueError(f"slug {v!r} is reserved for the API's own paths")
         return v
 
-    @field_validator("base_url")
-    @classmethod
-    def _strip_slash(cls, v: str) -> str:
-        return _no_credentials(v)
-
     @model_validator(mode="before")
     @classmethod
     def _filled(cls, data: Any) -> Any:
@@ -289,5 +268,4 @@ class Integration(_Frozen):
     @property
     def hosts(self) -> tuple[str, ...]:
         """Every base URL the catalog lists for this integration, its own first."""
-        own = (e.base_url for e in self.endpoints if e.base_url)
-        return tuple(dict.fromkeys((self.base_url, *own)))
+        return listed_hosts(self.base_url, (e.base_url for e in self.endpoints))

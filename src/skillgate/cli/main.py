@@ -6,6 +6,7 @@ Every command prints JSON when its output is not a terminal.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import sys
@@ -56,9 +57,13 @@ Environment (all settings: docs/configuration.md):
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64))
 def serve(host: str, port: int, workers: int) -> None:
     """Run the HTTP server (migrates the database first unless SKILLGATE_AUTO_MIGRATE=false)."""
+    # No automatic cycle collection during the start-up: what it builds lives on, and
+    # the app's lifespan collects once, freezes it and turns the collector back on
+    # (skillgate.app.app_factory). With several workers, each does so in its process.
+    gc.disable()
 
     from skillgate.catalog import workers as workers_mod
-    from skillgate.catalog.loader import CatalogError, load_catalog
+    from skillgate.catalog.loader import CatalogError, hand_over, load_catalog
     from skillgate.db import migrate
     from skillgate.errors import ConfigError
     from skillgate.kit.public import served_on
@@ -69,8 +74,9 @@ def serve(host: str, port: int, workers: int) -> None:
     listening = served_on(host, port)
     os.environ["SKILLGATE_SERVED_ON"] = listening
     settings = load_settings(may_create=True)
+    paths = settings.catalog_paths()
     try:
-        load_catalog(settings.catalog_paths())
+        catalog = load_catalog(paths)
         Vault(settings.encryption_keys or "")
     except CatalogError as exc:
         fail(f"refusing to start: {exc}")
@@ -78,12 +84,7 @@ def serve(host: str, port: int, workers: int) -> None:
         fail(f"refusing to start: {exc}", code=2)
     if settings.auto_migrate:
         asyncio.run(migrate.upgrade(settings.resolved_database_url))
-    where = (
-        "SQLite " + settings.resolved_database_url.split("///")[-1]
-        if settings.is_sqlite
-        else "PostgreSQL"
-    )
-    click.echo(f"skillgate: serving on {listening} ({where})", err=True)
+    click.echo(f"skillgate: serving on {listening} ({_database(settings)})", err=True)
     _warn_if_shared(settings)
     pid_file = settings.data_dir / PID_FILE
     pid_file.write_text(f"{os.getpid()}\n")
@@ -98,10 +99,22 @@ def serve(host: str, port: int, workers: int) -> None:
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, forget_pid)
+    if workers > 1:
+        gc.enable()  # this process only supervises the workers
+    else:
+        hand_over(paths, catalog)  # its one worker runs here: no second load
+    del catalog
     try:
         _run_uvicorn(host, port, workers)
     finally:
         pid_file.unlink(missing_ok=True)
+
+
+def _database(settings: Settings) -> str:
+    """Which database a server uses, for its first line."""
+    if settings.is_sqlite:
+        return "SQLite " + settings.resolved_database_url.split("///")[-1]
+    return "PostgreSQL"
 
 
 def _run_uvicorn(host: str, port: int, workers: int) -> None:
