@@ -11,7 +11,7 @@ from skillgate.discovery.confidence import fits
 from skillgate.discovery.rendered import STATUS_TAIL
 
 if TYPE_CHECKING:
-    from skillgate.discovery.search import Hit
+    from skillgate.discovery.hit import Hit
 
 BODIES = 8  # rendered bodies kept per answer (callers' connected sets among its hits)
 # The compact text's first line (SearchAnswer.text), as the JSON's `no_match` says.

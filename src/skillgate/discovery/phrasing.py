@@ -8,7 +8,7 @@ general English, none of it about one integration:
 - **the request clause**: a request of several clauses (split at `,;:!?.` and dashes)
   whose one clause asks for something (`_ASKS`: "can you", "please", "I need you to",
   "go ahead and"...) is that clause; the other clauses are context, searched only as a
-  request's content is (they break ties, `CONTENT_WEIGHT` in search.py);
+  request's content is (they break ties, `CONTENT_WEIGHT` in postings.py);
 - **politeness** (`_POLITE`: "would you mind", "if it's not too much trouble", "I was
   wondering if you could") is left out, so the verb leads the request wherever it
   stands; "see if", "find out if" ask to see something, as "show me" does ("check

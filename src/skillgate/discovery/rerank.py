@@ -21,7 +21,7 @@ from skillgate.catalog import destructive
 from skillgate.discovery.analysis import Analyzer
 
 if TYPE_CHECKING:
-    from skillgate.discovery.search import Hit
+    from skillgate.discovery.hit import Hit
 
 # The words of a name that say the call deletes something.
 DELETING = frozenset(

@@ -6,52 +6,46 @@ catalog as a snapshot for the next start), so a word of the name counts more tha
 of the description while all fields share one vocabulary and one length (BM25F
 approximated by repetition). Text becomes terms in discovery/analysis.py, the same for
 the catalog and the query, with the synonym tables of discovery/synonyms.py; the terms
-those tables add to a query count `RELATED_WEIGHT` of the query's own.
+those tables add to a query count `RELATED_WEIGHT` (postings.py) of the query's own.
 
-A query scores every document at once (bm25s's sparse score matrix, numpy), each score
-then multiplied by the share of the endpoint's name the query holds (`NAME_COVER`) and,
-for an integration the query names ("in Asana"), by `NAMED_BOOST` (naming none, by the
+A query scores every document at once (one `bincount` over its terms' postings,
+discovery/postings.py, read from bm25s's sparse score matrix), each score then
+multiplied by the share of the endpoint's name the query holds (`NAME_COVER`) and, for
+an integration the query names ("in Asana"), by `NAMED_BOOST` (naming none, by the
 product cues of discovery/cues.py: "inbox" implies Gmail, "ENG-55" Linear); endpoints
 the caller may not see are masked out (integrations the key's scopes allow; for a
 `slug:read` scope only endpoints that do not change data, as in the listing), and the
 best `limit` come back, best first. Before all that, words the index does not know are
 corrected against the catalog's vocabulary (discovery/spelling.py). The best candidates
-are then re-ordered by meaning within the first one's integration (discovery/semantic.py,
-a static embedding model; off with SKILLGATE_SEMANTIC=0) and a call that deletes is not
-first for a request that does not ask for it (discovery/rerank.py); each result gets its
-`match`, and the answer says when none fits (discovery/confidence.py).
+are then re-ordered by meaning within the first one's integration
+(discovery/semantic.py, a static embedding model; off with SKILLGATE_SEMANTIC=0) and a
+call that deletes is not first for a request that does not ask for it
+(discovery/rerank.py); each result gets its `match`, and the answer says when none fits
+(discovery/confidence.py).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 
 import numpy as np
-import orjson
 
 from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
-from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysed import Documents, for_catalog
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.confidence import Matcher
 from skillgate.discovery.cues import Cues
+from skillgate.discovery.hit import Hit, hit_for
+from skillgate.discovery.postings import RELATED_WEIGHT, Postings, knowing
 from skillgate.discovery.priors import priors
 from skillgate.discovery.rerank import Reorder
 from skillgate.discovery.semantic import Semantic, second_look
 from skillgate.discovery.spelling import Speller
-from skillgate.discovery.texts import one_line, table_words
+from skillgate.discovery.texts import table_words
 
-# A related term's (synonym table) share of a query term's score.
-RELATED_WEIGHT = 0.8
-# A content term's share of a query term's score: the words after "about", "called",
-# "saying"... (analysis.Query.content) are what to send or find, not which call does it;
-# they only break ties. Measured on the evaluation set (docs/catalog.md, "Search"):
-# 0 to 0.5 the same, 1.0 one task fewer first.
-CONTENT_WEIGHT = 0.3
 # An endpoint's name is what it does: its score is multiplied by 1 + `NAME_COVER` x the
 # share of its name's terms the query holds (`create_issue` for "open a bug": both terms,
 # x1.5; `list_issue_comments`: one of three). The query's related terms count
@@ -83,46 +77,6 @@ _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents 
 
 # A kept answer's key: query, scopes, integration, limit, connected integrations.
 AnswerKey = tuple[str, tuple[str, ...], str | None, int, frozenset[str]]
-# A term's postings (SearchIndex._posting_lists): rows, own values, related values, and
-# whether the term is in any endpoint's name.
-Posting = tuple[np.ndarray, np.ndarray, np.ndarray, bool]
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    integration: Integration
-    endpoint: Endpoint
-    # The result object as JSON without its closing brace: discovery adds the status.
-    head: bytes
-    row: int  # its document's row in the index
-    line: str  # its description in one line (texts.one_line), as the answer gives it
-
-
-def _head(integration: Integration, e: Endpoint, line: str) -> bytes:
-    doc = orjson.dumps(
-        {
-            "integration": integration.slug,
-            "name": e.name,
-            "method": e.method,
-            "path": e.path,
-            "category": e.category,
-            # One line: ten results in about the tokens three whole descriptions took.
-            "description": line,
-        }
-    )
-    return doc[:-1]
-
-
-def _knowing(analyzer: Analyzer, postings: Mapping[str, Posting]) -> Callable[[str], bool]:
-    """Whether the index holds a word's term (as a query's own word would be). Not a
-    method: the speller holding the index would make a cycle, which the collector never
-    frees once the server froze it (gc.freeze), and a reload would keep every old index."""
-
-    def knows(word: str) -> bool:
-        terms = analyzer.terms(word)
-        return bool(terms) and terms[0] in postings
-
-    return knows
 
 
 class SearchIndex:
@@ -138,9 +92,7 @@ class SearchIndex:
         for slug, integration in catalog.integrations.items():
             start = len(self.hits)
             for e in integration.endpoints:
-                line = one_line(e.description)
-                hit = Hit(integration, e, _head(integration, e, line), len(self.hits), line)
-                self.hits.append(hit)
+                self.hits.append(hit_for(integration, e, len(self.hits)))
             self.ranges[slug] = (start, len(self.hits))
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
         self._timed = np.where(
@@ -149,7 +101,6 @@ class SearchIndex:
             1.0,
         )
         self.prior = priors([(h.integration.slug, h.endpoint) for h in self.hits], boost or {})
-        self._names = self._name_index(analysed.names)
         self._name_terms = [frozenset(terms) for terms in analysed.names]
         self._products = {i.name.lower(): slug for slug, i in catalog.integrations.items()}
         alternatives = "|".join(map(re.escape, sorted(self._products, key=len, reverse=True)))
@@ -159,16 +110,15 @@ class SearchIndex:
         self._product_words = tuple({(p.split() or [""])[0] for p in self._products})
         self.bm25 = analysed.bm25
         self._indexed = analysed.indexed
-        self._postings = self._posting_lists() if self._indexed else {}
+        self._postings = Postings(self.bm25, analysed.names)
         table = table_words()
         self._speller = Speller(
-            dict(analysed.words), table, _knowing(self.analyzer, self._postings)
+            dict(analysed.words), table, knowing(self.analyzer, self._postings.lists)
         )
         # Each document's terms (for `match`), read from the score matrix when asked.
         self._documents = Documents(self.bm25) if self._indexed else None
-        n = len(self.hits)
-        df = {t: int(np.count_nonzero(p[0] < n)) for t, p in self._postings.items()}
-        self._matcher = Matcher(self.analyzer, df, n, table, self._names)
+        df = self._postings.document_frequency()
+        self._matcher = Matcher(self.analyzer, df, len(self.hits), table, self._postings.names)
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         # The semantic second look (discovery/semantic.py); None: the first stage alone.
         self.semantic: Semantic | None = second_look(self.hits, catalog.digest)
@@ -178,77 +128,13 @@ class SearchIndex:
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[AnswerKey, SearchAnswer] = {}
 
-    def _name_index(self, names: list[list[str]]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """Per term, the endpoints whose name holds it and the term's share of the name."""
-        docs: dict[str, list[int]] = {}
-        shares: dict[str, list[float]] = {}
-        for i, words in enumerate(names):
-            for w in words:
-                docs.setdefault(w, []).append(i)
-                shares.setdefault(w, []).append(1 / len(words))
-        return {w: (np.array(d), np.array(shares[w])) for w, d in docs.items()}
-
-    def _posting_lists(self) -> dict[str, Posting]:
-        """Per term: the rows it adds to (its documents' BM25 rows, then `n` + the
-        endpoints whose name holds it) and what it adds to each, as a query's own term
-        and as a related term. A query's scores are then one `bincount` over its terms'
-        lists (2n bins: BM25 sums, then name shares), however many terms it has; the
-        last item says whether the term is in any endpoint's name."""
-        n = len(self.hits)
-        matrix = self.bm25.scores  # per term, its documents and BM25 scores (column-major)
-        data, docs, starts = matrix["data"], matrix["indices"], matrix["indptr"]
-        postings: dict[str, Posting] = {}
-        for term, t in self.bm25.vocab_dict.items():
-            if t + 1 >= len(starts):
-                continue  # bm25s's empty-token entry
-            start, end = starts[t], starts[t + 1]
-            named, share = self._names.get(term, (np.zeros(0, np.intp), np.zeros(0)))
-            # The related weight applied to the float32 scores as bm25s holds them.
-            own, related = data[start:end], data[start:end] * RELATED_WEIGHT
-            postings[term] = (
-                np.concatenate([docs[start:end], named + n]).astype(np.intp),
-                np.concatenate([own.astype(np.float64), share]),
-                np.concatenate([related.astype(np.float64), share * RELATED_WEIGHT]),
-                term in self._names,
-            )
-        return postings
-
-    def _sums(self, q: Query) -> tuple[np.ndarray, bool] | None:
-        """2n sums for the query: each document's BM25 score, then each endpoint's share
-        of name terms the query holds (related terms at their weight), and whether any
-        term of the query is in a name; None when no term of the query is indexed."""
-        rows: list[np.ndarray] = []
-        values: list[np.ndarray] = []
-        named = False
-        postings = self._postings
-        # Each kind of term with the posting values it adds: own, related (their own
-        # list, weighted once at start-up), content (own values at CONTENT_WEIGHT).
-        for terms, related, weight in (
-            (q.terms, False, None),
-            (q.related, True, None),
-            (q.content, False, CONTENT_WEIGHT),
-        ):
-            for term in terms:
-                found = postings.get(term)
-                if found is not None:
-                    value = found[2] if related else found[1]
-                    rows.append(found[0])
-                    values.append(value if weight is None else value * weight)
-                    named |= found[3]
-        if not rows:
-            return None
-        sums: np.ndarray = np.bincount(
-            np.concatenate(rows), weights=np.concatenate(values), minlength=2 * len(self.hits)
-        )
-        return sums, named
-
     def coverage(self, q: Query) -> np.ndarray | None:
         """Each endpoint's share of name terms the query holds (related terms at their
         weight); None when the query holds no term of any name."""
         last = self._last_cover
         if last is not None and last[0] is q:  # the ranking's, kept (an answer's matches)
             return last[1]
-        found = self._sums(q)
+        found = self._postings.sums(q)
         if found is None or not found[1]:
             return None
         return found[0][len(self.hits) :]
@@ -292,7 +178,7 @@ class SearchIndex:
     ) -> np.ndarray | None:
         if not self._indexed:
             return None
-        found = self._sums(q)
+        found = self._postings.sums(q)
         if found is None:
             return None
         sums, named_in_query = found

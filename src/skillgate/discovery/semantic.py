@@ -45,7 +45,7 @@ from skillgate.catalog import snapshot
 from skillgate.discovery import texts
 
 if TYPE_CHECKING:
-    from skillgate.discovery.search import Hit
+    from skillgate.discovery.hit import Hit
 
 # `SKILLGATE_SEMANTIC=0` (or off/false/no) turns the second look off.
 ENV = "SKILLGATE_SEMANTIC"

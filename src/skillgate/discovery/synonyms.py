@@ -20,7 +20,7 @@ stemmed).
 - `SHAPES`: what a reference written in a known shape is ("#general" is a channel,
   "ENG-123" an issue key).
 
-Related terms (all but `SYNONYMS`) count `RELATED_WEIGHT` (search.py) of the query's
+Related terms (all but `SYNONYMS`) count `RELATED_WEIGHT` (postings.py) of the query's
 own words. Keep the tables to the vocabulary of APIs and of people asking for things,
 never to one integration's endpoint names: the catalog grows (all of GitHub, all of
 Google) and the tables must stay right for it.

@@ -13,13 +13,13 @@ import pytest
 
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Integration
-from skillgate.discovery import priors, search, semantic
+from skillgate.discovery import postings, priors, search, semantic
 from skillgate.discovery.analysis import Analyzer, Query
+from skillgate.discovery.postings import RELATED_WEIGHT
 from skillgate.discovery.search import (
     MAX_LIMIT,
     NAME_COVER,
     NAMED_BOOST,
-    RELATED_WEIGHT,
     SearchIndex,
 )
 from skillgate.discovery.texts import fields
@@ -456,11 +456,11 @@ def test_a_requests_content_only_breaks_ties(index: SearchIndex) -> None:
         "shop/send_message",
         "shop/invoice_channel",
     ]
-    as_content = plain._sums(Query((), (), ("invoic",)))
-    as_own = plain._sums(Query(("invoic",), ()))
+    as_content = plain._postings.sums(Query((), (), ("invoic",)))
+    as_own = plain._postings.sums(Query(("invoic",), ()))
     assert as_content is not None
     assert as_own is not None
-    assert as_content[0] == pytest.approx(as_own[0] * search.CONTENT_WEIGHT)
+    assert as_content[0] == pytest.approx(as_own[0] * postings.CONTENT_WEIGHT)
 
 
 def test_a_question_put_as_a_request_asks_to_see() -> None:

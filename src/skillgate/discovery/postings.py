@@ -1,0 +1,119 @@
+"""The search index's term postings (discovery/search.py): per term, the rows of the
+score vector it adds to and what it adds to each, so that a query's raw scores are one
+`bincount` over its terms' lists however many terms it has.
+
+The vector has 2n bins for n endpoints: first each document's BM25 score (bm25s's
+score matrix, read once at start-up), then each endpoint's share of name terms the
+query holds (search.NAME_COVER makes it a multiplier). A query's own terms add their
+values, the terms the synonym tables add (discovery/synonyms.py) `RELATED_WEIGHT` of
+them, its content words ("about the invoice") `CONTENT_WEIGHT` of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import bm25s
+import numpy as np
+
+from skillgate.discovery.analysis import Analyzer, Query
+
+# A related term's (synonym table) share of a query term's score.
+RELATED_WEIGHT = 0.8
+# A content term's share of a query term's score: the words after "about", "called",
+# "saying"... (analysis.Query.content) are what to send or find, not which call does it;
+# they only break ties. Measured on the evaluation set (docs/catalog.md, "Search"):
+# 0 to 0.5 the same, 1.0 one task fewer first.
+CONTENT_WEIGHT = 0.3
+
+# A term's postings: rows, own values, related values, and whether the term is in any
+# endpoint's name.
+Posting = tuple[np.ndarray, np.ndarray, np.ndarray, bool]
+
+
+class Postings:
+    def __init__(self, bm25: bm25s.BM25, names: list[list[str]]) -> None:
+        """`bm25`: the index's documents scored; `names`: each endpoint's name terms."""
+        self.n = len(names)
+        self.names = _name_index(names)
+        self.lists = self._lists(bm25) if bm25.vocab_dict else {}
+
+    def _lists(self, bm25: bm25s.BM25) -> dict[str, Posting]:
+        """Per term: the rows it adds to (its documents' BM25 rows, then `n` + the
+        endpoints whose name holds it) and what it adds to each, as a query's own term
+        and as a related term; the last item says whether the term is in any name."""
+        n = self.n
+        matrix = bm25.scores  # per term, its documents and BM25 scores (column-major)
+        data, docs, starts = matrix["data"], matrix["indices"], matrix["indptr"]
+        postings: dict[str, Posting] = {}
+        for term, t in bm25.vocab_dict.items():
+            if t + 1 >= len(starts):
+                continue  # bm25s's empty-token entry
+            start, end = starts[t], starts[t + 1]
+            named, share = self.names.get(term, (np.zeros(0, np.intp), np.zeros(0)))
+            # The related weight applied to the float32 scores as bm25s holds them.
+            own, related = data[start:end], data[start:end] * RELATED_WEIGHT
+            postings[term] = (
+                np.concatenate([docs[start:end], named + n]).astype(np.intp),
+                np.concatenate([own.astype(np.float64), share]),
+                np.concatenate([related.astype(np.float64), share * RELATED_WEIGHT]),
+                term in self.names,
+            )
+        return postings
+
+    def document_frequency(self) -> dict[str, int]:
+        """Per term, how many endpoints' documents hold it."""
+        n = self.n
+        return {t: int(np.count_nonzero(p[0] < n)) for t, p in self.lists.items()}
+
+    def sums(self, q: Query) -> tuple[np.ndarray, bool] | None:
+        """2n sums for the query: each document's BM25 score, then each endpoint's share
+        of name terms the query holds (related terms at their weight), and whether any
+        term of the query is in a name; None when no term of the query is indexed."""
+        rows: list[np.ndarray] = []
+        values: list[np.ndarray] = []
+        named = False
+        postings = self.lists
+        # Each kind of term with the posting values it adds: own, related (their own
+        # list, weighted once at start-up), content (own values at CONTENT_WEIGHT).
+        for terms, related, weight in (
+            (q.terms, False, None),
+            (q.related, True, None),
+            (q.content, False, CONTENT_WEIGHT),
+        ):
+            for term in terms:
+                found = postings.get(term)
+                if found is not None:
+                    value = found[2] if related else found[1]
+                    rows.append(found[0])
+                    values.append(value if weight is None else value * weight)
+                    named |= found[3]
+        if not rows:
+            return None
+        sums: np.ndarray = np.bincount(
+            np.concatenate(rows), weights=np.concatenate(values), minlength=2 * self.n
+        )
+        return sums, named
+
+
+def _name_index(names: list[list[str]]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per term, the endpoints whose name holds it and the term's share of the name."""
+    docs: dict[str, list[int]] = {}
+    shares: dict[str, list[float]] = {}
+    for i, words in enumerate(names):
+        for w in words:
+            docs.setdefault(w, []).append(i)
+            shares.setdefault(w, []).append(1 / len(words))
+    return {w: (np.array(d), np.array(shares[w])) for w, d in docs.items()}
+
+
+def knowing(analyzer: Analyzer, postings: Mapping[str, Posting]) -> Callable[[str], bool]:
+    """Whether the index holds a word's term (as a query's own word would be). Not a
+    method: the speller holding the index would make a cycle, which the collector never
+    frees once the server froze it (gc.freeze), and a reload would keep every old index."""
+
+    def knows(word: str) -> bool:
+        terms = analyzer.terms(word)
+        return bool(terms) and terms[0] in postings
+
+    return knows
