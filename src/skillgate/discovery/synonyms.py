@@ -132,6 +132,8 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("wipe", ("clear", "delete")),
     ("tell", ("send", "post", "message")),
     ("ping", ("send", "message")),
+    ("look", ("find", "search")),
+    ("look up", ("get", "search")),
     # API verbs themselves: the word stays, and also means these.
     ("read", ("read", "get", "list")),
     ("find", ("find", "search", "list")),

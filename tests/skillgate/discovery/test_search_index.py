@@ -147,6 +147,21 @@ def test_one_way_meanings_actions_and_plurals(index: SearchIndex) -> None:
     assert names(index, "schedule a meeting")[0] == "calendar/create_event"
 
 
+def test_looking_for_finds_and_looking_up_gets(index: SearchIndex) -> None:
+    """Issue 26, fourth round: "I'm looking for ..." asks to find (find, search), "look
+    up ..." to read one thing (get, search); "look" itself is in no endpoint's name."""
+    analyzer = index.analyzer
+    find, search, get = (analyzer.terms(w)[0] for w in ("find", "search", "get"))
+    looking = analyzer.query("I'm looking for a therapist in San Jose")
+    assert {find, search} <= set(looking.related)
+    assert "look" not in looking.terms
+    up = analyzer.query("look up the profile of torvalds")
+    assert {get, search} <= set(up.related)
+    assert find not in up.related
+    # Only as the request's first word: "the look of the page" asks nothing.
+    assert find not in analyzer.query("change the look of the page").related
+
+
 def test_reference_shapes(index: SearchIndex) -> None:
     analyzer = index.analyzer
     general = analyzer.query("what happened in #general")
