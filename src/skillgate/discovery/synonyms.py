@@ -137,6 +137,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # API verbs themselves: the word stays, and also means these.
     ("read", ("read", "get", "list")),
     ("find", ("find", "search", "list")),
+    ("search", ("search", "find", "list")),
     ("add", ("add", "create", "invite")),
     ("start", ("start", "create", "dispatch")),
     ("schedule", ("schedule", "create")),

@@ -149,7 +149,8 @@ def test_one_way_meanings_actions_and_plurals(index: SearchIndex) -> None:
 
 def test_looking_for_finds_and_looking_up_gets(index: SearchIndex) -> None:
     """Issue 26, fourth round: "I'm looking for ..." asks to find (find, search), "look
-    up ..." to read one thing (get, search); "look" itself is in no endpoint's name."""
+    up ..." to read one thing (get, search); "look" itself is in no endpoint's name;
+    "search ..." also finds and lists, as "find ..." also searches and lists."""
     analyzer = index.analyzer
     find, search, get = (analyzer.terms(w)[0] for w in ("find", "search", "get"))
     looking = analyzer.query("I'm looking for a therapist in San Jose")
@@ -158,6 +159,8 @@ def test_looking_for_finds_and_looking_up_gets(index: SearchIndex) -> None:
     up = analyzer.query("look up the profile of torvalds")
     assert {get, search} <= set(up.related)
     assert find not in up.related
+    # "search" also finds and lists, as "find" also searches and lists.
+    assert {find, analyzer.terms("list")[0]} <= set(analyzer.query("search for movies").related)
     # Only as the request's first word: "the look of the page" asks nothing.
     assert find not in analyzer.query("change the look of the page").related
 
