@@ -3,7 +3,7 @@
     .venv/bin/pytest -s tests/skillgate/discovery/test_search_quality.py
 
 - the development set (search_eval.yaml: `tasks`, `held_out`, `dev_kinds`, `unnamed`,
-  `chatty_fresh`): top-1/3/10
+  `chatty_fresh`, `chatty_wide`, `none_wide`): top-1/3/10
   per kind, the share of no-endpoint requests the answer flags and of answerable ones
   wrongly flagged, with the misses; and a new query's p50 in-process;
 - the public BFCL v4 `live_multiple` pool (fixtures/bfcl, see its README): top-1/5 of
@@ -68,6 +68,8 @@ def dev_figures(index: SearchIndex) -> dict[str, dict[str, Rates]]:
         "dev_kinds": measure(rank, dev["dev_kinds"], "plain"),
         "unnamed": measure(rank, dev["unnamed"], "unnamed"),
         "chatty_fresh": measure(rank, dev["chatty_fresh"], "chatty"),
+        "chatty_wide": measure(rank, dev["chatty_wide"], "chatty"),
+        "none_wide": measure(rank, dev["none_wide"], "none"),
     }
 
 
