@@ -50,11 +50,22 @@ _WHEN = re.compile(
 )
 # Where a sentence's clauses part.
 _CLAUSE = re.compile(r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$")
+# A request relayed by an agent ("the user wants me to ..."): the user's request.
+_RELAYED = (
+    r"(?:the\s+)?(?:user|customer|client|caller)\s+(?:wants|would\s+like|is\s+asking|asks"
+    r"|asked|needs)\s+(?:me|us)\s+to"
+)
+# A request put as a wish ("it'd be great if the team got ...").
+_WOULD_BE_GOOD = (
+    r"(?:it|that)?\s*(?:'d|\s+would)?\s*be\s+(?:great|nice|good|amazing|awesome|helpful)"
+    r"\s+if(?:\s+you\s+could)?"
+)
 # A clause that asks for something.
 _ASKS = re.compile(
     r"\b(?:(?:can|could|would|will)\s+you|please|pls|i\s*(?:'d|would)?\s*(?:need|want|like|love)"
     r"\s+(?:you|it\s+if|to\s+know)|i\s+need\s+to\s+(?:see|know|find|check|get)|go\s+ahead"
-    r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+(?:me|us))\b",
+    r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+(?:me|us)"
+    rf"|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is|(?:can|could|may)\s+i\s+(?:get|see))\b",
     re.IGNORECASE,
 )
 # Politeness around a request: left out.
@@ -66,7 +77,8 @@ _POLITE = re.compile(
     r"|(?:do|doing)\s+me\s+a\s+fav(?:ou)?r\s+and|go\s+ahead\s+and|quick\s+question"
     r"|i\s*(?:'d|\s+would)\s+(?:love|like)\s+(?:it\s+)?if\s+you\s+could"
     r"|i\s+(?:need|want)\s+you\s+to|is\s+it\s+possible\s+to|(?:hey|hi|hello)\s+there"
-    r"|help\s+(?:me|us)(?:\s+(?:to|with))?)\b",
+    rf"|help\s+(?:me|us)(?:\s+(?:to|with))?|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is"
+    r"|(?:can|could|may)\s+i(?=\s+(?:get|see)\b))\b",
     re.IGNORECASE,
 )
 # Asking whether something is so: asks to see it.
@@ -91,10 +103,14 @@ class Phrased(NamedTuple):
     context: str  # the other clauses and the times: content, not the call
 
 
+# Each form of `_POLITE` holds one of these.
+_POLITE_WORDS = ("you", "if", "quick", "there", "help", "me to", "us to", "need", " i ")
+
+
 def _polite(text: str) -> str:
     """`text` without its politeness (the cheap test first: each form holds one of these)."""
     lower = text.lower()
-    if "you" in lower or "if" in lower or "quick" in lower or "there" in lower or "help" in lower:
+    if any(w in lower for w in _POLITE_WORDS):
         text = _POLITE.sub(" ", text)
     return text
 
