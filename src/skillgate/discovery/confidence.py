@@ -14,7 +14,12 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   the *soccer* team") and does not count; names (capitalised), ids, quoted text and
   words that say when (`_WHEN`) or how many (`_COUNTS`) never count; a request whose
   every known word is one of doing (`DOING`: "set", "write", "book") and
-  whose object is such an unknown word ("set an *alarm*") matches nothing;
+  whose object is such an unknown word ("set an *alarm*") matches nothing (the words
+  of the clause that asks, when it names something: "can you schedule an *oil* change,
+  the light's been on forever");
+- a word the catalog does not know where the caller's own place is named ("post the
+  picture to my *instagram*", "move money from our *chase* account": `_MY_PLACE`)
+  multiplies every result's match by `OBJECT_PENALTY` as an unknown object does;
 - the words after "about", "called", "saying"... (the request's content,
   analysis.Query.content) and its times do not count; the object place is read in the
   clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
@@ -74,6 +79,9 @@ _COUNTS = frozenset(
     ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "dozen", "many",
      "much", "few", "several"]
 )  # fmt: skip
+# Where a request is to be done, when it is the caller's own ("to my instagram", "from
+# our bank"): a word here the catalog does not know names a place nothing here is.
+_MY_PLACE = re.compile(r"\b(?:to|into|onto|from|at)\s+(?:my|our)\s+([A-Za-z]+)\b", re.I)
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
@@ -121,6 +129,11 @@ class Matcher:
         first = self._analyzer.terms(text)[:1]
         own = (*q.terms, *q.places)  # a place asked about is asked for here
         terms = own if not first or first[0] in own else (first[0], *own)
+        # The clause that asks, when others follow it and it names what to act on (not
+        # "can you check it": then the others name it): what it asks to be done.
+        asks = set(self._analyzer.terms(_first(text))) if " . " in text else None
+        if asks is not None and asks <= self._verbs:
+            asks = None
         doing = True  # every known word one of doing
         for term in terms:
             if term in _COUNTS:
@@ -134,8 +147,10 @@ class Matcher:
                 if self._named and self._named.isdisjoint(full | also):
                     weight *= ARGUMENT_SHARE  # in no name: what to act on, not the call
                 out.append((weight, full, also))
-                doing &= term in self._verbs
-        unknown = len(self._object_unknowns(head))
+                # Only the clause that asks says what is done ("can you schedule an oil
+                # change, the light's been on forever": schedule, change).
+                doing &= term in self._verbs or (asks is not None and term not in asks)
+        unknown = len(self._object_unknowns(head) | self._place_unknowns(_first(text)))
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         return out, OBJECT_PENALTY**unknown
@@ -145,6 +160,16 @@ class Matcher:
         """The request up to its first preposition or clause word, quoted text left out:
         where it says what to do to what."""
         return _BOUNDARY.split(_QUOTED.sub(" ", text), maxsplit=1)[0]
+
+    def _place_unknowns(self, clause: str) -> set[str]:
+        """The terms of the words the catalog does not know that name where the request
+        is to be done ("post the picture to my *instagram*"): a place nothing here is."""
+        found: set[str] = set()
+        for m in _MY_PLACE.finditer(clause):
+            for term in self._analyzer.terms(m.group(1)):
+                if term not in self._idf and term not in self._table:
+                    found.add(term)
+        return found
 
     def _object_unknowns(self, head: str) -> set[str]:
         """The terms of the words the catalog does not know in the request's head."""
@@ -174,6 +199,11 @@ class Matcher:
         if name_share < NAME_AGREES and held < STRONG_MATCH:
             held *= NAME_PENALTY
         return held
+
+
+def _first(text: str) -> str:
+    """The first clause of a request as phrasing.py orders it: the clause that asks."""
+    return text.split(" . ", 1)[0]
 
 
 def fits(matches: Sequence[float]) -> bool:
