@@ -119,8 +119,33 @@ def _polite(text: str) -> str:
 _LEFT = re.compile(r"^(?:[\s,;:.!?-]|\b(?:but|and|so|then)\b)+", re.IGNORECASE)
 
 
+# Chat shorthand, as people type it to an assistant: the words it stands for (so "can u",
+# "pls", "whats on" read as "can you", "please", "what's on").
+_SHORTHAND = {
+    "u": "you", "ur": "your", "pls": "please", "plz": "please", "pl": "please",
+    "thx": "thanks", "thru": "through", "tmrw": "tomorrow", "tmr": "tomorrow",
+    "tmw": "tomorrow", "2day": "today", "tdy": "today", "w/": "with", "w/o": "without",
+    "mtg": "meeting", "mtgs": "meetings", "msg": "message", "msgs": "messages",
+    "im": "I'm", "whats": "what's", "wheres": "where's", "dont": "don't", "cant": "can't",
+    "didnt": "didn't", "isnt": "isn't", "wont": "won't", "b4": "before", "abt": "about",
+    "fyi": "", "btw": "",
+}  # fmt: skip
+_SHORT = re.compile(
+    r"(?<![\w/@#.-])(?:"
+    + "|".join(re.escape(k) for k in sorted(_SHORTHAND, key=len)[::-1])
+    + r")(?![\w/@-])",
+    re.IGNORECASE,
+)
+
+
+def _unshorten(text: str) -> str:
+    """`text` with its chat shorthand spelt out."""
+    return _SHORT.sub(lambda m: _SHORTHAND[m.group(0).lower()], text)
+
+
 def phrased(text: str) -> Phrased:
     """The request in `text` and its context."""
+    text = _unshorten(text)
     times = [m.group(0) for m in _WHEN.finditer(text)] if any(c.isalpha() for c in text) else []
     if times:
         text = _WHEN.sub(" ", text)
