@@ -64,10 +64,14 @@ _WOULD_BE_GOOD = (
 _ASKS = re.compile(
     r"\b(?:(?:can|could|would|will)\s+you|please|pls|i\s*(?:'d|would)?\s*(?:need|want|like|love)"
     r"\s+(?:you|it\s+if|to\s+know)|i\s+need\s+to\s+(?:see|know|find|check|get)|go\s+ahead"
+    r"|i\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)"
     r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+(?:me|us)"
     rf"|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is|(?:can|could|may)\s+i\s+(?:get|see))\b",
     re.IGNORECASE,
 )
+# "..., so I need all the rows", "... and can you ...": a request joined to its background
+# by a conjunction starts a clause of its own.
+_JOINED_ASK = re.compile(rf"\s+(?:so|and|but)\s+(?=(?:{_ASKS.pattern}))", re.IGNORECASE)
 # Politeness around a request: left out.
 _POLITE = re.compile(
     r"\b(?:(?:i\s+was\s+)?wondering\s+if\s+you\s+could|would\s+you\s+mind"
@@ -150,6 +154,8 @@ def phrased(text: str) -> Phrased:
     if times:
         text = _WHEN.sub(" ", text)
     clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
+    if " so " in text or " and " in text or " but " in text:
+        clauses = [p for c in clauses for p in _JOINED_ASK.split(c) if p and p.strip()]
     asking = [i for i, c in enumerate(clauses) if _ASKS.search(c)] if len(clauses) > 1 else []
     if asking:
         # The clause that asks first, then the others (their words still search).
