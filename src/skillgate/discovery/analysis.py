@@ -129,7 +129,9 @@ def _content(text: str) -> tuple[str, str]:
     before = text[: marker.start()].split()
     if not before or before[-1].lower() in _ASKS_ABOUT:
         return text, ""
-    return text[: marker.start()], text[marker.end() :]
+    content, _, others = text[marker.end() :].partition(" . ")
+    # The clauses phrasing.py put after the one that asks are not its content.
+    return f"{text[: marker.start()]} . {others}" if others else text[: marker.start()], content
 
 
 class Query(NamedTuple):
