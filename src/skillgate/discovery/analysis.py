@@ -115,6 +115,14 @@ def _plural(word: str, stem: str) -> bool:
 # page", "a channel called project-x", "comment saying LGTM"): the words after it are
 # what to send or look for, and say little about which endpoint does it.
 _CONTENT = re.compile(r"\b(?:about|regarding|saying|titled|called|named)\b", re.IGNORECASE)
+# "that" after a verb of telling, in the same clause, before a sentence's subject ("text
+# my sister that I'm late"; not "the text of that email"): what follows is what to say.
+_TOLD_THAT = re.compile(
+    r"\b(?:tell|text|email|message|ping|notify|remind|comment|reply|post|say|dm|sms|inform"
+    r"|warn|respond|announce|write)\b(?:(?!\s\.\s)[^.])*?\b(that)\s+(?=(?:i|i'm|we|we're"
+    r"|you|he|she|they|it|it's|the|our|my|his|her|their|everyone|nobody|someone|there)\b)",
+    re.IGNORECASE,
+)
 # Not after a word that asks about the thing itself ("tell me about", "details about a
 # user"): there what follows is what to get.
 _ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "more"])
@@ -123,15 +131,20 @@ _ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "
 def _content(text: str) -> tuple[str, str]:
     """(the request without its content, the content): split at the first word of
     `_CONTENT` that has words before it, none of `_ASKS_ABOUT` just before."""
-    marker = _CONTENT.search(text)
+    found = _CONTENT.search(text)
+    marker = found.span() if found is not None else None
+    told = _TOLD_THAT.search(text) if "that" in text.lower() else None
+    if told is not None and (marker is None or told.start(1) < marker[0]):
+        marker = told.span(1)  # what to tell ("text my sister that I'm running late")
     if marker is None:
         return text, ""
-    before = text[: marker.start()].split()
+    start, end = marker
+    before = text[:start].split()
     if not before or before[-1].lower() in _ASKS_ABOUT:
         return text, ""
-    content, _, others = text[marker.end() :].partition(" . ")
+    content, _, others = text[end:].partition(" . ")
     # The clauses phrasing.py put after the one that asks are not its content.
-    return f"{text[: marker.start()]} . {others}" if others else text[: marker.start()], content
+    return f"{text[:start]} . {others}" if others else text[:start], content
 
 
 class Query(NamedTuple):
