@@ -23,7 +23,9 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
 - the words after "about", "called", "saying"... (the request's content,
   analysis.Query.content) and its times do not count; the object place is read in the
   clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
-  a row...": "append a row");
+  a row...": "append a row"); the words only of the clauses before it (its
+  background: "Long story, but the vendor never saw the invoice. Could you resend the
+  invoice...") do not count when that clause names what to act on;
 - the endpoint's name is what it does: a result whose name shares less than
   `NAME_AGREES` with the request (the share of its name's terms the request holds,
   related terms at their weight, as the ranking's `NAME_COVER` reads it) has its match
@@ -122,7 +124,8 @@ class Matcher:
         """What the request asks for (`text` as searched, `q` its analysis): the known
         words with their weights, and the factor of the unknown ones."""
         out: list[Word] = []
-        text = phrased(text).request or text  # the clause that asks first, times left out
+        said = phrased(text)
+        text = said.request or text  # the clause that asks first, times left out
         head = self._head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
@@ -134,6 +137,9 @@ class Matcher:
         asks = set(self._analyzer.terms(_first(text))) if " . " in text else None
         if asks is not None and asks <= self._verbs:
             asks = None
+        if asks is not None and said.background:  # what led up to the ask: not asked for
+            before = set(self._analyzer.terms(said.background)) - asks
+            terms = tuple(t for t in terms if t not in before) or terms
         doing = True  # every known word one of doing
         for term in terms:
             if term in _COUNTS:

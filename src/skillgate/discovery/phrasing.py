@@ -14,7 +14,7 @@ general English, none of it about one integration:
   stands; "see if", "find out if" ask to see something, as "show me" does ("check
   whether": check); "let Sam know" tells Sam;
 - **when** (`_WHEN`: "next Tuesday", "at 3pm", "tomorrow morning", "this week", "on
-  Friday", "for 30 minutes", "2023-06-15", "05/10/2023") is an argument of the call,
+  Friday", "for 30 minutes", "around 1", "2023-06-15", "05/10/2023") is an argument of the call,
   never its object: left out of the request, kept as context ("next" is not Spotify's
   `skip_to_next`).
 """
@@ -35,11 +35,11 @@ _MONTH = (
 )
 # When: an argument of the call. Longest forms first; each may be led by a preposition.
 _WHEN = re.compile(
-    rf"\b(?:(?:on|at|by|until|till|before|after|from|for|to|in|next|this|last|every|each"
+    rf"\b(?:(?:on|at|by|until|till|before|after|around|from|for|to|in|next|this|last|every|each"
     rf"|coming|the)\s+)*"
     rf"(?:(?:(?:{_DAY})s?(?:\s+(?:morning|afternoon|evening|night))?)"
     rf"|(?:(?:next|this|last|every|coming)\s+(?:{_UNIT})s?)"
-    rf"|(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)\b)"
+    rf"|(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)\b)|(?:(?<=around\s)\d{{1,2}}\b)"
     rf"|(?:\d{{1,2}}:\d{{2}})"
     rf"|(?:\d{{4}}[-./]\d{{1,2}}[-./]\d{{1,2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?)"
     rf"|(?:\d+\s*(?:{_UNIT})s?)"
@@ -105,6 +105,7 @@ _LET_KNOW = re.compile(r"\blet\s+(?!me\b|us\b)((?:\S+\s+){1,4}?)know\b", re.IGNO
 class Phrased(NamedTuple):
     request: str  # what is asked for, politeness and times left out
     context: str  # the other clauses and the times: content, not the call
+    background: str = ""  # the clauses before the one that asks ("Long story, but ...")
 
 
 # Each form of `_POLITE` holds one of these.
@@ -157,9 +158,11 @@ def phrased(text: str) -> Phrased:
     if " so " in text or " and " in text or " but " in text:
         clauses = [p for c in clauses for p in _JOINED_ASK.split(c) if p and p.strip()]
     asking = [i for i, c in enumerate(clauses) if _ASKS.search(c)] if len(clauses) > 1 else []
+    background = ""
     if asking:
         # The clause that asks first, then the others (their words still search).
         first = asking[0]
+        background = " ".join(clauses[:first])
         ordered = [clauses[first], *clauses[:first], *clauses[first + 1 :]]
         text = " . ".join(c for c in (_LEFT.sub("", _polite(c)).strip() for c in ordered) if c)
     else:
@@ -167,4 +170,4 @@ def phrased(text: str) -> Phrased:
     text = _WHETHER.sub(_whether, text)
     if "know" in text.lower():
         text = _LET_KNOW.sub(r"tell \1", text)
-    return Phrased(" ".join(text.split()), " ".join(times))
+    return Phrased(" ".join(text.split()), " ".join(times), background)
