@@ -28,6 +28,7 @@ from skillgate.discovery.synonyms import (
     SPELLINGS,
     SYNONYMS,
 )
+from skillgate.discovery.verbs import DOING, MORE_VERBS
 
 # Words that say nothing about which endpoint is meant.
 _STOPWORDS = """a about all also am an and any are as at be been but by can could did do does
@@ -60,34 +61,6 @@ _WHAT = re.compile(
     r"\s+(?P<held>on|in)?\b",
     re.IGNORECASE,
 )
-# Words of doing alone, as the APIs and people say them (confidence.py: a request whose
-# every known word is one of these names no object the catalog knows).
-DOING = frozenset(
-    ["get", "list", "show", "check", "find", "search", "read", "create", "make", "write",
-     "open", "book", "add", "new", "start", "run", "set", "update", "change", "edit",
-     "modify", "fix", "put", "move", "copy", "rename", "mark", "schedule", "send", "tell",
-     "ping", "post", "reply", "delete", "remove", "erase", "wipe", "trash", "cancel", "stop",
-     "close"]
-)  # fmt: skip
-# More verbs a request may say (the actions of APIs, as people say them): a request whose
-# words hold none of these nor of `DOING` (but in a word ending in "s": "comments",
-# "details" are things) says no action. Words as often things before an id ("message
-# 18a1...", "charge ch_...", "invoice in_...") are left out.
-_MORE_VERBS = frozenset(
-    ["assign", "unassign", "review", "share", "unshare", "retrieve", "fetch", "archive",
-     "unarchive", "upload", "download", "invite", "publish", "unpublish", "complete",
-     "refund", "void", "dispatch", "trigger", "query", "replace", "insert", "clear",
-     "enable", "disable", "merge", "approve", "reject", "accept", "decline", "reopen",
-     "resolve", "tag", "label", "comment", "link", "unlink", "pin", "unpin", "lock",
-     "unlock", "star", "unstar", "follow", "unfollow", "watch", "mute", "snooze",
-     "subscribe", "unsubscribe", "pay", "capture", "finalize", "transfer", "fork", "clone",
-     "deploy", "redeploy", "rollback", "rerun", "retry", "restore", "revoke", "grant",
-     "give", "join", "leave", "kick", "ban", "react", "forward", "mention", "notify",
-     "remind", "estimate", "prioritize", "duplicate", "sign", "verify", "submit", "tweet",
-     "save", "export", "import", "sync", "attach", "detach", "install", "uninstall",
-     "block", "unblock", "flag", "favorite", "like", "upvote", "rate", "play", "pause",
-     "skip", "buy", "convert", "translate"]
-)  # fmt: skip
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
@@ -183,9 +156,7 @@ class Analyzer:
         # References to places where items are (`acme/web`, `#general`), not to one item.
         self._places = frozenset(self.terms("repository channel"))
         self._reads = frozenset(self.terms("get list search find read"))
-        self._verbs = frozenset(
-            s for w in [*DOING, *_MORE_VERBS] for s in self.stems(self.words(w))
-        )
+        self._verbs = frozenset(s for w in [*DOING, *MORE_VERBS] for s in self.stems(self.words(w)))
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
         # The first term of each phrase of the tables: a query's term that starts none
         # needs no look-up of the phrases it might start.
@@ -303,7 +274,7 @@ class Analyzer:
 
     def _acts(self, words: list[str]) -> bool:
         """Whether the request's `words` say an action (a verb of `DOING` or
-        `_MORE_VERBS`, in any form but one ending in "s": "comments" are things)."""
+        `MORE_VERBS`, in any form but one ending in "s": "comments" are things)."""
         said = [w for w in words if not w.endswith("s")]
         return not self._verbs.isdisjoint(self.stems(said))
 

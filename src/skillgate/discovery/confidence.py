@@ -23,7 +23,9 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
 - the words after "about", "called", "saying"... (the request's content,
   analysis.Query.content) and its times do not count; the object place is read in the
   clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
-  a row...": "append a row"); the words only of the clauses before it (its
+  a row...": "append a row"; when no clause asks, the first that starts with a verb
+  of doing: "URGENT: the deploy broke login. Open an issue ..."); the words only of
+  the clauses before it (its
   background: "Long story, but the vendor never saw the invoice. Could you resend the
   invoice...") do not count when that clause names what to act on;
 - the endpoint's name is what it does: a result whose name shares less than
@@ -43,8 +45,9 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from skillgate.discovery.analysis import DOING, Analyzer, Query
+from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.verbs import DOING
 
 # The share of a word's weight a document earns with only a word the tables relate to it.
 RELATED_SHARE = 0.8
@@ -124,7 +127,7 @@ class Matcher:
         """What the request asks for (`text` as searched, `q` its analysis): the known
         words with their weights, and the factor of the unknown ones."""
         out: list[Word] = []
-        said = phrased(text)
+        said = phrased(text, imperative=True)
         text = said.request or text  # the clause that asks first, times left out
         head = self._head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,

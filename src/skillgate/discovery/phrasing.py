@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from skillgate.discovery.verbs import DOING, MORE_VERBS
+
 _DAY = (
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|tonight|today|tomorrow|yesterday"
     r"|morning|afternoon|evening|night|noon|midnight"
@@ -148,8 +150,20 @@ def _unshorten(text: str) -> str:
     return _SHORT.sub(lambda m: _SHORTHAND[m.group(0).lower()], text)
 
 
-def phrased(text: str) -> Phrased:
-    """The request in `text` and its context."""
+# A clause's first word, past "so", "and", "then"...
+_FIRST_WORD = re.compile(r"^\W*(?:(?:so|and|then|just|also|now|ok|okay)\s+)*([a-z]+)\b", re.I)
+
+
+def _imperative(clause: str) -> bool:
+    """Whether `clause` starts with a verb of doing ("Open an issue in acme/web ...")."""
+    m = _FIRST_WORD.match(clause)
+    return m is not None and (m.group(1).lower() in DOING or m.group(1).lower() in MORE_VERBS)
+
+
+def phrased(text: str, imperative: bool = False) -> Phrased:
+    """The request in `text` and its context; `imperative`: when no clause asks, the
+    first that starts with a verb of doing does ("URGENT: the deploy broke login. Open an
+    issue ...")."""
     text = _unshorten(text)
     times = [m.group(0) for m in _WHEN.finditer(text)] if any(c.isalpha() for c in text) else []
     if times:
@@ -158,6 +172,8 @@ def phrased(text: str) -> Phrased:
     if " so " in text or " and " in text or " but " in text:
         clauses = [p for c in clauses for p in _JOINED_ASK.split(c) if p and p.strip()]
     asking = [i for i, c in enumerate(clauses) if _ASKS.search(c)] if len(clauses) > 1 else []
+    if imperative and not asking and len(clauses) > 1:  # the first that says what to do
+        asking = [i for i, c in enumerate(clauses) if _imperative(c)][:1]
     background = ""
     if asking:
         # The clause that asks first, then the others (their words still search).
