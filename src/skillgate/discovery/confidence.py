@@ -9,7 +9,8 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   when it holds only what the word stands for in the synonym tables ("bug": an issue);
 - each word the catalog does not know that stands where the request names its object,
   before any preposition or clause ("book a *hotel* in rome", "order new *ink
-  cartridges*": nothing here knows what is to be acted on), multiplies every result's
+  cartridges*": nothing here knows what is to be acted on; never a pronoun, "send *him*
+  an email", nor how many, "charged *twice*"), multiplies every result's
   match by `OBJECT_PENALTY`; elsewhere such a word is the request's content ("... for
   the *soccer* team") and does not count; names (capitalised), ids, quoted text and
   words that say when (`_WHEN`) or how many (`_COUNTS`) never count; a request whose
@@ -82,7 +83,12 @@ _WHEN = frozenset(
 # Words that say how many: an argument of the call, never what it is.
 _COUNTS = frozenset(
     ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "dozen", "many",
-     "much", "few", "several"]
+     "much", "few", "several", "once", "twice"]
+)  # fmt: skip
+# Words that stand for a person already named: never what the catalog must know.
+_PRONOUNS = frozenset(
+    ["him", "her", "them", "us", "everyone", "everybody", "someone", "somebody", "anyone",
+     "anybody", "nobody", "myself", "himself", "herself", "themselves", "ourselves"]
 )  # fmt: skip
 # Where a request is to be done, when it is the caller's own ("to my instagram", "from
 # our bank"): a word here the catalog does not know names a place nothing here is.
@@ -185,8 +191,11 @@ class Matcher:
         found: set[str] = set()
         for i, m in enumerate(_ALONE.finditer(head)):
             word = m.group(0)
-            if (i and not word.islower()) or word.lower() in _WHEN:
-                continue  # a name, or a time
+            lower = word.lower()
+            if (i and not word.islower()) or lower in _WHEN or lower in _COUNTS:
+                continue  # a name, a time, how many
+            if lower in _PRONOUNS:
+                continue  # someone named before
             for term in self._analyzer.terms(word):
                 if term not in self._idf and term not in self._table:
                     found.add(term)
