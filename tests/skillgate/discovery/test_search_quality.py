@@ -97,7 +97,8 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
     assert kinds["chatty"].rate(3) >= 0.9
     assert kinds["reference"].rate(1) >= 0.6
     assert kinds["none"].flag_rate >= 0.75
-    # The answerable requests of the sections the third round measured (0.028 then).
+    # The answerable requests of the sections the third round measured (0.028 then, 0.022
+    # after the fifth).
     before = [
         r
         for section, by_kind in figures.items()
@@ -105,12 +106,12 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
         for k, r in by_kind.items()
         if k != "none"
     ]
-    assert total(before).flag_rate <= 0.035
+    assert total(before).flag_rate <= 0.03
     # Fifth round (chatty_wide, none_wide, written before its changes; measured after them
-    # chatty top-3 0.812, wrongly flagged 0.271, no-endpoint flagged 0.875).
+    # chatty top-3 0.812, wrongly flagged 0.167, no-endpoint flagged 0.875).
     wide = figures["chatty_wide"]["chatty"]
     assert wide.rate(3) >= 0.8
-    assert wide.flag_rate <= 0.3
+    assert wide.flag_rate <= 0.2
     assert figures["none_wide"]["none"].flag_rate >= 0.85
 
 
