@@ -5,18 +5,21 @@ the sales sheet", "hey, could you please see if anyone replied to my email", "pu
 dentist appointment to next Tuesday". Three things are read off the phrasing, all of it
 general English, none of it about one integration:
 
-- **the request clause**: a request of several clauses (split at `,;:!?.` and dashes)
-  whose one clause asks for something (`_ASKS`: "can you", "please", "I need you to",
-  "go ahead and"...) is that clause; the other clauses are context, searched only as a
-  request's content is (they break ties, `CONTENT_WEIGHT` in postings.py);
+- **the request clause**: a request of several clauses (split at `,;:!?.`, dashes, and
+  so/and/but before an ask) whose one clause asks for something (`_ASKS`: "can you",
+  "please", "I need you to", "go ahead and", "the user wants me to", "it'd be great
+  if"...) is that clause: it comes first, the others after it (their words still
+  search; the clauses before it are its `background`, which confidence.py leaves out of
+  `match`); with `imperative`, when none asks, the first that starts with a verb of doing;
 - **politeness** (`_POLITE`: "would you mind", "if it's not too much trouble", "I was
   wondering if you could") is left out, so the verb leads the request wherever it
   stands; "see if", "find out if" ask to see something, as "show me" does ("check
-  whether": check); "let Sam know" tells Sam;
+  whether": check); "let Sam know" tells Sam; chat shorthand is spelt out first
+  (`_SHORTHAND`: "can u", "pls", "tmrw");
 - **when** (`_WHEN`: "next Tuesday", "at 3pm", "tomorrow morning", "this week", "on
-  Friday", "for 30 minutes", "around 1", "2023-06-15", "05/10/2023") is an argument of the call,
-  never its object: left out of the request, kept as context ("next" is not Spotify's
-  `skip_to_next`).
+  Friday", "for 30 minutes", "around 1", "2023-06-15", "05/10/2023") is an argument of
+  the call, never its object: left out of the request, kept as context ("next" is not
+  Spotify's `skip_to_next`).
 """
 
 from __future__ import annotations
