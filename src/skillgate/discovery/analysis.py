@@ -28,6 +28,7 @@ from skillgate.discovery.synonyms import (
     SPELLINGS,
     SYNONYMS,
 )
+from skillgate.discovery.verbs import DOING, MORE_VERBS
 
 # Words that say nothing about which endpoint is meant.
 _STOPWORDS = """a about all also am an and any are as at be been but by can could did do does
@@ -60,34 +61,6 @@ _WHAT = re.compile(
     r"\s+(?P<held>on|in)?\b",
     re.IGNORECASE,
 )
-# Words of doing alone, as the APIs and people say them (confidence.py: a request whose
-# every known word is one of these names no object the catalog knows).
-DOING = frozenset(
-    ["get", "list", "show", "check", "find", "search", "read", "create", "make", "write",
-     "open", "book", "add", "new", "start", "run", "set", "update", "change", "edit",
-     "modify", "fix", "put", "move", "copy", "rename", "mark", "schedule", "send", "tell",
-     "ping", "post", "reply", "delete", "remove", "erase", "wipe", "trash", "cancel", "stop",
-     "close"]
-)  # fmt: skip
-# More verbs a request may say (the actions of APIs, as people say them): a request whose
-# words hold none of these nor of `DOING` (but in a word ending in "s": "comments",
-# "details" are things) says no action. Words as often things before an id ("message
-# 18a1...", "charge ch_...", "invoice in_...") are left out.
-_MORE_VERBS = frozenset(
-    ["assign", "unassign", "review", "share", "unshare", "retrieve", "fetch", "archive",
-     "unarchive", "upload", "download", "invite", "publish", "unpublish", "complete",
-     "refund", "void", "dispatch", "trigger", "query", "replace", "insert", "clear",
-     "enable", "disable", "merge", "approve", "reject", "accept", "decline", "reopen",
-     "resolve", "tag", "label", "comment", "link", "unlink", "pin", "unpin", "lock",
-     "unlock", "star", "unstar", "follow", "unfollow", "watch", "mute", "snooze",
-     "subscribe", "unsubscribe", "pay", "capture", "finalize", "transfer", "fork", "clone",
-     "deploy", "redeploy", "rollback", "rerun", "retry", "restore", "revoke", "grant",
-     "give", "join", "leave", "kick", "ban", "react", "forward", "mention", "notify",
-     "remind", "estimate", "prioritize", "duplicate", "sign", "verify", "submit", "tweet",
-     "save", "export", "import", "sync", "attach", "detach", "install", "uninstall",
-     "block", "unblock", "flag", "favorite", "like", "upvote", "rate", "play", "pause",
-     "skip", "buy", "convert", "translate"]
-)  # fmt: skip
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
@@ -115,6 +88,14 @@ def _plural(word: str, stem: str) -> bool:
 # page", "a channel called project-x", "comment saying LGTM"): the words after it are
 # what to send or look for, and say little about which endpoint does it.
 _CONTENT = re.compile(r"\b(?:about|regarding|saying|titled|called|named)\b", re.IGNORECASE)
+# "that" after a verb of telling, in the same clause, before a sentence's subject ("text
+# my sister that I'm late"; not "the text of that email"): what follows is what to say.
+_TOLD_THAT = re.compile(
+    r"\b(?:tell|text|email|message|ping|notify|remind|comment|reply|post|say|dm|sms|inform"
+    r"|warn|respond|announce|write)\b(?:(?!\s\.\s)[^.])*?\b(that)\s+(?=(?:i|i'm|we|we're"
+    r"|you|he|she|they|it|it's|the|our|my|his|her|their|everyone|nobody|someone|there)\b)",
+    re.IGNORECASE,
+)
 # Not after a word that asks about the thing itself ("tell me about", "details about a
 # user"): there what follows is what to get.
 _ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "more"])
@@ -123,13 +104,20 @@ _ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "
 def _content(text: str) -> tuple[str, str]:
     """(the request without its content, the content): split at the first word of
     `_CONTENT` that has words before it, none of `_ASKS_ABOUT` just before."""
-    marker = _CONTENT.search(text)
+    found = _CONTENT.search(text)
+    marker = found.span() if found is not None else None
+    told = _TOLD_THAT.search(text) if "that" in text.lower() else None
+    if told is not None and (marker is None or told.start(1) < marker[0]):
+        marker = told.span(1)  # what to tell ("text my sister that I'm running late")
     if marker is None:
         return text, ""
-    before = text[: marker.start()].split()
+    start, end = marker
+    before = text[:start].split()
     if not before or before[-1].lower() in _ASKS_ABOUT:
         return text, ""
-    return text[: marker.start()], text[marker.end() :]
+    content, _, others = text[end:].partition(" . ")
+    # The clauses phrasing.py put after the one that asks are not its content.
+    return f"{text[:start]} . {others}" if others else text[:start], content
 
 
 class Query(NamedTuple):
@@ -168,9 +156,7 @@ class Analyzer:
         # References to places where items are (`acme/web`, `#general`), not to one item.
         self._places = frozenset(self.terms("repository channel"))
         self._reads = frozenset(self.terms("get list search find read"))
-        self._verbs = frozenset(
-            s for w in [*DOING, *_MORE_VERBS] for s in self.stems(self.words(w))
-        )
+        self._verbs = frozenset(s for w in [*DOING, *MORE_VERBS] for s in self.stems(self.words(w)))
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
         # The first term of each phrase of the tables: a query's term that starts none
         # needs no look-up of the phrases it might start.
@@ -288,7 +274,7 @@ class Analyzer:
 
     def _acts(self, words: list[str]) -> bool:
         """Whether the request's `words` say an action (a verb of `DOING` or
-        `_MORE_VERBS`, in any form but one ending in "s": "comments" are things)."""
+        `MORE_VERBS`, in any form but one ending in "s": "comments" are things)."""
         said = [w for w in words if not w.endswith("s")]
         return not self._verbs.isdisjoint(self.stems(said))
 
@@ -314,7 +300,7 @@ class Analyzer:
         """The query's terms and related terms; `known`: the terms the catalog holds (a
         plural of a word it does not know, `torvalds`, asks for no listing)."""
         text, related, one = self._references(text)
-        request, context = phrased(text)
+        request, context, _ = phrased(text)
         if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
         text = _ASKING.sub("show me", text, count=1)

@@ -9,16 +9,26 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   when it holds only what the word stands for in the synonym tables ("bug": an issue);
 - each word the catalog does not know that stands where the request names its object,
   before any preposition or clause ("book a *hotel* in rome", "order new *ink
-  cartridges*": nothing here knows what is to be acted on), multiplies every result's
+  cartridges*": nothing here knows what is to be acted on; never a pronoun, "send *him*
+  an email", nor how many, "charged *twice*"), multiplies every result's
   match by `OBJECT_PENALTY`; elsewhere such a word is the request's content ("... for
   the *soccer* team") and does not count; names (capitalised), ids, quoted text and
   words that say when (`_WHEN`) or how many (`_COUNTS`) never count; a request whose
   every known word is one of doing (`DOING`: "set", "write", "book") and
-  whose object is such an unknown word ("set an *alarm*") matches nothing;
+  whose object is such an unknown word ("set an *alarm*") matches nothing (the words
+  of the clause that asks, when it names something: "can you schedule an *oil* change,
+  the light's been on forever");
+- a word the catalog does not know where the caller's own place is named ("post the
+  picture to my *instagram*", "move money from our *chase* account": `_MY_PLACE`)
+  multiplies every result's match by `OBJECT_PENALTY` as an unknown object does;
 - the words after "about", "called", "saying"... (the request's content,
   analysis.Query.content) and its times do not count; the object place is read in the
   clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
-  a row...": "append a row");
+  a row...": "append a row"; when no clause asks, the first that starts with a verb
+  of doing: "URGENT: the deploy broke login. Open an issue ..."); the words only of
+  the clauses before it (its
+  background: "Long story, but the vendor never saw the invoice. Could you resend the
+  invoice...") do not count when that clause names what to act on;
 - the endpoint's name is what it does: a result whose name shares less than
   `NAME_AGREES` with the request (the share of its name's terms the request holds,
   related terms at their weight, as the ranking's `NAME_COVER` reads it) has its match
@@ -36,8 +46,9 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from skillgate.discovery.analysis import DOING, Analyzer, Query
+from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.verbs import DOING
 
 # The share of a word's weight a document earns with only a word the tables relate to it.
 RELATED_SHARE = 0.8
@@ -72,8 +83,16 @@ _WHEN = frozenset(
 # Words that say how many: an argument of the call, never what it is.
 _COUNTS = frozenset(
     ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "dozen", "many",
-     "much", "few", "several"]
+     "much", "few", "several", "once", "twice"]
 )  # fmt: skip
+# Words that stand for a person already named: never what the catalog must know.
+_PRONOUNS = frozenset(
+    ["him", "her", "them", "us", "everyone", "everybody", "someone", "somebody", "anyone",
+     "anybody", "nobody", "myself", "himself", "herself", "themselves", "ourselves"]
+)  # fmt: skip
+# Where a request is to be done, when it is the caller's own ("to my instagram", "from
+# our bank"): a word here the catalog does not know names a place nothing here is.
+_MY_PLACE = re.compile(r"\b(?:to|into|onto|from|at)\s+(?:my|our)\s+([A-Za-z]+)\b", re.I)
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
@@ -114,13 +133,22 @@ class Matcher:
         """What the request asks for (`text` as searched, `q` its analysis): the known
         words with their weights, and the factor of the unknown ones."""
         out: list[Word] = []
-        text = phrased(text).request or text  # the clause that asks first, times left out
+        said = phrased(text, imperative=True)
+        text = said.request or text  # the clause that asks first, times left out
         head = self._head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
         first = self._analyzer.terms(text)[:1]
         own = (*q.terms, *q.places)  # a place asked about is asked for here
         terms = own if not first or first[0] in own else (first[0], *own)
+        # The clause that asks, when others follow it and it names what to act on (not
+        # "can you check it": then the others name it): what it asks to be done.
+        asks = set(self._analyzer.terms(_first(text))) if " . " in text else None
+        if asks is not None and asks <= self._verbs:
+            asks = None
+        if asks is not None and said.background:  # what led up to the ask: not asked for
+            before = set(self._analyzer.terms(said.background)) - asks
+            terms = tuple(t for t in terms if t not in before) or terms
         doing = True  # every known word one of doing
         for term in terms:
             if term in _COUNTS:
@@ -134,8 +162,10 @@ class Matcher:
                 if self._named and self._named.isdisjoint(full | also):
                     weight *= ARGUMENT_SHARE  # in no name: what to act on, not the call
                 out.append((weight, full, also))
-                doing &= term in self._verbs
-        unknown = len(self._object_unknowns(head))
+                # Only the clause that asks says what is done ("can you schedule an oil
+                # change, the light's been on forever": schedule, change).
+                doing &= term in self._verbs or (asks is not None and term not in asks)
+        unknown = len(self._object_unknowns(head) | self._place_unknowns(_first(text)))
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         return out, OBJECT_PENALTY**unknown
@@ -146,13 +176,26 @@ class Matcher:
         where it says what to do to what."""
         return _BOUNDARY.split(_QUOTED.sub(" ", text), maxsplit=1)[0]
 
+    def _place_unknowns(self, clause: str) -> set[str]:
+        """The terms of the words the catalog does not know that name where the request
+        is to be done ("post the picture to my *instagram*"): a place nothing here is."""
+        found: set[str] = set()
+        for m in _MY_PLACE.finditer(clause):
+            for term in self._analyzer.terms(m.group(1)):
+                if term not in self._idf and term not in self._table:
+                    found.add(term)
+        return found
+
     def _object_unknowns(self, head: str) -> set[str]:
         """The terms of the words the catalog does not know in the request's head."""
         found: set[str] = set()
         for i, m in enumerate(_ALONE.finditer(head)):
             word = m.group(0)
-            if (i and not word.islower()) or word.lower() in _WHEN:
-                continue  # a name, or a time
+            lower = word.lower()
+            if (i and not word.islower()) or lower in _WHEN or lower in _COUNTS:
+                continue  # a name, a time, how many
+            if lower in _PRONOUNS:
+                continue  # someone named before
             for term in self._analyzer.terms(word):
                 if term not in self._idf and term not in self._table:
                     found.add(term)
@@ -174,6 +217,11 @@ class Matcher:
         if name_share < NAME_AGREES and held < STRONG_MATCH:
             held *= NAME_PENALTY
         return held
+
+
+def _first(text: str) -> str:
+    """The first clause of a request as phrasing.py orders it: the clause that asks."""
+    return text.split(" . ", 1)[0]
 
 
 def fits(matches: Sequence[float]) -> bool:

@@ -5,24 +5,29 @@ the sales sheet", "hey, could you please see if anyone replied to my email", "pu
 dentist appointment to next Tuesday". Three things are read off the phrasing, all of it
 general English, none of it about one integration:
 
-- **the request clause**: a request of several clauses (split at `,;:!?.` and dashes)
-  whose one clause asks for something (`_ASKS`: "can you", "please", "I need you to",
-  "go ahead and"...) is that clause; the other clauses are context, searched only as a
-  request's content is (they break ties, `CONTENT_WEIGHT` in postings.py);
+- **the request clause**: a request of several clauses (split at `,;:!?.`, dashes, and
+  so/and/but before an ask) whose one clause asks for something (`_ASKS`: "can you",
+  "please", "I need you to", "go ahead and", "the user wants me to", "it'd be great
+  if"...) is that clause: it comes first, the others after it (their words still
+  search; the clauses before it are its `background`, which confidence.py leaves out of
+  `match`); with `imperative`, when none asks, the first that starts with a verb of doing;
 - **politeness** (`_POLITE`: "would you mind", "if it's not too much trouble", "I was
   wondering if you could") is left out, so the verb leads the request wherever it
   stands; "see if", "find out if" ask to see something, as "show me" does ("check
-  whether": check); "let Sam know" tells Sam;
+  whether": check); "let Sam know" tells Sam; chat shorthand is spelt out first
+  (`_SHORTHAND`: "can u", "pls", "tmrw");
 - **when** (`_WHEN`: "next Tuesday", "at 3pm", "tomorrow morning", "this week", "on
-  Friday", "for 30 minutes", "2023-06-15", "05/10/2023") is an argument of the call,
-  never its object: left out of the request, kept as context ("next" is not Spotify's
-  `skip_to_next`).
+  Friday", "for 30 minutes", "around 1", "2023-06-15", "05/10/2023") is an argument of
+  the call, never its object: left out of the request, kept as context ("next" is not
+  Spotify's `skip_to_next`).
 """
 
 from __future__ import annotations
 
 import re
 from typing import NamedTuple
+
+from skillgate.discovery.verbs import DOING, MORE_VERBS
 
 _DAY = (
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|tonight|today|tomorrow|yesterday"
@@ -35,11 +40,11 @@ _MONTH = (
 )
 # When: an argument of the call. Longest forms first; each may be led by a preposition.
 _WHEN = re.compile(
-    rf"\b(?:(?:on|at|by|until|till|before|after|from|for|to|in|next|this|last|every|each"
+    rf"\b(?:(?:on|at|by|until|till|before|after|around|from|for|to|in|next|this|last|every|each"
     rf"|coming|the)\s+)*"
     rf"(?:(?:(?:{_DAY})s?(?:\s+(?:morning|afternoon|evening|night))?)"
     rf"|(?:(?:next|this|last|every|coming)\s+(?:{_UNIT})s?)"
-    rf"|(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)\b)"
+    rf"|(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)\b)|(?:(?<=around\s)\d{{1,2}}\b)"
     rf"|(?:\d{{1,2}}:\d{{2}})"
     rf"|(?:\d{{4}}[-./]\d{{1,2}}[-./]\d{{1,2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?)"
     rf"|(?:\d+\s*(?:{_UNIT})s?)"
@@ -50,13 +55,28 @@ _WHEN = re.compile(
 )
 # Where a sentence's clauses part.
 _CLAUSE = re.compile(r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$")
+# A request relayed by an agent ("the user wants me to ..."): the user's request.
+_RELAYED = (
+    r"(?:the\s+)?(?:user|customer|client|caller)\s+(?:wants|would\s+like|is\s+asking|asks"
+    r"|asked|needs)\s+(?:me|us)\s+to"
+)
+# A request put as a wish ("it'd be great if the team got ...").
+_WOULD_BE_GOOD = (
+    r"(?:it|that)?\s*(?:'d|\s+would)?\s*be\s+(?:great|nice|good|amazing|awesome|helpful)"
+    r"\s+if(?:\s+you\s+could)?"
+)
 # A clause that asks for something.
 _ASKS = re.compile(
     r"\b(?:(?:can|could|would|will)\s+you|please|pls|i\s*(?:'d|would)?\s*(?:need|want|like|love)"
     r"\s+(?:you|it\s+if|to\s+know)|i\s+need\s+to\s+(?:see|know|find|check|get)|go\s+ahead"
-    r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+(?:me|us))\b",
+    r"|i\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)"
+    r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+(?:me|us)"
+    rf"|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is|(?:can|could|may)\s+i\s+(?:get|see))\b",
     re.IGNORECASE,
 )
+# "..., so I need all the rows", "... and can you ...": a request joined to its background
+# by a conjunction starts a clause of its own.
+_JOINED_ASK = re.compile(rf"\s+(?:so|and|but)\s+(?=(?:{_ASKS.pattern}))", re.IGNORECASE)
 # Politeness around a request: left out.
 _POLITE = re.compile(
     r"\b(?:(?:i\s+was\s+)?wondering\s+if\s+you\s+could|would\s+you\s+mind"
@@ -66,7 +86,8 @@ _POLITE = re.compile(
     r"|(?:do|doing)\s+me\s+a\s+fav(?:ou)?r\s+and|go\s+ahead\s+and|quick\s+question"
     r"|i\s*(?:'d|\s+would)\s+(?:love|like)\s+(?:it\s+)?if\s+you\s+could"
     r"|i\s+(?:need|want)\s+you\s+to|is\s+it\s+possible\s+to|(?:hey|hi|hello)\s+there"
-    r"|help\s+(?:me|us)(?:\s+(?:to|with))?)\b",
+    rf"|help\s+(?:me|us)(?:\s+(?:to|with))?|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is"
+    r"|(?:can|could|may)\s+i(?=\s+(?:get|see)\b))\b",
     re.IGNORECASE,
 )
 # Asking whether something is so: asks to see it.
@@ -89,12 +110,17 @@ _LET_KNOW = re.compile(r"\blet\s+(?!me\b|us\b)((?:\S+\s+){1,4}?)know\b", re.IGNO
 class Phrased(NamedTuple):
     request: str  # what is asked for, politeness and times left out
     context: str  # the other clauses and the times: content, not the call
+    background: str = ""  # the clauses before the one that asks ("Long story, but ...")
+
+
+# Each form of `_POLITE` holds one of these.
+_POLITE_WORDS = ("you", "if", "quick", "there", "help", "me to", "us to", "need", " i ")
 
 
 def _polite(text: str) -> str:
     """`text` without its politeness (the cheap test first: each form holds one of these)."""
     lower = text.lower()
-    if "you" in lower or "if" in lower or "quick" in lower or "there" in lower or "help" in lower:
+    if any(w in lower for w in _POLITE_WORDS):
         text = _POLITE.sub(" ", text)
     return text
 
@@ -103,16 +129,59 @@ def _polite(text: str) -> str:
 _LEFT = re.compile(r"^(?:[\s,;:.!?-]|\b(?:but|and|so|then)\b)+", re.IGNORECASE)
 
 
-def phrased(text: str) -> Phrased:
-    """The request in `text` and its context."""
+# Chat shorthand, as people type it to an assistant: the words it stands for (so "can u",
+# "pls", "whats on" read as "can you", "please", "what's on").
+_SHORTHAND = {
+    "u": "you", "ur": "your", "pls": "please", "plz": "please", "pl": "please",
+    "thx": "thanks", "thru": "through", "tmrw": "tomorrow", "tmr": "tomorrow",
+    "tmw": "tomorrow", "2day": "today", "tdy": "today", "w/": "with", "w/o": "without",
+    "mtg": "meeting", "mtgs": "meetings", "msg": "message", "msgs": "messages",
+    "im": "I'm", "whats": "what's", "wheres": "where's", "dont": "don't", "cant": "can't",
+    "didnt": "didn't", "isnt": "isn't", "wont": "won't", "b4": "before", "abt": "about",
+    "fyi": "", "btw": "",
+}  # fmt: skip
+_SHORT = re.compile(
+    r"(?<![\w/@#.-])(?:"
+    + "|".join(re.escape(k) for k in sorted(_SHORTHAND, key=len)[::-1])
+    + r")(?![\w/@-])",
+    re.IGNORECASE,
+)
+
+
+def _unshorten(text: str) -> str:
+    """`text` with its chat shorthand spelt out."""
+    return _SHORT.sub(lambda m: _SHORTHAND[m.group(0).lower()], text)
+
+
+# A clause's first word, past "so", "and", "then"...
+_FIRST_WORD = re.compile(r"^\W*(?:(?:so|and|then|just|also|now|ok|okay)\s+)*([a-z]+)\b", re.I)
+
+
+def _imperative(clause: str) -> bool:
+    """Whether `clause` starts with a verb of doing ("Open an issue in acme/web ...")."""
+    m = _FIRST_WORD.match(clause)
+    return m is not None and (m.group(1).lower() in DOING or m.group(1).lower() in MORE_VERBS)
+
+
+def phrased(text: str, imperative: bool = False) -> Phrased:
+    """The request in `text` and its context; `imperative`: when no clause asks, the
+    first that starts with a verb of doing does ("URGENT: the deploy broke login. Open an
+    issue ...")."""
+    text = _unshorten(text)
     times = [m.group(0) for m in _WHEN.finditer(text)] if any(c.isalpha() for c in text) else []
     if times:
         text = _WHEN.sub(" ", text)
     clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
+    if " so " in text or " and " in text or " but " in text:
+        clauses = [p for c in clauses for p in _JOINED_ASK.split(c) if p and p.strip()]
     asking = [i for i, c in enumerate(clauses) if _ASKS.search(c)] if len(clauses) > 1 else []
+    if imperative and not asking and len(clauses) > 1:  # the first that says what to do
+        asking = [i for i, c in enumerate(clauses) if _imperative(c)][:1]
+    background = ""
     if asking:
         # The clause that asks first, then the others (their words still search).
         first = asking[0]
+        background = " ".join(clauses[:first])
         ordered = [clauses[first], *clauses[:first], *clauses[first + 1 :]]
         text = " . ".join(c for c in (_LEFT.sub("", _polite(c)).strip() for c in ordered) if c)
     else:
@@ -120,4 +189,4 @@ def phrased(text: str) -> Phrased:
     text = _WHETHER.sub(_whether, text)
     if "know" in text.lower():
         text = _LET_KNOW.sub(r"tell \1", text)
-    return Phrased(" ".join(text.split()), " ".join(times))
+    return Phrased(" ".join(text.split()), " ".join(times), background)

@@ -134,6 +134,9 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ping", ("send", "message")),
     ("look", ("find", "search")),
     ("look up", ("get", "search")),
+    # Chat verbs, each as the plain verb it stands for (issue 26, fifth round).
+    ("grab", ("get", "list")),
+    ("set up", ("create",)),
     # API verbs themselves: the word stays, and also means these.
     ("read", ("read", "get", "list")),
     ("find", ("find", "search", "list")),

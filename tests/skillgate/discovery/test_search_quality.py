@@ -3,7 +3,7 @@
     .venv/bin/pytest -s tests/skillgate/discovery/test_search_quality.py
 
 - the development set (search_eval.yaml: `tasks`, `held_out`, `dev_kinds`, `unnamed`,
-  `chatty_fresh`): top-1/3/10
+  `chatty_fresh`, `chatty_wide`, `none_wide`): top-1/3/10
   per kind, the share of no-endpoint requests the answer flags and of answerable ones
   wrongly flagged, with the misses; and a new query's p50 in-process;
 - the public BFCL v4 `live_multiple` pool (fixtures/bfcl, see its README): top-1/5 of
@@ -68,6 +68,8 @@ def dev_figures(index: SearchIndex) -> dict[str, dict[str, Rates]]:
         "dev_kinds": measure(rank, dev["dev_kinds"], "plain"),
         "unnamed": measure(rank, dev["unnamed"], "unnamed"),
         "chatty_fresh": measure(rank, dev["chatty_fresh"], "chatty"),
+        "chatty_wide": measure(rank, dev["chatty_wide"], "chatty"),
+        "none_wide": measure(rank, dev["none_wide"], "none"),
     }
 
 
@@ -95,7 +97,22 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
     assert kinds["chatty"].rate(3) >= 0.9
     assert kinds["reference"].rate(1) >= 0.6
     assert kinds["none"].flag_rate >= 0.75
-    assert a.flag_rate <= 0.035
+    # The answerable requests of the sections the third round measured (0.028 then, 0.022
+    # after the fifth).
+    before = [
+        r
+        for section, by_kind in figures.items()
+        if section not in ("chatty_wide", "none_wide")
+        for k, r in by_kind.items()
+        if k != "none"
+    ]
+    assert total(before).flag_rate <= 0.03
+    # Fifth round (chatty_wide, none_wide, written before its changes; measured after them
+    # chatty top-3 0.812, wrongly flagged 0.167, no-endpoint flagged 0.875).
+    wide = figures["chatty_wide"]["chatty"]
+    assert wide.rate(3) >= 0.8
+    assert wide.flag_rate <= 0.2
+    assert figures["none_wide"]["none"].flag_rate >= 0.85
 
 
 def test_new_query_cost(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:

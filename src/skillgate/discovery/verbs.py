@@ -1,0 +1,36 @@
+"""Verbs of doing, as the APIs and people say them (docs/catalog.md, "Search"): read by
+the query analysis (analysis.py: whether a request says an action), the phrasing
+(phrasing.py: a clause starting with one says what to do) and the match (confidence.py:
+a request whose every known word is one of doing).
+"""
+
+from __future__ import annotations
+
+# Words of doing alone, as the APIs and people say them (confidence.py: a request whose
+# every known word is one of these names no object the catalog knows).
+DOING = frozenset(
+    ["get", "list", "show", "check", "find", "search", "read", "create", "make", "write",
+     "open", "book", "add", "new", "start", "run", "set", "update", "change", "edit",
+     "modify", "fix", "put", "move", "copy", "rename", "mark", "schedule", "send", "tell",
+     "ping", "post", "reply", "delete", "remove", "erase", "wipe", "trash", "cancel", "stop",
+     "close"]
+)  # fmt: skip
+# More verbs a request may say (the actions of APIs, as people say them): a request whose
+# words hold none of these nor of `DOING` (but in a word ending in "s": "comments",
+# "details" are things) says no action. Words as often things before an id ("message
+# 18a1...", "charge ch_...", "invoice in_...") are left out.
+MORE_VERBS = frozenset(
+    ["assign", "unassign", "review", "share", "unshare", "retrieve", "fetch", "archive",
+     "unarchive", "upload", "download", "invite", "publish", "unpublish", "complete",
+     "refund", "void", "dispatch", "trigger", "query", "replace", "insert", "clear",
+     "enable", "disable", "merge", "approve", "reject", "accept", "decline", "reopen",
+     "resolve", "tag", "label", "comment", "link", "unlink", "pin", "unpin", "lock",
+     "unlock", "star", "unstar", "follow", "unfollow", "watch", "mute", "snooze",
+     "subscribe", "unsubscribe", "pay", "capture", "finalize", "transfer", "fork", "clone",
+     "deploy", "redeploy", "rollback", "rerun", "retry", "restore", "revoke", "grant",
+     "give", "join", "leave", "kick", "ban", "react", "forward", "mention", "notify",
+     "remind", "estimate", "prioritize", "duplicate", "sign", "verify", "submit", "tweet",
+     "save", "export", "import", "sync", "attach", "detach", "install", "uninstall",
+     "block", "unblock", "flag", "favorite", "like", "upvote", "rate", "play", "pause",
+     "skip", "buy", "convert", "translate"]
+)  # fmt: skip
