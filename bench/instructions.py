@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import os
 import re
 import subprocess
 import sys
@@ -156,6 +157,9 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="instructions-"))
     upstream = 18_390
     br.EXTRA_ENV.update(
+        # The tree's own code first: the virtualenv's editable install may be another
+        # checkout's (a worktree measured with a shared virtualenv).
+        PYTHONPATH=os.pathsep.join([str(tree / "src"), str(tree)]),
         SKILLGATE_CATALOG_PATH=str(tree / "tests/fixtures/catalog"),
         SKILLGATE_SAMPLE_BASE_URL=f"http://127.0.0.1:{upstream}",
         FLOOR_UPSTREAM=f"http://127.0.0.1:{upstream}",

@@ -43,7 +43,11 @@ end
 
 def _env(workdir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKILLGATE_")}
-    env.update(SKILLGATE_DATA_DIR=str(workdir), SKILLGATE_LOG_LEVEL="WARNING", PYTHONPATH=str(ROOT))
+    env.update(
+        SKILLGATE_DATA_DIR=str(workdir),
+        SKILLGATE_LOG_LEVEL="WARNING",
+        PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
+    )
     env.update(EXTRA_ENV)
     return env
 
