@@ -1,17 +1,19 @@
 """Fixtures of the safe-execution tests: the shipped integrations the paging and shaping
 tests page through, pointed at the loopback provider, and a gateway of their own to open
-on them; a ready key on the test app's sample integration."""
+on them; the whole shipped catalog and a gateway on it (the wire tests); a ready key on
+the test app's sample integration."""
 
 from __future__ import annotations
 
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from skillgate.catalog.loader import Catalog
-from tests.conftest import Harness
+from skillgate.catalog.loader import Catalog, load_catalog
+from tests.conftest import Harness, open_harness
 from tests.skillgate.executor.paged import (
     Caller,
     OpenGateway,
@@ -20,7 +22,10 @@ from tests.skillgate.executor.paged import (
     ready,
     shipped_catalog,
 )
-from tests.upstream import Provider
+from tests.upstream import Provider, serve_catalog
+
+# `open_whole`: (plan, key settings) -> the harness, the key and the user.
+OpenWhole = Callable[..., AbstractAsyncContextManager[tuple[Harness, str, Any]]]
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +48,35 @@ def open_gateway(
 
     def open_(plan: str = "pro", **settings: Any) -> AbstractAsyncContextManager[Caller]:
         return gateway(database_url, tmp_path, shipped, provider, plan, **settings)
+
+    return open_
+
+
+@pytest.fixture(scope="module")
+def whole() -> Catalog:
+    """Every shipped integration (`shipped` above is the paging tests' five)."""
+    return load_catalog()
+
+
+@pytest.fixture
+def open_whole(
+    database_url: str,
+    tmp_path: Path,
+    whole: Catalog,
+    provider: Provider,
+    monkeypatch: pytest.MonkeyPatch,
+) -> OpenWhole:
+    """Opens a gateway on the whole shipped catalog, every integration pointed at the
+    loopback provider with its base path kept (the paths it receives are the wire's): a
+    user on `plan` and a key made with `key`'s settings."""
+    serve_catalog(provider, whole, monkeypatch)
+
+    @asynccontextmanager
+    async def open_(plan: str = "pro", **key: Any) -> AsyncIterator[tuple[Harness, str, Any]]:
+        async with open_harness(database_url, tmp_path, whole) as harness:
+            user = await harness.user(plan=plan)
+            full, _ = await harness.key(**key)
+            yield harness, full, user
 
     return open_
 

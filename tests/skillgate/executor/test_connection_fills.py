@@ -14,47 +14,33 @@ upstream: Twilio's `AccountSid`, the account the user gave when connecting.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
 import pytest
 
-from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.catalog.loader import Catalog
 from skillgate.connections import stored
 from skillgate.connections.credentials import Credentials
 from skillgate.db.session import commit
 from skillgate.doors.mcp.schemas import endpoint_tool
-from tests.conftest import Harness, bearer, open_harness
-from tests.upstream import Provider, serve_catalog
+from tests.conftest import Harness, bearer
+from tests.skillgate.executor.conftest import OpenWhole
+from tests.upstream import Provider
 
 SID = "AC" + "0123456789abcdef" * 2
 SUBACCOUNT = "AC" + "fedcba9876543210" * 2
 KEY_SID = "SK" + "0123456789abcdef" * 2
-TEXT = {"To": "+15558675310", "From": "+15017122661", "Body": "Your order has shipped."}
+TEXT = {"To": "+15558675310", "From": "+15017122661", "Body": "Your order has whole."}
 NOTE = "Defaults to the connected account's Account SID."
 
 
-@pytest.fixture(scope="module")
-def shipped() -> Catalog:
-    return load_catalog()
-
-
 @pytest.fixture
-async def gateway(
-    database_url: str,
-    tmp_path: Path,
-    shipped: Catalog,
-    provider: Provider,
-    monkeypatch: pytest.MonkeyPatch,
-) -> AsyncIterator[tuple[Harness, str, Any]]:
+async def gateway(open_whole: OpenWhole) -> AsyncIterator[tuple[Harness, str, Any]]:
     """The shipped catalog pointed at the loopback provider; a pro user and a key that
     needs no confirmation (send_sms is a send)."""
-    serve_catalog(provider, shipped, monkeypatch)
-    async with open_harness(database_url, tmp_path, shipped) as harness:
-        user = await harness.user(plan="pro")
-        full, _ = await harness.key(confirm="never")
-        yield harness, full, user
+    async with open_whole(confirm="never") as opened:
+        yield opened
 
 
 @pytest.fixture
@@ -164,7 +150,7 @@ async def test_a_connection_without_the_account_sid_is_a_400_naming_the_paramete
 
 
 async def test_the_agent_is_told_it_may_leave_it_out(
-    wire: tuple[Harness, str, Any], shipped: Catalog
+    wire: tuple[Harness, str, Any], whole: Catalog
 ) -> None:
     harness, full, _ = wire
     doc = (await harness.client.get("/v1/skills/twilio/send_sms", headers=bearer(full))).json()
@@ -186,7 +172,7 @@ async def test_the_agent_is_told_it_may_leave_it_out(
     assert NOTE in row
     assert "A call that leaves out `AccountSid` gets this value." in by_path["SKILL.md"]
     # The MCP tool's input schema.
-    twilio = shipped.integrations["twilio"]
+    twilio = whole.integrations["twilio"]
     filled = [(p.name, e.name) for e in twilio.endpoints for p in e.parameters if p.from_connection]
     assert len([1 for name, _ in filled if name == "AccountSid"]) == 190  # docs/catalog.md
     assert ("Sid", "get_account") in filled

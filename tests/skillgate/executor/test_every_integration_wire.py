@@ -10,7 +10,6 @@ import json
 import lzma
 import re
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote
 
@@ -18,12 +17,13 @@ import pytest
 
 from skillgate.catalog.auth import sent_credentials
 from skillgate.catalog.examples import example_params
-from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Integration
 from skillgate.catalog.sources import read_lock
-from tests.conftest import Harness, bearer, open_harness
+from tests.conftest import Harness, bearer
+from tests.skillgate.executor.conftest import OpenWhole
 from tests.skillgate.executor.test_breadth_integrations import SOURCES, _source_call
-from tests.upstream import Provider, Recorded, serve_catalog
+from tests.upstream import Provider, Recorded
 
 PER_INTEGRATION = 3  # curated reads run per integration
 
@@ -36,36 +36,22 @@ def _matches(template: str, path: str) -> bool:
     return re.fullmatch(pattern, path.split("?")[0]) is not None
 
 
-@pytest.fixture(scope="module")
-def shipped() -> Catalog:
-    return load_catalog()
-
-
 @pytest.fixture
-async def gateway(
-    database_url: str,
-    tmp_path: Path,
-    shipped: Catalog,
-    provider: Provider,
-    monkeypatch: pytest.MonkeyPatch,
-) -> AsyncIterator[tuple[Harness, str]]:
-    serve_catalog(provider, shipped, monkeypatch)
+async def gateway(open_whole: OpenWhole, database_url: str) -> AsyncIterator[tuple[Harness, str]]:
     if not database_url.startswith("sqlite"):
         pytest.skip("the wire does not depend on the database: SQLite's run covers it")
-    async with open_harness(database_url, tmp_path, shipped) as harness:
-        await harness.user(plan="pro")
-        full, _ = await harness.key()
+    async with open_whole() as (harness, full, _):
         yield harness, full
 
 
 async def test_each_sourced_integration_sends_what_its_source_says(
-    gateway: tuple[Harness, str], provider: Provider, shipped: Catalog
+    gateway: tuple[Harness, str], provider: Provider, whole: Catalog
 ) -> None:
     harness, full = gateway
     sourced = sorted({s.slug for s in read_lock()})
     checked: dict[str, int] = {}
     for slug in sourced:
-        integration = shipped.integrations[slug]
+        integration = whole.integrations[slug]
         if integration.auth.pasted is None:
             continue  # connected by OAuth only: not here
         provider.clear()
@@ -164,13 +150,13 @@ WRITES: list[tuple[str, str, dict[str, Any]]] = [
 
 
 async def test_writes_send_the_sources_body(
-    gateway: tuple[Harness, str], provider: Provider, shipped: Catalog
+    gateway: tuple[Harness, str], provider: Provider, whole: Catalog
 ) -> None:
     harness, full = gateway
     for slug in {slug for slug, _, _ in WRITES}:
-        await harness.connect_pasted(full, shipped.integrations[slug])
+        await harness.connect_pasted(full, whole.integrations[slug])
     for slug, name, params in WRITES:
-        integration = shipped.integrations[slug]
+        integration = whole.integrations[slug]
         endpoint = next(e for e in integration.endpoints if e.name == name)
         assert endpoint.operation is not None
         provider.clear()
@@ -202,13 +188,13 @@ async def test_writes_send_the_sources_body(
 
 
 async def test_jira_search_issues_calls_the_jql_search_that_replaced_the_sources(
-    gateway: tuple[Harness, str], provider: Provider, shipped: Catalog
+    gateway: tuple[Harness, str], provider: Provider, whole: Catalog
 ) -> None:
     """`search_issues` is hand-written (the pinned source's /rest/api/3/search is gone
     from Jira Cloud): GET /rest/api/3/search/jql with the JQL, fields and page token in
     the query, the site's Basic credential on it."""
     harness, full = gateway
-    jira = shipped.integrations["jira"]
+    jira = whole.integrations["jira"]
     await harness.connect_pasted(full, jira)
     provider.clear()
     jql = 'project = ENG AND status = "In Progress" ORDER BY updated DESC'

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 import pytest
 
-from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Parameter
-from tests.conftest import Harness, open_harness
-from tests.upstream import Provider, serve_catalog
+from tests.conftest import Harness
+from tests.skillgate.executor.conftest import OpenWhole
+from tests.upstream import Provider
 
 # The upstream names GitHub (and any provider) gives such parameters: independent of
 # how the importer recognises them, so this list is what the test holds it to.
@@ -34,11 +34,6 @@ def _slashed(endpoint: Endpoint) -> Parameter | None:
     return found[0] if found else None
 
 
-@pytest.fixture(scope="module")
-def shipped() -> Catalog:
-    return load_catalog([])
-
-
 def _cases(catalog: Catalog) -> list[tuple[str, Endpoint, Parameter]]:
     return [
         (slug, endpoint, param)
@@ -49,19 +44,9 @@ def _cases(catalog: Catalog) -> list[tuple[str, Endpoint, Parameter]]:
 
 
 @pytest.fixture
-async def gateway(
-    database_url: str,
-    tmp_path: Path,
-    shipped: Catalog,
-    provider: Provider,
-    monkeypatch: pytest.MonkeyPatch,
-) -> AsyncIterator[tuple[Harness, str]]:
-    slugs = sorted({slug for slug, _, _ in _cases(shipped)})
-    serve_catalog(provider, shipped, monkeypatch)  # the paths the provider sees are the wire's
-    async with open_harness(database_url, tmp_path, shipped) as harness:
-        await harness.user(plan="unlimited")
-        full, _ = await harness.key(confirm="never")
-        for slug in slugs:
+async def gateway(open_whole: OpenWhole, whole: Catalog) -> AsyncIterator[tuple[Harness, str]]:
+    async with open_whole(plan="unlimited", confirm="never") as (harness, full, _):
+        for slug in sorted({slug for slug, _, _ in _cases(whole)}):
             await harness.connect_token(full, slug)
         yield harness, full
 
@@ -98,10 +83,10 @@ def _slashed_value(param: Parameter, slash: str) -> str:
 
 
 async def test_every_slashed_path_parameter_reaches_the_upstream_encoded_once(
-    gateway: tuple[Harness, str], provider: Provider, shipped: Catalog
+    gateway: tuple[Harness, str], provider: Provider, whole: Catalog
 ) -> None:
     harness, full = gateway
-    cases = _cases(shipped)
+    cases = _cases(whole)
     assert len(cases) >= 55, [e.name for _, e, _ in cases]  # GitHub's alone: 55
     wrong: list[str] = []
     for slug, endpoint, slashed in cases:
@@ -111,7 +96,7 @@ async def test_every_slashed_path_parameter_reaches_the_upstream_encoded_once(
             r = await harness.run(full, slug, endpoint.name, **params)
             sent = provider.api_requests()
             want = _expected(
-                slug, shipped, endpoint, _params(endpoint, slashed, _slashed_value(slashed, "/"))
+                slug, whole, endpoint, _params(endpoint, slashed, _slashed_value(slashed, "/"))
             )
             got = (
                 sent[0].path
