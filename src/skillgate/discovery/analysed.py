@@ -14,7 +14,6 @@ import contextlib
 import hashlib
 import io
 import logging
-import os
 import zipfile
 from collections import Counter
 from dataclasses import dataclass
@@ -162,13 +161,7 @@ def _write(path: Path, analysed: Analysed) -> None:
     arrays = {k: arrays.get(k, np.zeros(0)) for k in _ARRAYS}
     buffer = io.BytesIO()
     np.savez(buffer, meta=np.frombuffer(orjson.dumps(meta), dtype=np.uint8), **arrays)
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(buffer.getvalue())
-    os.replace(tmp, path)
-    snapshot.prune(path.parent, "index-*.npz", KEEP)
+    snapshot.write(path.parent, path.name, buffer.getvalue(), "index-*.npz", KEEP)
 
 
 def for_catalog(catalog: Catalog, analyzer: Analyzer) -> Analysed:
