@@ -2,6 +2,7 @@
 headers of one message, and the check of a receiver's URL.
 
     new_secret()            `whsec_` + base64 of 24 random bytes (shown once to its owner)
+    new_message_id()        a message's webhook-id, kept for each of its retries
     signed_headers(...)     webhook-id, webhook-timestamp, webhook-signature:
                             `v1,<base64(HMAC-SHA256(key, f"{id}.{timestamp}.{body}"))>`,
                             the key being the base64-decoded part after `whsec_`
@@ -42,8 +43,12 @@ def signature(secret: str, msg_id: str, timestamp: int, body: bytes) -> str:
     return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
 
 
-def signed_headers(secret: str, body: bytes, msg_id: str | None = None) -> dict[str, str]:
-    msg_id = msg_id or "msg_" + os.urandom(12).hex()
+def new_message_id() -> str:
+    """A message's `webhook-id`: the same on every retry of it (receivers drop repeats)."""
+    return "msg_" + os.urandom(12).hex()
+
+
+def signed_headers(secret: str, body: bytes, msg_id: str) -> dict[str, str]:
     timestamp = int(time.time())
     return {
         "webhook-id": msg_id,

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
@@ -127,7 +126,7 @@ class Webhooks:
                 id=new_id("whd"),
                 user_id=user_id,
                 event_type=event_type,
-                msg_id="msg_" + os.urandom(12).hex(),
+                msg_id=webhooks.new_message_id(),
                 body=body,
                 state="pending",
                 attempts=0,
