@@ -68,13 +68,14 @@ class Principal:
         return self.key.key_id if self.key is not None else self.user_id
 
     @classmethod
-    def of_key(cls, ident: KeyIdentity) -> Principal:
+    def of_key(cls, ident: KeyIdentity, via: Via = "api_key") -> Principal:
+        """The caller of an API key, or (`via="oauth"`) of an OAuth grant held as one."""
         return cls(
             ident.user_id,
             ident.email,
             ident.display_name,
             ident.plan,
-            "api_key",
+            via,
             ident,
             confirm=ident.confirm,
             policy=ident.policy,

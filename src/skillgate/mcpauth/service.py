@@ -321,7 +321,4 @@ def principal_of(grant: OAuthGrant, user: User) -> Principal:
         confirm=grant.confirm,
         policy=policy,
     )
-    return Principal(
-        user.id, user.email, user.display_name, user.plan, "oauth", identity,
-        confirm=grant.confirm, policy=policy,
-    )  # fmt: skip
+    return Principal.of_key(identity, via="oauth")
