@@ -262,10 +262,10 @@ class McpDoor:
     def _ask_by_url(self, scope: Scope, principal: Principal, answer: ToolAnswer) -> None:
         """Raise the -32042 error carrying the connect link when `answer` is a
         not-connected refusal and this 2025-11-25 session declared URL elicitation."""
+        if header(scope, b"mcp-protocol-version") != sessions.HANDSHAKE_URL_VERSION.encode():
+            return
         asked = connect.url_required(answer) if answer.is_error else None
         if asked is None:
-            return
-        if header(scope, b"mcp-protocol-version") != sessions.HANDSHAKE_URL_VERSION.encode():
             return
         if sessions.URL_ELICITATION in self.sessions.flags(
             principal, header(scope, sessions.HEADER)
