@@ -118,11 +118,6 @@ def selected(source: Source, parsed: dict[str, Any]) -> dict[str, Any]:
     return {**parsed, "paths": {p: v for p, v in parsed["paths"].items() if keep(p)}}
 
 
-def compile_source(source: Source, document: bytes) -> dict[str, Any]:
-    """The compiled integration (the JSON checked in) from the description's bytes."""
-    return compile_parts(source, document)[0]
-
-
 def compile_parts(source: Source, document: bytes) -> tuple[dict[str, Any], dict[str, Any]]:
     """The compiled integration and its compact response schemas (by endpoint key)."""
     parsed = selected(source, orjson.loads(document))
