@@ -316,10 +316,10 @@ def checked(document: Any, catalog: Catalog | None) -> dict[str, Any] | None:
     return parse(document, catalog).document
 
 
-def holder(credential_id: str) -> str:
-    """What a policy belongs to, as messages name it: an API key (`key_...`) or a
-    connected app's OAuth grant (`grt_...`)."""
-    return "connected app" if credential_id.startswith("grt_") else "API key"
+def holder(connected_app: bool) -> str:
+    """What a policy belongs to, as messages name it: a connected app's OAuth grant
+    (`Principal.connected_app`, `is_grant_id` of a stored row) or an API key."""
+    return "connected app" if connected_app else "API key"
 
 
 # The choices the consent page offers an app (docs/mcp.md, "Sign-in with OAuth"): a

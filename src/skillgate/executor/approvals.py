@@ -51,7 +51,7 @@ from skillgate.executor.repository import ApprovalRepository
 from skillgate.executor.run import Run
 from skillgate.executor.upstream import Upstream
 from skillgate.kit import tracing
-from skillgate.kit.principal import KeyIdentity, Principal
+from skillgate.kit.principal import KeyIdentity, Principal, is_grant_id
 from skillgate.mcpauth.repository import OAuthRepository
 from skillgate.mcpauth.service import principal_of
 from skillgate.users.webhook import Webhooks
@@ -133,13 +133,14 @@ class Approvals:
         )
 
     def pending(self, row: Approval) -> ApprovalPending:
-        whose = holder(row.key_id)
+        app = is_grant_id(row.key_id)
+        whose = holder(app)
         again = "send the same call again to learn its outcome."
         # An app's token calls /mcp only: it learns the outcome by calling again.
         how = (
-            f"Poll GET {self.poll_url(row.id)}?wait={MAX_WAIT}, or {again}"
-            if whose == "API key"
-            else again[0].upper() + again[1:]
+            again[0].upper() + again[1:]
+            if app
+            else f"Poll GET {self.poll_url(row.id)}?wait={MAX_WAIT}, or {again}"
         )
         return ApprovalPending(
             f"{row.integration} {row.endpoint} waits for a person's approval ({row.rule} of "
@@ -357,7 +358,7 @@ class Approvals:
 async def _maker_of(session: AsyncSession, credential_id: str) -> Principal | None:
     """Who made a held call, as it would call now: its API key or its OAuth grant (403
     when that was revoked or expired since), None when it is gone."""
-    if credential_id.startswith("grt_"):
+    if is_grant_id(credential_id):
         grant = await OAuthRepository(session).grant_with_user(credential_id)
         if grant is None:
             return None

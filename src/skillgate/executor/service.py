@@ -49,7 +49,7 @@ def denied(
 ) -> PolicyDenied:
     """403 naming the rule that refuses the call (and the constraint it breaks)."""
     what = f"{slug} {name}"
-    whose = f"this {holder(principal.key.key_id if principal.key else '')}'s policy"
+    whose = f"this {holder(principal.connected_app)}'s policy"
     message = (
         f"{ruling.label} of {whose} refuses {what}: {why}."
         if why
@@ -58,7 +58,7 @@ def denied(
     return PolicyDenied(
         message[0].upper() + message[1:],
         extra={"rule": ruling.rule.shown() if ruling.rule is not None else "default"},
-        steps=_GRANT_STEPS if principal.via == "oauth" else _POLICY_STEPS,
+        steps=_GRANT_STEPS if principal.connected_app else _POLICY_STEPS,
     )
 
 

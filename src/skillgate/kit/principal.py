@@ -16,6 +16,17 @@ from skillgate.errors import CredentialRefused, Unauthorized
 
 Via = Literal["api_key", "access_token", "session", "oauth"]
 
+# An OAuth grant's id starts `grt_` (mcpauth.models.OAuthGrant), an API key's `key_`:
+# a connected app calls with its grant as its key, and the execution log and held
+# approvals record either id in one `key_id` column.
+GRANT_ID_PREFIX = "grt"
+
+
+def is_grant_id(credential_id: str) -> bool:
+    """Whether a credential id (a caller's key, or a stored row's `key_id`) is a
+    connected app's OAuth grant rather than an API key."""
+    return credential_id.startswith(f"{GRANT_ID_PREFIX}_")
+
 
 @dataclass(frozen=True, slots=True)
 class KeyIdentity:
@@ -59,23 +70,30 @@ class Principal:
         return self.key.scopes if self.key is not None else ("*",)
 
     @property
+    def connected_app(self) -> bool:
+        """Whether the caller is a connected app (an OAuth grant held as a key), not an
+        API key nor the person: the one answer for messages, steps and budgets."""
+        return self.via == "oauth"
+
+    @property
     def budget(self) -> str:
         """Whose plan rate limit a call spends: the API key's own; one shared by all of
         the user's OAuth apps (they do not count toward the plan's key limit, so they may
         not multiply its budget); the user's for sessions and access tokens."""
-        if self.via == "oauth":
+        if self.connected_app:
             return f"oauth:{self.user_id}"
         return self.key.key_id if self.key is not None else self.user_id
 
     @classmethod
-    def of_key(cls, ident: KeyIdentity, via: Via = "api_key") -> Principal:
-        """The caller of an API key, or (`via="oauth"`) of an OAuth grant held as one."""
+    def of_key(cls, ident: KeyIdentity) -> Principal:
+        """The caller of an API key, or of an OAuth grant held as one (`via="oauth"`:
+        told by the id, so a principal and a stored row of its calls agree)."""
         return cls(
             ident.user_id,
             ident.email,
             ident.display_name,
             ident.plan,
-            via,
+            "oauth" if is_grant_id(ident.key_id) else "api_key",
             ident,
             confirm=ident.confirm,
             policy=ident.policy,

@@ -9,6 +9,7 @@ from sqlalchemy import JSON, ForeignKey, Index, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from skillgate.db.base import Base, UTCDateTime, new_id, utcnow
+from skillgate.kit.principal import GRANT_ID_PREFIX
 
 
 class OAuthClient(Base):
@@ -30,7 +31,9 @@ class OAuthGrant(Base):
     __tablename__ = "oauth_grants"
     __table_args__ = (Index("ix_oauth_grants_user_id", "user_id"),)
 
-    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=lambda: new_id("grt"))
+    id: Mapped[str] = mapped_column(
+        String(32), primary_key=True, default=lambda: new_id(GRANT_ID_PREFIX)
+    )
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     client_id: Mapped[str] = mapped_column(String(2000))
     client_name: Mapped[str] = mapped_column(String(200))

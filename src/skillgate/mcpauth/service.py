@@ -321,4 +321,4 @@ def principal_of(grant: OAuthGrant, user: User) -> Principal:
         confirm=grant.confirm,
         policy=policy,
     )
-    return Principal.of_key(identity, via="oauth")
+    return Principal.of_key(identity)  # via "oauth": the grant's id says so

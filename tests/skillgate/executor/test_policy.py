@@ -89,6 +89,7 @@ async def test_a_deny_rule_refuses_on_http_and_mcp_and_sends_nothing(
     assert body["message"].startswith(
         "Rule 1 ('no deletes') of this API key's policy denies sample delete_issue."
     )
+    assert "the key's owner can change its policy" in body["message"]  # the key's steps
     result = await mcp_run(caller.harness, caller.full, "delete_issue", DELETE)
     assert result["isError"] is True
     assert result["structuredContent"]["error"] == "policy_denied"

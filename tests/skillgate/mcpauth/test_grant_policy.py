@@ -83,6 +83,7 @@ async def test_a_deny_rule_refuses_the_apps_call_and_the_dry_run_names_it(
     assert body["message"].startswith(
         "Rule 1 ('no new issues') of this connected app's policy denies sample create_issue."
     )
+    assert "the person who allowed this app" in body["message"]  # the grant's steps
     dry = await run(harness, token, "create_issue", params=ISSUE, dry_run=True)
     assert dry["isError"] is False, dry
     assert content(dry)["policy"] == {
