@@ -399,6 +399,11 @@ class SessionApps:
             settings = make_settings(database_url, data_dir, integration_vars=self._vars)
             app = create_app(settings, catalog=self._catalog)
             await self._stack.enter_async_context(app.router.lifespan_context(app))
+            # Its webhook delivery loop is stopped: every ~5 s it would claim, on this
+            # worker's database, a delivery a test's own app is about to send, and fail
+            # it (it allows no loopback receiver). The tests that deliver send with
+            # `Webhooks.drain()` (tests/skillgate/dashboard/test_webhook.py, `driven`).
+            await state_of(app).webhooks.close()
             self._apps[database_url] = app
         return app
 

@@ -8,6 +8,7 @@ receiver that is down never breaks the held call (retries: test_webhook_delivery
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import re
@@ -30,14 +31,24 @@ ISSUE = {"owner": "o", "repo": "r", "title": "Bug"}
 SECRET = re.compile(r'value="(whsec_[A-Za-z0-9+/=]+)"')
 
 
+@contextlib.asynccontextmanager
+async def driven(database_url: str, data_dir: Path, catalog: Catalog) -> AsyncIterator[Harness]:
+    """An app of its own that lets a webhook be a loopback http:// URL (tests only), its
+    delivery loop stopped: the test sends what is due with `Webhooks.drain()`, and no
+    loop claims an attempt behind its back (the run's shared apps on the same database
+    have theirs stopped too: tests/conftest.py, `SessionApps`)."""
+    async with open_harness(
+        database_url, data_dir, catalog, webhook_allow_loopback=True
+    ) as harness:
+        await state_of(harness.app).webhooks.close()
+        yield harness
+
+
 @pytest.fixture
 async def hooked(
     provider: Provider, database_url: str, tmp_path: Path, test_catalog: Catalog
 ) -> AsyncIterator[Harness]:
-    """An app of its own that lets a webhook be a loopback http:// URL (tests only)."""
-    async with open_harness(
-        database_url, tmp_path, test_catalog, webhook_allow_loopback=True
-    ) as harness:
+    async with driven(database_url, tmp_path, test_catalog) as harness:
         yield harness
 
 

@@ -4,11 +4,16 @@ loop, retried with backoff on failure (the same `webhook-id` and body each time)
 across a restart, once across two instances (a conditional UPDATE claims each
 attempt), capped; `approval.decided` and `approval.expired` besides
 `approval.pending`; the settings by API (/notification-webhook). Against the run's
-loopback receiver, which records what it receives and answers what a test says."""
+loopback receiver, which records what it receives and answers what a test says.
+
+The tests send with `drain()` on apps whose loop is stopped (test_webhook.py,
+`driven`): each attempt is the test's, none a loop's that ticked meanwhile; the loop
+itself has its own test."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -28,6 +33,7 @@ from tests.skillgate.dashboard.test_webhook import (
     _save,
     _signed_in,
     _verify,
+    driven,
     hooked,
 )
 from tests.upstream import Provider, Recorded, Reply
@@ -63,18 +69,6 @@ async def make_due(harness: Harness) -> None:
 
 async def drain(harness: Harness) -> int:
     return await state_of(harness.app).webhooks.drain()
-
-
-async def settle(harness: Harness) -> None:
-    """Drain until nothing is pending. The run's shared app on the same database runs
-    its own loop and sweep; it may claim an attempt and fail it (it does not allow
-    loopback receivers): its retry is made due again and sent here."""
-    for _ in range(5):
-        await drain(harness)
-        if all(row.state != "pending" for row in await deliveries(harness)):
-            return
-        await asyncio.sleep(0.2)
-        await make_due(harness)
 
 
 async def test_a_failed_delivery_is_retried_with_the_same_message_until_it_arrives(
@@ -113,9 +107,7 @@ async def test_deliveries_survive_a_restart(
     database_url: str, tmp_path: Path, test_catalog: Catalog, provider: Provider
 ) -> None:
     provider.reply("POST", "/hooks/ada", Reply(500))
-    async with open_harness(
-        database_url, tmp_path / "one", test_catalog, webhook_allow_loopback=True
-    ) as first:
+    async with driven(database_url, tmp_path / "one", test_catalog) as first:
         ada = await _signed_in(first, "ada@example.com")
         await _save(ada, f"{provider.url}/hooks/ada")
         full = await _held_key(first, "ada@example.com")
@@ -125,9 +117,7 @@ async def test_deliveries_survive_a_restart(
         assert len(_hooks(provider)) == 1
     # The server stopped with the event undelivered; another starts on the same database.
     provider.reply("POST", "/hooks/ada", Reply(204))
-    async with open_harness(
-        database_url, tmp_path / "two", test_catalog, webhook_allow_loopback=True
-    ) as second:
+    async with driven(database_url, tmp_path / "two", test_catalog) as second:
         await make_due(second)
         assert await drain(second) == 1
         [row] = await deliveries(second)
@@ -140,25 +130,19 @@ async def test_two_instances_deliver_each_attempt_once(
 ) -> None:
     provider.reply("POST", "/hooks/ada", flaky(500))
     async with (
-        open_harness(
-            database_url, tmp_path / "a", test_catalog, webhook_allow_loopback=True
-        ) as one,
-        open_harness(
-            database_url, tmp_path / "b", test_catalog, webhook_allow_loopback=True
-        ) as two,
+        driven(database_url, tmp_path / "a", test_catalog) as one,
+        driven(database_url, tmp_path / "b", test_catalog) as two,
     ):
         ada = await _signed_in(one, "ada@example.com")
         await _save(ada, f"{provider.url}/hooks/ada")
         full = await _held_key(one, "ada@example.com")
         provider.clear()
         assert (await one.run(full, "sample", "create_issue", **ISSUE)).status_code == 202
-        await asyncio.gather(drain(one), drain(two))
+        assert sorted(await asyncio.gather(drain(one), drain(two))) == [0, 1]
         assert len(_hooks(provider)) == 1  # the first attempt, once
         await make_due(one)
         sent = await asyncio.gather(drain(one), drain(two), drain(one), drain(two))
-        assert sum(sent) <= 1  # (each instance's own loop is a contender too)
-        await drain(one)  # a pass of either loop under way is over after these
-        await drain(two)
+        assert sorted(sent) == [0, 0, 0, 1]
         assert len(_hooks(provider)) == 2  # the retry, once
         [row] = await deliveries(one)
         assert (row.state, row.attempts) == ("delivered", 2)
@@ -207,7 +191,8 @@ async def test_decided_and_expired_are_announced(hooked: Harness, provider: Prov
             .where(Approval.id == late["approval"]["id"])
             .values(expires_at=utcnow() - timedelta(seconds=1))
         )
-    await settle(hooked)  # the loop's sweep expires it, then delivers what is due
+    # One pass: its sweep expires the late one, then it sends the six events.
+    assert await drain(hooked) == 6
 
     events = [h.json() for h in _hooks(provider)]
     kinds = {(e["type"], e["data"]["approval_id"]) for e in events}
@@ -305,3 +290,40 @@ async def test_events_pending_when_notifications_stop_are_dropped(
     [row] = await deliveries(hooked)
     assert row.state == "dropped"
     assert len(_hooks(provider)) == 1  # nothing more to a URL the person removed
+
+
+async def test_the_loop_sends_by_itself_when_kicked_and_when_due(
+    database_url: str, tmp_path: Path, test_catalog: Catalog, provider: Provider
+) -> None:
+    """The loop the other tests stop: the held call's kick sends its event at once, and
+    a retry goes when it is due, with no `drain()`."""
+    provider.reply("POST", "/hooks/ada", flaky(503))
+    async with open_harness(
+        database_url, tmp_path, test_catalog, webhook_allow_loopback=True
+    ) as app:
+        hooks = state_of(app.app).webhooks
+        hooks.interval = 3600.0  # no tick in this test's time: what is sent, a kick sent
+        hooks.kick()  # the loop waits with the new interval from now on
+        ada = await _signed_in(app, "ada@example.com")
+        await _save(ada, f"{provider.url}/hooks/ada")
+        full = await _held_key(app, "ada@example.com")
+        provider.clear()
+        assert (await app.run(full, "sample", "create_issue", **ISSUE)).status_code == 202
+        row = await _until(app, lambda row: row.last_status is not None)
+        assert (row.state, row.attempts, row.last_status) == ("pending", 1, 503)
+        hooks.interval = 0.05
+        hooks.kick()  # (nothing due: the retry waits its backoff) and the tick is short
+        await make_due(app)
+        row = await _until(app, lambda row: row.state != "pending")
+        assert (row.state, row.attempts, row.last_status) == ("delivered", 2, 204)
+        assert len(_hooks(provider)) == 2
+
+
+async def _until(harness: Harness, done: Callable[[WebhookDelivery], bool]) -> WebhookDelivery:
+    """The delivery once `done` holds for it (the loop sends on its own; 10 s at most)."""
+    for _ in range(200):
+        [row] = await deliveries(harness)
+        if done(row):
+            return row
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the loop did not send it: {row.state}, {row.attempts} attempts")
