@@ -55,6 +55,8 @@ _WHEN = re.compile(
 )
 # Where a sentence's clauses part.
 _CLAUSE = re.compile(r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$")
+# A question's sentence: "?" ends it.
+_QUESTIONS = re.compile(r"[^.!?]*\?")
 # A request relayed by an agent ("the user wants me to ..."): the user's request.
 _RELAYED = (
     r"(?:the\s+)?(?:user|customer|client|caller)\s+(?:wants|would\s+like|is\s+asking|asks"
@@ -153,6 +155,41 @@ def _unshorten(text: str) -> str:
     return _SHORT.sub(lambda m: _SHORTHAND[m.group(0).lower()], text)
 
 
+_WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+)?"
+# Phrasal verbs and idioms of everyday English for what an assistant is asked to do, as
+# the plain verb they stand for ("dig up that email": find; "drop a note in #eng": post
+# a message; "put on some jazz": play). General English, not any API's words: the
+# synonym tables then read the plain verb as they read any other.
+_IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), plain)
+    for pattern, plain in (
+        (r"\b(?:dig|hunt|track|pull|bring|look)\s+(?:(?:it|them|that|this)\s+)?(?:up|down|out)\b", "find"),
+        (r"\bdrop\s+" + _WHOM + r"(?:a\s+)?(?:quick\s+)?(?:note|line|message|msg|word)\b", "post a message"),
+        (r"\b(?:shoot|fire\s+off|send\s+off|ping)\s+" + _WHOM + r"(?:a\s+)?(?:quick\s+)?(?=e-?mail|message|text|note|dm)", "send "),
+        (r"\b(?:jot|write|note|put)\s+(?:(?:it|them|this|that)\s+)?down\b", "write a note"),
+        (r"\bput\s+on\b", "play"),
+        (r"\b(?:spin|fire)\s+up\b", "create"),
+        (r"\b(?:get\s+rid\s+of|tear\s+down|nuke)\b", "delete"),
+        (r"\bloop\s+(\S+(?:\s+\S+)?)\s+in\b", r"add \1"),
+        (r"\b(?:push|bump)\s+(?:back\s+)?(?=(?:the|my|our|this|that|it)\b)", "move "),
+        (r"\bhop\s+on\s+a\s+call\b", "meet"),
+    )
+)
+
+
+def _idioms(text: str) -> str:
+    """`text` with its phrasal verbs and idioms as the plain verbs they stand for."""
+    for pattern, plain in _IDIOMS:
+        text = pattern.sub(plain, text)
+    return text
+
+
+# A sentence that asks a question ("What do I have going on tomorrow?").
+_QUESTION = re.compile(
+    r"^\W*(?:what|when|where|which|who|whose|how|why|is|are|was|were|do|does|did|has|have"
+    r"|had|any|anything|can|could|will|would|should)\b",
+    re.IGNORECASE,
+)
 # A clause's first word, past "so", "and", "then"...
 _FIRST_WORD = re.compile(r"^\W*(?:(?:so|and|then|just|also|now|ok|okay)\s+)*([a-z]+)\b", re.I)
 
@@ -167,7 +204,7 @@ def phrased(text: str, imperative: bool = False) -> Phrased:
     """The request in `text` and its context; `imperative`: when no clause asks, the
     first that starts with a verb of doing does ("URGENT: the deploy broke login. Open an
     issue ...")."""
-    text = _unshorten(text)
+    text = _idioms(_unshorten(text))
     times = [m.group(0) for m in _WHEN.finditer(text)] if any(c.isalpha() for c in text) else []
     if times:
         text = _WHEN.sub(" ", text)
@@ -177,6 +214,9 @@ def phrased(text: str, imperative: bool = False) -> Phrased:
     asking = [i for i, c in enumerate(clauses) if _ASKS.search(c)] if len(clauses) > 1 else []
     if imperative and not asking and len(clauses) > 1:  # the first that says what to do
         asking = [i for i, c in enumerate(clauses) if _imperative(c)][:1]
+        if not asking and "?" in text:  # else the sentence that asks a question
+            asked = [q.strip(" ?") for q in _QUESTIONS.findall(text) if _QUESTION.match(q)]
+            asking = [i for i, c in enumerate(clauses) if c.strip() in asked][-1:]
     background = ""
     if asking:
         # The clause that asks first, then the others (their words still search).
