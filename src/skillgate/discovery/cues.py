@@ -58,6 +58,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "google_contacts": ("contact", "phone number", "address book"),
     "google_sheets": ("spreadsheet", "cell", "row", "formula"),
     "google_docs": ("document", "paragraph", "heading"),
+    "twilio": ("sms", "text message", "mms", "phone call", "voicemail"),
 }  # fmt: skip
 
 # (slug, a character every match holds, regular expression over the query as typed).
@@ -70,6 +71,7 @@ CUE_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("github", "/", r"(?<![\w/.])[A-Za-z][\w.-]*/[A-Za-z][\w.-]*(?![\w/])"),  # acme/web
     ("github", "#", r"(?:^|\s)#\d+\b"),  # #123
     ("slack", "#", r"(?:^|\s)#[A-Za-z][\w-]*"),  # #general
+    ("twilio", "+", r"(?<![\w+])\+\d[\d ().-]{6,16}\d\b"),  # +1 555 123 4567 (E.164)
 )
 
 

@@ -88,8 +88,7 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("duplicate", ("copy",)),
     ("convert", ("export",)),
     ("cell", ("value", "range")),
-    ("tick off", ("complete",)),
-    ("check off", ("complete",)),
+    ("tick", ("complete",)),
     # Payments and billing
     ("money", ("balance", "payment", "charge")),
     ("money back", ("refund",)),
@@ -158,6 +157,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("trash", ("trash", "delete")),
     ("reply", ("reply", "send", "thread")),
     ("dm", ("dm", "send")),
+    ("text", ("send", "sms", "message")),
     ("email", ("email", "send")),
     ("message", ("message", "send")),
 )
