@@ -45,6 +45,16 @@ _LEAD_INS = """please can could would will you i we want need to let lets us jus
     and hey hi hello ok okay so honestly actually really maybe kindly quickly go ahead help
     me d m like love"""
 LEAD_INS = frozenset(_LEAD_INS.split())
+# The words of chat that hedge, stress or fill ("I *really* need to focus", "how much do
+# we *actually* have", "*ugh*, the login page is broken *again*"), never what a request
+# is for: left out of a query (the catalog's documents do not use them to say what a
+# call does).
+_FILLER = """really actually basically literally totally honestly seriously definitely
+    probably perhaps maybe kinda sorta pretty super quick quickly something anything
+    somewhere anywhere somehow stuff thing things ugh oh hmm um uh well lol thanks thank
+    guess think sure fine gonna wanna gotta already ever even again still asap right
+    though anyway anyways btw cool great awesome"""
+FILLER = frozenset(_FILLER.split())
 # A question put as a request ("tell me which...", "let me know if...", "I want to know
 # whether..."): asks to see something, as "show" does, wherever the lead-ins end.
 _ASKING = re.compile(
@@ -312,7 +322,7 @@ class Analyzer:
         text, content = _content(text)
         if context:
             content = f"{content} {context}"
-        words = self.words(text)
+        words = [w for w in self.words(text) if w not in FILLER]
         while words and words[0] in LEAD_INS:  # "honestly just delete ...": delete
             words = words[1:]
         stems = self.stems(words)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from skillgate.catalog.models import Endpoint, Integration
-from skillgate.discovery.analysis import _CAMEL, _WORD, LEAD_INS, STOPWORDS
+from skillgate.discovery.analysis import _CAMEL, _WORD, FILLER, LEAD_INS, STOPWORDS
 from skillgate.discovery.cues import CUES
 from skillgate.discovery.synonyms import ACTIONS, MEANS, SYNONYMS
 
@@ -50,7 +50,7 @@ def table_words() -> list[str]:
     phrases = [p for group in SYNONYMS for p in group]
     phrases += [said for said, _ in (*MEANS, *ACTIONS)]
     phrases += [p for cues in CUES.values() for p in cues]
-    return [*_WORD.findall(" ".join(phrases)), *STOPWORDS, *LEAD_INS]
+    return [*_WORD.findall(" ".join(phrases)), *STOPWORDS, *LEAD_INS, *FILLER]
 
 
 def summary(description: str) -> str:
