@@ -51,7 +51,7 @@ LEAD_INS = frozenset(_LEAD_INS.split())
 # call does).
 _FILLER = """really actually basically literally totally honestly seriously definitely
     probably perhaps maybe kinda sorta pretty super quick quickly something anything
-    somewhere anywhere somehow stuff thing things ugh oh hmm um uh well lol thanks thank
+    somewhere anywhere somehow stuff thing things ugh oh hmm um uh well lol
     guess think sure fine gonna wanna gotta already ever even again still asap right
     though anyway anyways btw cool great awesome"""
 FILLER = frozenset(_FILLER.split())
