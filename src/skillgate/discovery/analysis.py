@@ -89,6 +89,21 @@ _STEMS = {
 }
 
 
+# Nouns made from verbs whose stem Snowball leaves apart from the verb's ("who subscribed"
+# asks for subscriptions; "notify" and "notifications", "describe" and "description").
+_DERIVED = ("ription", "riptions", "ification", "ifications", "creation", "creations")
+
+
+def _verb(noun: str) -> str:
+    """The verb a noun of `_DERIVED` is made from: subscription -> subscribe."""
+    noun = noun.removesuffix("s")
+    if noun.endswith("ription"):
+        return noun.removesuffix("ption") + "be"
+    if noun.endswith("ification"):
+        return noun.removesuffix("ication") + "y"
+    return noun.removesuffix("ion") + "e"  # creation -> create
+
+
 def _plural(word: str, stem: str) -> bool:
     """Whether an English word looks plural: `calendars`, not `status` or `access`."""
     return word.endswith("s") and not word.endswith(("ss", "us", "is")) and stem != word
@@ -205,6 +220,8 @@ class Analyzer:
                 s = self._stemmer.stemWord(w)
                 if w in _STEMS:
                     s = _STEMS[w]
+                elif w.endswith(_DERIVED):  # the noun as its verb: subscription, subscribe
+                    s = self._stemmer.stemWord(_verb(w))
                 elif len(w) >= 7 and w.endswith(("ee", "ees")) and s.endswith("e"):
                     s = s[:-1]  # Snowball: assignee -> assigne; as assign, attendee as attend
                 if len(cache) < _CACHE_MAX:
