@@ -171,7 +171,9 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:spin|fire)\s+up\b", "create"),
         (r"\b(?:get\s+rid\s+of|tear\s+down|nuke)\b", "delete"),
         (r"\bloop\s+(\S+(?:\s+\S+)?)\s+in\b", r"add \1"),
-        (r"\b(?:push|bump)\s+(?:back\s+)?(?=(?:the|my|our|this|that|it)\b)", "move "),
+        (r"\b(?:push|bump)\s+(?:back\s+)?(?=(?:the|my|our|this|that|it)\b)", "reschedule "),
+        (r"\bput\s+((?:\S+\s+){1,6}?)on\s+(?=(?:my|our|the|his|her|their)\s+(?:\w+\s+)?(?:calendar|schedule|agenda|list|board)\b)", r"add \1to "),
+        (r"\bwhat(?:'s|\s+is)\s+on\s+(?:my|our)\s+plate\b|\bwhat\s+do\s+(?:i|we)\s+have(?:\s+going\s+on)?\b", "what's on my agenda"),
         (r"\bhop\s+on\s+a\s+call\b", "meet"),
     )
 )

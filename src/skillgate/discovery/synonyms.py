@@ -81,6 +81,7 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Calendars
     ("invite", ("attendee",)),
     ("reschedule", ("update",)),
+    ("agenda", ("event", "calendar", "task")),
     ("postpone", ("update",)),
     # Files and sharing
     ("access", ("permission", "share", "acl", "collaboration")),
@@ -192,6 +193,8 @@ SHAPES: tuple[tuple[str, str, str], ...] = (
     ("", r"\b[UW](?=[A-Z]*\d)[A-Z0-9]{8,11}\b", "user"),
     # A UUID (Notion's pages, blocks and databases): its hex says nothing.
     ("", r"\b[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\b", ""),
+    # "notes to #eng": a channel where something is sent is a message posted there.
+    ("#", r"\bto\s+#[A-Za-z][\w-]*", "channel post message"),
     ("#", r"(?:^|\s)#[A-Za-z][\w-]*", "channel"),  # #general
     ("@", r"(?:^|\s)@[A-Za-z][\w.-]*", "user"),  # @ana
     ("@", r"[\w.+-]+@[\w-]+\.[\w.-]+", "email"),  # ana@example.com
