@@ -140,7 +140,10 @@ _SHORTHAND = {
     "mtg": "meeting", "mtgs": "meetings", "msg": "message", "msgs": "messages",
     "im": "I'm", "whats": "what's", "wheres": "where's", "dont": "don't", "cant": "can't",
     "didnt": "didn't", "isnt": "isn't", "wont": "won't", "b4": "before", "abt": "about",
-    "fyi": "", "btw": "",
+    "fyi": "", "btw": "", "appt": "appointment", "appts": "appointments",
+    "asap": "", "convo": "conversation", "convos": "conversations", "info": "information",
+    "pic": "picture", "pics": "pictures", "doc": "document", "docs": "documents",
+    "cal": "calendar", "mins": "minutes", "hrs": "hours", "wk": "week", "mo": "month",
 }  # fmt: skip
 _SHORT = re.compile(
     r"(?<![\w/@#.-])(?:"
