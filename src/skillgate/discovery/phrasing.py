@@ -166,7 +166,7 @@ _WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+)?"
 _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), plain)
     for pattern, plain in (
-        (r"\b(?:dig|hunt|track|pull|bring|look)\s+(?:(?:it|them|that|this)\s+)?(?:up|down|out)\b", "find"),
+        (r"\b(?:dig|hunt|track|pull|bring)\s+(?:(?:it|them|that|this)\s+)?(?:up|down|out)\b", "find"),
         (r"\bdrop\s+" + _WHOM + r"(?:a\s+)?(?:quick\s+)?(?:note|line|message|msg|word)\b", "post a message"),
         (r"\b(?:shoot|fire\s+off|send\s+off|ping)\s+" + _WHOM + r"(?:a\s+)?(?:quick\s+)?(?=e-?mail|message|text|note|dm)", "send "),
         (r"\b(?:jot|write|note|put)\s+(?:(?:it|them|this|that)\s+)?down\b", "write a note"),

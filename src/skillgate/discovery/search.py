@@ -87,6 +87,7 @@ class SearchIndex:
         its prior (discovery/priors.py)."""
         self.analyzer = Analyzer()
         analysed = for_catalog(catalog, self.analyzer)
+        self.analyzer.names({t for name in analysed.names for t in name})
         self.hits: list[Hit] = []
         self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
         for slug, integration in catalog.integrations.items():
