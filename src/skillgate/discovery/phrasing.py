@@ -192,7 +192,7 @@ def _idioms(text: str) -> str:
 # A sentence that asks a question ("What do I have going on tomorrow?").
 _QUESTION = re.compile(
     r"^\W*(?:what|when|where|which|who|whose|how|why|is|are|was|were|do|does|did|has|have"
-    r"|had|any|anything|can|could|will|would|should)\b",
+    r"|had|can|could|will|would|should)\b",
     re.IGNORECASE,
 )
 # A clause's first word, past "so", "and", "then"...
