@@ -166,17 +166,34 @@ _WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+)?"
 _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), plain)
     for pattern, plain in (
-        (r"\b(?:dig|hunt|track|pull|bring)\s+(?:(?:it|them|that|this)\s+)?(?:up|down|out)\b", "find"),
-        (r"\bdrop\s+" + _WHOM + r"(?:a\s+)?(?:quick\s+)?(?:note|line|message|msg|word)\b", "post a message"),
-        (r"\b(?:shoot|fire\s+off|send\s+off|ping)\s+" + _WHOM + r"(?:a\s+)?(?:quick\s+)?(?=e-?mail|message|text|note|dm)", "send "),
+        (
+            r"\b(?:dig|hunt|track|pull|bring)\s+(?:(?:it|them|that|this)\s+)?(?:up|down|out)\b",
+            "find",
+        ),
+        (
+            r"\bdrop\s+" + _WHOM + r"(?:a\s+)?(?:quick\s+)?(?:note|line|message|msg|word)\b",
+            "post a message",
+        ),
+        (
+            r"\b(?:shoot|fire\s+off|send\s+off|ping)\s+"
+            + _WHOM
+            + r"(?:a\s+)?(?:quick\s+)?(?=e-?mail|message|text|note|dm)",
+            "send ",
+        ),
         (r"\b(?:jot|write|note|put)\s+(?:(?:it|them|this|that)\s+)?down\b", "write a note"),
         (r"\bput\s+on\b", "play"),
         (r"\b(?:spin|fire)\s+up\b", "create"),
         (r"\b(?:get\s+rid\s+of|tear\s+down|nuke)\b", "delete"),
         (r"\bloop\s+(\S+(?:\s+\S+)?)\s+in\b", r"add \1"),
         (r"\b(?:push|bump)\s+(?:back\s+)?(?=(?:the|my|our|this|that|it)\b)", "reschedule "),
-        (r"\bput\s+((?:\S+\s+){1,6}?)on\s+(?=(?:my|our|the|his|her|their)\s+(?:\w+\s+)?(?:calendar|schedule|agenda|list|board)\b)", r"add \1to "),
-        (r"\bwhat(?:'s|\s+is)\s+on\s+(?:my|our)\s+plate\b|\bwhat\s+do\s+(?:i|we)\s+have(?:\s+going\s+on)?\b", "what's on my agenda"),
+        (
+            r"\bput\s+((?:\S+\s+){1,6}?)on\s+(?=(?:my|our|the|his|her|their)\s+(?:\w+\s+)?(?:calendar|schedule|agenda|list|board)\b)",
+            r"add \1to ",
+        ),
+        (
+            r"\bwhat(?:'s|\s+is)\s+on\s+(?:my|our)\s+plate\b|\bwhat\s+do\s+(?:i|we)\s+have(?:\s+going\s+on)?\b",
+            "what's on my agenda",
+        ),
         (r"\bhop\s+on\s+a\s+call\b", "meet"),
     )
 )
