@@ -195,6 +195,7 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             "what's on my agenda",
         ),
         (r"\bhop\s+on\s+a\s+call\b", "meet"),
+        (r"\b(?:bounce|kick)\s+(?=(?:it|the|our|my|that|this)\b)", "restart "),
     )
 )
 
