@@ -202,8 +202,7 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 
 # The first words of `_IDIOMS`: a request holding none holds no idiom (one cheap scan).
 _IDIOM_WORDS = frozenset(
-    "dig hunt track pull bring drop shoot fire send ping jot write note put spin get tear"
-    " nuke loop push bump hop what bounce kick".split()
+    ["dig", "hunt", "track", "pull", "bring", "drop", "shoot", "fire", "send", "ping", "jot", "write", "note", "put", "spin", "get", "tear", "nuke", "loop", "push", "bump", "hop", "what", "bounce", "kick"]
 )
 _LETTERS = re.compile(r"[a-z]+")
 
