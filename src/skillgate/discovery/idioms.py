@@ -51,6 +51,8 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             "what's on my agenda",
         ),
         (r"\bhop\s+on\s+a\s+call\b", "meet"),
+        (r"\b(?:give|send)\s+((?:\S+\s+){0,3}?)a\s+heads[\s-]?up\b", r"send \1a message"),
+        (r"\b((?:the\s+)?\w+)\s+(?:got|gets|get)\s+a\s+heads[\s-]?up\b", r"send \1 a message"),
         (r"\b(?:bounce|kick)\s+(?=(?:it|the|our|my|that|this)\b)", "restart "),
     )
 )
@@ -60,7 +62,7 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 _IDIOM_WORDS = frozenset(
     ["dig", "hunt", "track", "pull", "bring", "drop", "shoot", "fire", "send", "ping", "jot",
      "write", "note", "put", "spin", "get", "tear", "nuke", "loop", "push", "bump", "hop",
-     "what", "bounce", "kick"]
+     "what", "bounce", "kick", "heads"]
 )  # fmt: skip
 _LETTERS = re.compile(r"[a-z]+")
 
