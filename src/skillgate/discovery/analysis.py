@@ -45,6 +45,16 @@ _LEAD_INS = """please can could would will you i we want need to let lets us jus
     and hey hi hello ok okay so honestly actually really maybe kindly quickly go ahead help
     me d m like love"""
 LEAD_INS = frozenset(_LEAD_INS.split())
+# The words of chat that hedge, stress or fill ("I *really* need to focus", "how much do
+# we *actually* have", "*ugh*, the login page is broken *again*"), never what a request
+# is for: left out of a query, but for a word an endpoint's name holds (an API whose
+# things are "things": `Analyzer.filler`).
+_FILLER = """really actually basically literally totally honestly seriously definitely
+    probably perhaps maybe kinda sorta pretty super quick quickly something anything
+    somewhere anywhere somehow stuff thing things ugh oh hmm um uh well lol
+    guess think sure fine gonna wanna gotta already ever even again still asap right
+    though anyway anyways btw cool great awesome"""
+FILLER = frozenset(_FILLER.split())
 # A question put as a request ("tell me which...", "let me know if...", "I want to know
 # whether..."): asks to see something, as "show" does, wherever the lead-ins end.
 _ASKING = re.compile(
@@ -54,10 +64,11 @@ _ASKING = re.compile(
     re.IGNORECASE,
 )
 # A question ("what's the status of ENG-301", "what does the doc say", "when was the sheet
-# last modified"): asks to read one thing (get); "what's on my calendar", "what's in the
-# folder": to list what it holds.
+# last modified"), also after "can you show me": asks to read one thing (get); "what's on
+# my calendar", "what's in the folder": to list what it holds.
 _WHAT = re.compile(
-    r"^\W*(?:what|when|where)(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)"
+    r"^\W*(?:(?:can|could|would|will|please|you|just)\s+)*(?:show\s+me\s+)?"
+    r"(?:what|when|where)(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)"
     r"\s+(?P<held>on|in)?\b",
     re.IGNORECASE,
 )
@@ -77,6 +88,21 @@ _STEMS = {
     "contributor": "contribut",
     "contributors": "contribut",
 }
+
+
+# Nouns made from verbs whose stem Snowball leaves apart from the verb's ("who subscribed"
+# asks for subscriptions; "notify" and "notifications", "describe" and "description").
+_DERIVED = ("ription", "riptions", "ification", "ifications", "creation", "creations")
+
+
+def _verb(noun: str) -> str:
+    """The verb a noun of `_DERIVED` is made from: subscription -> subscribe."""
+    noun = noun.removesuffix("s")
+    if noun.endswith("ription"):
+        return noun.removesuffix("ption") + "be"
+    if noun.endswith("ification"):
+        return noun.removesuffix("ication") + "y"
+    return noun.removesuffix("ion") + "e"  # creation -> create
 
 
 def _plural(word: str, stem: str) -> bool:
@@ -164,6 +190,14 @@ class Analyzer:
         self._action_starts = {p[0] for p in self._actions}
         self._plural = tuple(self.terms(PLURAL_MEANS))
         self._shapes = [(c, re.compile(p), tuple(self.terms(t))) for c, p, t in SHAPES]
+        # The chat words left out of a query (`FILLER`); the index takes out those its
+        # endpoints' names hold (`names`).
+        self.filler: frozenset[str] = FILLER
+
+    def names(self, terms: Container[str]) -> None:
+        """The terms of the endpoints' names: a chat word among them is a thing of the
+        catalog, searched like any other word."""
+        self.filler = frozenset(w for w in FILLER if not any(t in terms for t in self.terms(w)))
 
     @property
     def means(self) -> dict[tuple[str, ...], set[str]]:
@@ -195,6 +229,8 @@ class Analyzer:
                 s = self._stemmer.stemWord(w)
                 if w in _STEMS:
                     s = _STEMS[w]
+                elif w.endswith(_DERIVED):  # the noun as its verb: subscription, subscribe
+                    s = self._stemmer.stemWord(_verb(w))
                 elif len(w) >= 7 and w.endswith(("ee", "ees")) and s.endswith("e"):
                     s = s[:-1]  # Snowball: assignee -> assigne; as assign, attendee as attend
                 if len(cache) < _CACHE_MAX:
@@ -300,7 +336,7 @@ class Analyzer:
         """The query's terms and related terms; `known`: the terms the catalog holds (a
         plural of a word it does not know, `torvalds`, asks for no listing)."""
         text, related, one = self._references(text)
-        request, context, _ = phrased(text)
+        request, context, _ = phrased(text, imperative=True)
         if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
         text = _ASKING.sub("show me", text, count=1)
@@ -312,7 +348,8 @@ class Analyzer:
         text, content = _content(text)
         if context:
             content = f"{content} {context}"
-        words = self.words(text)
+        filler = self.filler
+        words = [w for w in self.words(text) if w not in filler]
         while words and words[0] in LEAD_INS:  # "honestly just delete ...": delete
             words = words[1:]
         stems = self.stems(words)

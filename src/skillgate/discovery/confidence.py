@@ -146,13 +146,13 @@ class Matcher:
         asks = set(self._analyzer.terms(_first(text))) if " . " in text else None
         if asks is not None and asks <= self._verbs:
             asks = None
-        if asks is not None and said.background:  # what led up to the ask: not asked for
-            before = set(self._analyzer.terms(said.background)) - asks
-            terms = tuple(t for t in terms if t not in before) or terms
+        if asks is not None:  # the clauses around the ask: not asked for
+            around = set(self._analyzer.terms(text.split(" . ", 1)[1])) - asks
+            terms = tuple(t for t in terms if t not in around) or terms
         doing = True  # every known word one of doing
         for term in terms:
-            if term in _COUNTS:
-                continue  # how many: an argument
+            if term in _COUNTS or len(term) < 2:
+                continue  # how many: an argument; a letter ("S&P") says nothing
             also = self._stands_for.get(term, frozenset())
             weight = self._idf.get(term)
             if weight is None and also:

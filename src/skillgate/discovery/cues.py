@@ -19,6 +19,7 @@ import re
 from collections.abc import Collection, Iterable
 
 from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.synonyms import LINKS, link
 
 # The score multiplier per distinct cue of an integration, and how many cues count.
 CUE_STEP = 0.2
@@ -58,6 +59,27 @@ CUES: dict[str, tuple[str, ...]] = {
     "google_contacts": ("contact", "phone number", "address book"),
     "google_sheets": ("spreadsheet", "cell", "row", "formula"),
     "google_docs": ("document", "paragraph", "heading"),
+    "twilio": ("sms", "text message", "mms", "phone call", "voicemail"),
+    "trello": ("card", "board", "checklist"),
+    "jira": ("epic", "jql", "backlog", "sprint"),
+    "mailchimp": ("audience", "newsletter", "subscriber", "campaign"),
+    "spotify": ("song", "track", "playlist", "album", "artist", "music", "podcast"),
+    "youtube": ("livestream", "my channel"),
+    "digitalocean": ("droplet", "vps"),
+    "google_classroom": ("course", "student", "assignment", "homework", "class stream"),
+    "google_analytics": ("traffic", "visitor", "pageview", "realtime", "bounce rate"),
+    "google_search_console": ("impression", "sitemap", "indexing"),
+    "square": ("point of sale", "catalog item"),
+    "docusign": ("envelope", "signature", "signer"),
+    "google_keep": ("grocery list",),
+    "onenote": ("notebook",),
+    "google_meet": ("meet link", "video call"),
+    "zoom": ("webinar", "video call"),
+    "google_bigquery": ("dataset",),
+    "google_cloud_sql": ("database instance", "postgres", "mysql"),
+    "google_compute": ("vm", "virtual machine"),
+    "google_cloud_storage": ("bucket",),
+    "microsoft_entra": ("tenant",),
 }  # fmt: skip
 
 # (slug, a character every match holds, regular expression over the query as typed).
@@ -70,6 +92,9 @@ CUE_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("github", "/", r"(?<![\w/.])[A-Za-z][\w.-]*/[A-Za-z][\w.-]*(?![\w/])"),  # acme/web
     ("github", "#", r"(?:^|\s)#\d+\b"),  # #123
     ("slack", "#", r"(?:^|\s)#[A-Za-z][\w-]*"),  # #general
+    ("twilio", "+", r"(?<![\w+])\+\d[\d ().-]{6,16}\d\b"),  # +1 555 123 4567 (E.164)
+    # A link to a product's own page (discovery/synonyms.py `LINKS`).
+    *((slug, ".", link(address)) for address, slug, _ in LINKS),
 )
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from skillgate.discovery.idioms import idioms
 from skillgate.discovery.verbs import DOING, MORE_VERBS
 
 _DAY = (
@@ -55,6 +56,8 @@ _WHEN = re.compile(
 )
 # Where a sentence's clauses part.
 _CLAUSE = re.compile(r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$")
+# A question's sentence: "?" ends it.
+_QUESTIONS = re.compile(r"[^.!?]*\?")
 # A request relayed by an agent ("the user wants me to ..."): the user's request.
 _RELAYED = (
     r"(?:the\s+)?(?:user|customer|client|caller)\s+(?:wants|would\s+like|is\s+asking|asks"
@@ -138,7 +141,10 @@ _SHORTHAND = {
     "mtg": "meeting", "mtgs": "meetings", "msg": "message", "msgs": "messages",
     "im": "I'm", "whats": "what's", "wheres": "where's", "dont": "don't", "cant": "can't",
     "didnt": "didn't", "isnt": "isn't", "wont": "won't", "b4": "before", "abt": "about",
-    "fyi": "", "btw": "",
+    "fyi": "", "btw": "", "appt": "appointment", "appts": "appointments",
+    "asap": "", "convo": "conversation", "convos": "conversations", "info": "information",
+    "pic": "picture", "pics": "pictures", "doc": "document", "docs": "documents",
+    "cal": "calendar", "mins": "minutes", "hrs": "hours", "wk": "week", "mo": "month",
 }  # fmt: skip
 _SHORT = re.compile(
     r"(?<![\w/@#.-])(?:"
@@ -153,6 +159,12 @@ def _unshorten(text: str) -> str:
     return _SHORT.sub(lambda m: _SHORTHAND[m.group(0).lower()], text)
 
 
+# A sentence that asks a question ("What do I have going on tomorrow?").
+_QUESTION = re.compile(
+    r"^\W*(?:what|when|where|which|who|whose|how|why|is|are|was|were|do|does|did|has|have"
+    r"|had|can|could|will|would|should)\b",
+    re.IGNORECASE,
+)
 # A clause's first word, past "so", "and", "then"...
 _FIRST_WORD = re.compile(r"^\W*(?:(?:so|and|then|just|also|now|ok|okay)\s+)*([a-z]+)\b", re.I)
 
@@ -167,7 +179,7 @@ def phrased(text: str, imperative: bool = False) -> Phrased:
     """The request in `text` and its context; `imperative`: when no clause asks, the
     first that starts with a verb of doing does ("URGENT: the deploy broke login. Open an
     issue ...")."""
-    text = _unshorten(text)
+    text = idioms(_unshorten(text))
     times = [m.group(0) for m in _WHEN.finditer(text)] if any(c.isalpha() for c in text) else []
     if times:
         text = _WHEN.sub(" ", text)
@@ -177,6 +189,9 @@ def phrased(text: str, imperative: bool = False) -> Phrased:
     asking = [i for i, c in enumerate(clauses) if _ASKS.search(c)] if len(clauses) > 1 else []
     if imperative and not asking and len(clauses) > 1:  # the first that says what to do
         asking = [i for i, c in enumerate(clauses) if _imperative(c)][:1]
+        if not asking and "?" in text:  # else the sentence that asks a question
+            asked = [q.strip(" ?") for q in _QUESTIONS.findall(text) if _QUESTION.match(q)]
+            asking = [i for i, c in enumerate(clauses) if c.strip() in asked][-1:]
     background = ""
     if asking:
         # The clause that asks first, then the others (their words still search).

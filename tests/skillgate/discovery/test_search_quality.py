@@ -37,6 +37,7 @@ from tests.skillgate.discovery.quality import Rates, measure, table, total
 
 HERE = Path(__file__).parent
 EVAL = HERE / "search_eval.yaml"
+BLIND_HELD = HERE / "search_blind_held.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +71,7 @@ def dev_figures(index: SearchIndex) -> dict[str, dict[str, Rates]]:
         "chatty_fresh": measure(rank, dev["chatty_fresh"], "chatty"),
         "chatty_wide": measure(rank, dev["chatty_wide"], "chatty"),
         "none_wide": measure(rank, dev["none_wide"], "none"),
+        "blind": measure(rank, dev["blind"], "plain"),
     }
 
 
@@ -226,8 +228,12 @@ def test_sealed_set_aggregates(index: SearchIndex, capsys: pytest.CaptureFixture
     printed or kept: it must not guide a change)."""
     sealed = yaml.safe_load((HERE / "search_sealed.yaml").read_text(encoding="utf-8"))["sealed"]
     by_kind = measure(ranker(index), sealed, "plain")
-    for r in by_kind.values():
+    held = yaml.safe_load(BLIND_HELD.read_text(encoding="utf-8"))["blind_held"]
+    held_kinds = measure(ranker(index), held, "plain")
+    for r in [*by_kind.values(), *held_kinds.values()]:
         r.misses.clear()
     with capsys.disabled():
         print("\n" + table(f"sealed set ({len(sealed)} requests)", by_kind))
+        print(table(f"blind held-out set ({len(held)} requests)", held_kinds))
     assert sum(r.count for r in by_kind.values()) == len(sealed)
+    assert sum(r.count for r in held_kinds.values()) == len(held)

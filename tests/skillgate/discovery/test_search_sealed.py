@@ -23,6 +23,9 @@ from skillgate.catalog.loader import Catalog, load_catalog
 HERE = Path(__file__).parent
 SEALED = HERE / "search_sealed.yaml"
 SEALED_SHA256 = "1bdfb7367ee5f283929c48428b20b422fd75d6e3e0a8ff6215ce0e09c1a53ba1"
+# The blind set's held-out half (issue 26, sixth round), held like the sealed set.
+BLIND_HELD = HERE / "search_blind_held.yaml"
+BLIND_HELD_SHA256 = "571bb39157ef7fa99dce8875e755f8fe6c401dc2e1f5fb90ae1b2a26c8a3a233"
 KINDS = {"plain", "misspelled", "chatty", "reference", "none"}
 
 
@@ -66,3 +69,18 @@ def test_development_kinds_are_sound(known: set[str]) -> None:
     sealed = {t["task"] for t in yaml.safe_load(SEALED.read_text(encoding="utf-8"))["sealed"]}
     tuned = {t["task"] for section in dev.values() for t in section}
     assert not sealed & tuned  # no sealed request is also a development one
+
+
+def test_blind_held_out_half_is_unchanged_and_apart(known: set[str]) -> None:
+    digest = hashlib.sha256(BLIND_HELD.read_bytes()).hexdigest()
+    assert digest == BLIND_HELD_SHA256, "search_blind_held.yaml changed"
+    held = yaml.safe_load(BLIND_HELD.read_text(encoding="utf-8"))["blind_held"]
+    kinds = _sound(held, known)
+    assert all(kinds[k] >= 14 for k in KINDS), kinds
+    dev = yaml.safe_load((HERE / "search_eval.yaml").read_text(encoding="utf-8"))
+    assert len(dev["blind"]) >= 140
+    _sound(dev["blind"], known)
+    texts = {t["task"] for t in held}
+    sealed = {t["task"] for t in yaml.safe_load(SEALED.read_text(encoding="utf-8"))["sealed"]}
+    assert not texts & {t["task"] for section in dev.values() for t in section}
+    assert not texts & sealed
