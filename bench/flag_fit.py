@@ -1,0 +1,243 @@
+"""Fits and cross-validates the "nothing here does that" decision (issue 26) on the
+development set's features (bench/flag_features.py; never the sealed set):
+
+    PYTHONPATH=src:. python bench/flag_features.py > /tmp/flag_features.jsonl
+    PYTHONPATH=src:. python bench/flag_fit.py /tmp/flag_features.jsonl [--target 0.03]
+
+Each decision scores every result of a request and flags the request when its best
+result scores under a cut; the cut is set on the fitted sections so that at most
+`--target` of their answerable requests are flagged. Decisions:
+
+- `current`: the shipped rule as it is (confidence.MATCH_FLOOR, no fit);
+- `floor`: the word-share `match` alone, its floor fitted (a threshold sweep);
+- `logistic <features>`: a logistic model of whether a result does what the request
+  asks (numpy, Newton's method, a small L2 penalty), fitted on the results that are a
+  request's expected endpoint (yes) and every result of a no-endpoint request (no);
+- `bonus`: `match` plus a share for a result in the product the request names or cues,
+  the share and the floor fitted on a grid.
+
+Cross-validation holds out one section of search_eval.yaml at a time (fit and cut on
+the others, measured on the held one); printed per section, then all together, then
+the same in-sample (fitted on all sections) with the fitted constants.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import orjson
+
+TARGET = 0.03  # the share of the fitted sections' answerable requests the cut may flag
+L2 = 1.0  # the penalty on each standardised coefficient (not the intercept)
+DEPTH = 10  # the results scored per request
+MISSING = -1e9  # the score of a result that is not there
+
+Row = dict[str, Any]
+# One result's feature: (the request's row, the result's entry) -> a number.
+Feature = Callable[[Row, Row], float]
+
+FEATURES: dict[str, Feature] = {
+    "match": lambda r, x: x["match"],
+    "share": lambda r, x: x["share"],
+    # The request's words the catalog does not know in the object place (confidence.py).
+    "unknown": lambda r, x: 3.0 if r.get("empty") else -math.log2(max(r.get("factor", 1.0), 1e-3)),
+    "agree": lambda r, x: min(max(x["agree"], 0.0), 1.0),
+    "product": lambda r, x: float(x["product"]),
+    "named": lambda r, x: float(x["named"]),
+    "cos": lambda r, x: x["cos"] or 0.0,
+}  # fmt: skip
+
+
+def arrays(rows: list[Row], names: Sequence[str]) -> np.ndarray:
+    """requests x results x features (missing results: zeros, masked by `present`)."""
+    out = np.zeros((len(rows), DEPTH, len(names)))
+    for i, r in enumerate(rows):
+        for j, x in enumerate(r.get("results", [])[:DEPTH]):
+            out[i, j] = [FEATURES[n](r, x) for n in names]
+    return out
+
+
+def present(rows: list[Row]) -> np.ndarray:
+    out = np.zeros((len(rows), DEPTH), dtype=bool)
+    for i, r in enumerate(rows):
+        out[i, : len(r.get("results", []))] = True
+    return out
+
+
+def fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Logistic regression's weights (intercept first), Newton's method, L2 on the rest."""
+    a = np.hstack([np.ones((len(x), 1)), x])
+    w = np.zeros(a.shape[1])
+    penalty = np.full(a.shape[1], L2)
+    penalty[0] = 0.0
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-a @ w))
+        grad = a.T @ (p - y) + penalty * w
+        hess = (a.T * (p * (1 - p))) @ a + np.diag(penalty)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-10:
+            break
+    return w
+
+
+def cut_for(best: np.ndarray, none: np.ndarray, target: float) -> float:
+    """The highest cut that flags (best < cut) at most `target` of the answerable."""
+    answerable = np.sort(best[~none])
+    allowed = int(target * len(answerable))
+    return float(answerable[allowed])  # flagged: best < cut; this one is not
+
+
+class Decision:
+    """Fitted on some requests; flags others."""
+
+    def __init__(self, rows: list[Row], target: float) -> None:
+        self.target = target
+        none = np.array([r["none"] for r in rows])
+        self.cut = cut_for(self.best(rows), none, target)
+
+    def scores(self, rows: list[Row]) -> np.ndarray:
+        raise NotImplementedError
+
+    def best(self, rows: list[Row]) -> np.ndarray:
+        s = np.where(present(rows), self.scores(rows), MISSING)
+        out: np.ndarray = s.max(axis=1)
+        return out
+
+    def flags(self, rows: list[Row]) -> np.ndarray:
+        out: np.ndarray = self.best(rows) < self.cut
+        return out
+
+    def constants(self) -> str:
+        return f"cut {self.cut:.4f}"
+
+
+class Current(Decision):
+    def __init__(self, rows: list[Row], target: float) -> None:
+        self.cut = 0.3  # confidence.MATCH_FLOOR as shipped before this fit
+
+    def scores(self, rows: list[Row]) -> np.ndarray:
+        return arrays(rows, ["match"])[:, :, 0]
+
+
+class Floor(Current):
+    def __init__(self, rows: list[Row], target: float) -> None:
+        Decision.__init__(self, rows, target)
+
+
+class Logistic(Decision):
+    def __init__(self, rows: list[Row], target: float, names: Sequence[str]) -> None:
+        self.names = names
+        x = arrays(rows, names)
+        here = present(rows)
+        yes = np.zeros((len(rows), DEPTH), dtype=bool)
+        for i, r in enumerate(rows):
+            for j, x_ in enumerate(r.get("results", [])[:DEPTH]):
+                yes[i, j] = x_["id"] in r["good"]
+        none = np.array([r["none"] for r in rows])
+        positive = yes & here
+        negative = here & none[:, None]
+        xs = np.concatenate([x[positive], x[negative]])
+        ys = np.concatenate([np.ones(positive.sum()), np.zeros(negative.sum())])
+        self.mean, self.std = xs.mean(axis=0), xs.std(axis=0) + 1e-9
+        self.w = fit((xs - self.mean) / self.std, ys)
+        super().__init__(rows, target)
+
+    def scores(self, rows: list[Row]) -> np.ndarray:
+        z: np.ndarray = self.w[0] + ((arrays(rows, self.names) - self.mean) / self.std) @ self.w[1:]
+        return z
+
+    def constants(self) -> str:
+        w = self.w[1:] / self.std
+        b = self.w[0] - float((w * self.mean).sum())
+        terms = " ".join(f"{v:+.3f}*{n}" for n, v in zip(self.names, w, strict=True))
+        p = 1 / (1 + math.exp(-self.cut))
+        return f"log-odds {b:+.3f} {terms}; cut {self.cut:.3f} (probability {p:.3f})"
+
+
+class Bonus(Decision):
+    """match + `share` x (the result is in the product the request names or cues)."""
+
+    SHARES = tuple(np.round(np.arange(0.0, 0.41, 0.025), 3))
+
+    def __init__(self, rows: list[Row], target: float, feature: str = "product") -> None:
+        self.feature = feature
+        x = arrays(rows, ["match", feature])
+        here = present(rows)
+        none = np.array([r["none"] for r in rows])
+        best_key: tuple[float, float] | None = None
+        for share in self.SHARES:
+            s = np.where(here, x[:, :, 0] + share * x[:, :, 1], MISSING).max(axis=1)
+            cut = cut_for(s, none, target)
+            flagged = s < cut
+            key = (float(flagged[none].mean()), -float(flagged[~none].mean()))
+            if best_key is None or key > best_key:
+                best_key, self.share, self.cut = key, float(share), cut
+
+    def scores(self, rows: list[Row]) -> np.ndarray:
+        x = arrays(rows, ["match", self.feature])
+        out: np.ndarray = x[:, :, 0] + self.share * x[:, :, 1]
+        return out
+
+    def constants(self) -> str:
+        return f"match + {self.share:.3f} x {self.feature}; cut {self.cut:.3f}"
+
+
+def rates(flags: np.ndarray, rows: list[Row]) -> str:
+    none = np.array([r["none"] for r in rows])
+    f = f"{flags[none].mean():.3f} of {none.sum():>2}" if none.any() else "   -     "
+    w = f"{flags[~none].mean():.3f} of {(~none).sum():>3}" if (~none).any() else "-"
+    return f"no-endpoint flagged {f}  answerable wrongly flagged {w}"
+
+
+def report(label: str, make: Callable[[list[Row]], Decision], rows: list[Row]) -> None:
+    sections = list(dict.fromkeys(r["section"] for r in rows))
+    held = np.zeros(len(rows), dtype=bool)
+    print(f"\n== {label}")
+    for s in sections:
+        train = [r for r in rows if r["section"] != s]
+        index = [i for i, r in enumerate(rows) if r["section"] == s]
+        test = [rows[i] for i in index]
+        held[index] = make(train).flags(test)
+        print(f"  cross-validated {s:<13} {rates(held[index], test)}")
+    print(f"  cross-validated {'ALL':<13} {rates(held, rows)}")
+    d = make(rows)
+    inside = d.flags(rows)
+    for s in sections:
+        index = [i for i, r in enumerate(rows) if r["section"] == s]
+        print(f"  in-sample       {s:<13} {rates(inside[index], [rows[i] for i in index])}")
+    print(f"  in-sample       {'ALL':<13} {rates(inside, rows)}")
+    print(f"  fitted on all: {d.constants()}")
+
+
+SETS = (
+    ("match", "product"),
+    ("share", "unknown", "agree", "product"),
+    ("match", "cos"),
+    ("match", "product", "cos"),
+    ("share", "unknown", "agree", "product", "cos"),
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("features")
+    parser.add_argument("--target", type=float, default=TARGET)
+    args = parser.parse_args()
+    with open(args.features, "rb") as fh:
+        rows = [orjson.loads(line) for line in fh]
+    t = args.target
+    report("current (match >= 0.3)", lambda rs: Current(rs, t), rows)
+    report("floor (match, its floor fitted)", lambda rs: Floor(rs, t), rows)
+    report("bonus (match + share x product)", lambda rs: Bonus(rs, t), rows)
+    report("bonus (match + share x named)", lambda rs: Bonus(rs, t, "named"), rows)
+    for names in SETS:
+        report(f"logistic {' + '.join(names)}", lambda rs, n=names: Logistic(rs, t, n), rows)
+
+
+if __name__ == "__main__":
+    main()
