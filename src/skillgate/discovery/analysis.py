@@ -47,8 +47,8 @@ _LEAD_INS = """please can could would will you i we want need to let lets us jus
 LEAD_INS = frozenset(_LEAD_INS.split())
 # The words of chat that hedge, stress or fill ("I *really* need to focus", "how much do
 # we *actually* have", "*ugh*, the login page is broken *again*"), never what a request
-# is for: left out of a query (the catalog's documents do not use them to say what a
-# call does).
+# is for: left out of a query, but for a word an endpoint's name holds (an API whose
+# things are "things": `Analyzer.filler`).
 _FILLER = """really actually basically literally totally honestly seriously definitely
     probably perhaps maybe kinda sorta pretty super quick quickly something anything
     somewhere anywhere somehow stuff thing things ugh oh hmm um uh well lol
@@ -189,6 +189,14 @@ class Analyzer:
         self._action_starts = {p[0] for p in self._actions}
         self._plural = tuple(self.terms(PLURAL_MEANS))
         self._shapes = [(c, re.compile(p), tuple(self.terms(t))) for c, p, t in SHAPES]
+        # The chat words left out of a query (`FILLER`); the index takes out those its
+        # endpoints' names hold (`names`).
+        self.filler: frozenset[str] = FILLER
+
+    def names(self, terms: Container[str]) -> None:
+        """The terms of the endpoints' names: a chat word among them is a thing of the
+        catalog, searched like any other word."""
+        self.filler = frozenset(w for w in FILLER if not any(t in terms for t in self.terms(w)))
 
     @property
     def means(self) -> dict[tuple[str, ...], set[str]]:
@@ -339,7 +347,8 @@ class Analyzer:
         text, content = _content(text)
         if context:
             content = f"{content} {context}"
-        words = [w for w in self.words(text) if w not in FILLER]
+        filler = self.filler
+        words = [w for w in self.words(text) if w not in filler]
         while words and words[0] in LEAD_INS:  # "honestly just delete ...": delete
             words = words[1:]
         stems = self.stems(words)

@@ -19,6 +19,7 @@ import re
 from collections.abc import Collection, Iterable
 
 from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.synonyms import LINKS, link
 
 # The score multiplier per distinct cue of an integration, and how many cues count.
 CUE_STEP = 0.2
@@ -72,6 +73,8 @@ CUE_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("github", "#", r"(?:^|\s)#\d+\b"),  # #123
     ("slack", "#", r"(?:^|\s)#[A-Za-z][\w-]*"),  # #general
     ("twilio", "+", r"(?<![\w+])\+\d[\d ().-]{6,16}\d\b"),  # +1 555 123 4567 (E.164)
+    # A link to a product's own page (discovery/synonyms.py `LINKS`).
+    *((slug, ".", link(address)) for address, slug, _ in LINKS),
 )
 
 

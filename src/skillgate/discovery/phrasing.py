@@ -140,7 +140,10 @@ _SHORTHAND = {
     "mtg": "meeting", "mtgs": "meetings", "msg": "message", "msgs": "messages",
     "im": "I'm", "whats": "what's", "wheres": "where's", "dont": "don't", "cant": "can't",
     "didnt": "didn't", "isnt": "isn't", "wont": "won't", "b4": "before", "abt": "about",
-    "fyi": "", "btw": "",
+    "fyi": "", "btw": "", "appt": "appointment", "appts": "appointments",
+    "asap": "", "convo": "conversation", "convos": "conversations", "info": "information",
+    "pic": "picture", "pics": "pictures", "doc": "document", "docs": "documents",
+    "cal": "calendar", "mins": "minutes", "hrs": "hours", "wk": "week", "mo": "month",
 }  # fmt: skip
 _SHORT = re.compile(
     r"(?<![\w/@#.-])(?:"
@@ -163,7 +166,7 @@ _WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+)?"
 _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), plain)
     for pattern, plain in (
-        (r"\b(?:dig|hunt|track|pull|bring|look)\s+(?:(?:it|them|that|this)\s+)?(?:up|down|out)\b", "find"),
+        (r"\b(?:dig|hunt|track|pull|bring)\s+(?:(?:it|them|that|this)\s+)?(?:up|down|out)\b", "find"),
         (r"\bdrop\s+" + _WHOM + r"(?:a\s+)?(?:quick\s+)?(?:note|line|message|msg|word)\b", "post a message"),
         (r"\b(?:shoot|fire\s+off|send\s+off|ping)\s+" + _WHOM + r"(?:a\s+)?(?:quick\s+)?(?=e-?mail|message|text|note|dm)", "send "),
         (r"\b(?:jot|write|note|put)\s+(?:(?:it|them|this|that)\s+)?down\b", "write a note"),
@@ -189,7 +192,7 @@ def _idioms(text: str) -> str:
 # A sentence that asks a question ("What do I have going on tomorrow?").
 _QUESTION = re.compile(
     r"^\W*(?:what|when|where|which|who|whose|how|why|is|are|was|were|do|does|did|has|have"
-    r"|had|any|anything|can|could|will|would|should)\b",
+    r"|had|can|could|will|would|should)\b",
     re.IGNORECASE,
 )
 # A clause's first word, past "so", "and", "then"...

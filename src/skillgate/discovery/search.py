@@ -41,6 +41,7 @@ from skillgate.discovery.cues import Cues
 from skillgate.discovery.hit import Hit, hit_for
 from skillgate.discovery.postings import RELATED_WEIGHT, Postings, knowing
 from skillgate.discovery.priors import priors
+from skillgate.discovery.products import Products
 from skillgate.discovery.rerank import Reorder
 from skillgate.discovery.semantic import Semantic, second_look
 from skillgate.discovery.spelling import Speller
@@ -87,6 +88,7 @@ class SearchIndex:
         its prior (discovery/priors.py)."""
         self.analyzer = Analyzer()
         analysed = for_catalog(catalog, self.analyzer)
+        self.analyzer.names({t for name in analysed.names for t in name})
         self.hits: list[Hit] = []
         self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
         for slug, integration in catalog.integrations.items():
@@ -102,12 +104,8 @@ class SearchIndex:
         )
         self.prior = priors([(h.integration.slug, h.endpoint) for h in self.hits], boost or {})
         self._name_terms = [frozenset(terms) for terms in analysed.names]
-        self._products = {i.name.lower(): slug for slug, i in catalog.integrations.items()}
-        alternatives = "|".join(map(re.escape, sorted(self._products, key=len, reverse=True)))
-        self._named = re.compile(rf"\b(?:{alternatives})\b") if self._products else None
+        self._products = Products({slug: i.name for slug, i in catalog.integrations.items()})
         self._cues = Cues(self.analyzer, self.ranges)
-        # A name the regex finds is in the text, and so is its first word ("" for a blank).
-        self._product_words = tuple({(p.split() or [""])[0] for p in self._products})
         self.bm25 = analysed.bm25
         self._indexed = analysed.indexed
         self._postings = Postings(self.bm25, analysed.names)
@@ -192,11 +190,7 @@ class SearchIndex:
             total *= cover
         if q.when:
             total *= self._timed
-        lowered = query.lower()
-        boosts: dict[str, float] = {}
-        # The regex only when a product's first word is in the text at all (cheaper).
-        if self._named is not None and any(w in lowered for w in self._product_words):
-            boosts = {self._products[n]: NAMED_BOOST for n in set(self._named.findall(lowered))}
+        boosts = {slug: NAMED_BOOST for slug in self._products.of(query)}
         if not boosts:  # no product named: the words that imply one (discovery/cues.py)
             boosts = self._cues.factors(query, q.terms)
             for slug in connected:  # and the caller's connected integrations

@@ -112,6 +112,7 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("shareable", ("share", "shared")),
     ("api call", ("rate limit",)),
     ("quota", ("rate limit",)),
+    ("bottom", ("append",)),
     ("latest", ("newest",)),
     ("recent", ("newest",)),
     ("last", ("newest",)),
@@ -172,9 +173,57 @@ SPELLINGS: tuple[tuple[str, str], ...] = (
     ("e-mail", "email"),
 )
 
+# Links to a product's own pages (its web app's addresses, as people paste them): (the
+# address up to what says the kind of thing, the integration, what the link refers to).
+# A link is a reference like the shapes below: its words ("Weekly-Sync-4f2a...") say
+# nothing, its address says the product (discovery/cues.py) and the thing.
+LINKS: tuple[tuple[str, str, str], ...] = (
+    (r"notion\.(?:so|site)/", "notion", "page"),
+    (r"trello\.com/c/", "trello", "card"),
+    (r"trello\.com/b/", "trello", "board"),
+    (r"github\.com/[\w.-]+/[\w.-]+/pull/", "github", "pull request"),
+    (r"github\.com/[\w.-]+/[\w.-]+/issues/", "github", "issue"),
+    (r"github\.com/[\w.-]+/[\w.-]+/actions/", "github", "workflow run"),
+    (r"github\.com/", "github", "repository"),
+    (r"bitbucket\.org/[\w.-]+/[\w.-]+/pull-requests/", "bitbucket", "pull request"),
+    (r"bitbucket\.org/", "bitbucket", "repository"),
+    (r"docs\.google\.com/document/", "google_docs", "document"),
+    (r"docs\.google\.com/spreadsheets/", "google_sheets", "spreadsheet"),
+    (r"docs\.google\.com/presentation/", "google_slides", "presentation"),
+    (r"drive\.google\.com/", "google_drive", "file"),
+    (r"calendar\.google\.com/", "google_calendar", "event"),
+    (r"mail\.google\.com/", "gmail", "message"),
+    (r"meet\.google\.com/", "google_meet", "meeting"),
+    (r"(?:[\w-]+\.)?zoom\.us/(?:j|my|s)/", "zoom", "meeting"),
+    (r"linear\.app/[\w-]+/issue/", "linear", "issue"),
+    (r"linear\.app/[\w-]+/project/", "linear", "project"),
+    (r"[\w-]+\.atlassian\.net/browse/", "jira", "issue"),
+    (r"app\.asana\.com/", "asana", "task"),
+    (r"(?:youtube\.com/watch|youtu\.be/)", "youtube", "video"),
+    (r"open\.spotify\.com/playlist/", "spotify", "playlist"),
+    (r"open\.spotify\.com/track/", "spotify", "track"),
+    (r"open\.spotify\.com/album/", "spotify", "album"),
+    (r"(?:dashboard\.)?stripe\.com/", "stripe", ""),
+    (r"(?:app\.)?box\.com/(?:s|file|folder)/", "box", "file"),
+    (r"[\w-]+\.vercel\.app", "vercel", "deployment"),
+    (r"(?:app\.netlify\.com/sites/|[\w-]+\.netlify\.app)", "netlify", "site"),
+    (r"teams\.microsoft\.com/", "microsoft_teams", ""),
+    (r"(?:[\w-]+\.sharepoint\.com/|onedrive\.live\.com/|1drv\.ms/)", "onedrive", "file"),
+    (r"[\w-]+\.slack\.com/archives/", "slack", "message"),
+    (r"cloud\.digitalocean\.com/droplets/", "digitalocean", "droplet"),
+)
+
+
+def link(address: str) -> str:
+    """The regular expression of a whole link whose address starts with `address`."""
+    return rf"(?:https?://)?(?:www\.)?{address}\S*"
+
+
 # (a character every match holds, regular expression over the query as typed, what a
 # match refers to); the character spares the expression's scan of most queries.
 SHAPES: tuple[tuple[str, str, str], ...] = (
+    *((".", link(address), meant) for address, _, meant in LINKS),
+    ("/", r"https?://\S+", ""),  # any other link: its words say nothing
     ("#", r"\b[\w.-]+/[\w.-]+#\d+\b", "issue"),  # acme/web#12 (an issue or a pull request)
     # Stripe's object ids say the object: cus_..., ch_..., in_... (Stripe's own prefixes).
     ("_", r"\bcus_[A-Za-z0-9]{4,}", "customer"),

@@ -50,7 +50,14 @@ def table_words() -> list[str]:
     phrases = [p for group in SYNONYMS for p in group]
     phrases += [said for said, _ in (*MEANS, *ACTIONS)]
     phrases += [p for cues in CUES.values() for p in cues]
-    return [*_WORD.findall(" ".join(phrases)), *STOPWORDS, *LEAD_INS, *FILLER]
+    return [*_WORD.findall(" ".join(phrases)), *STOPWORDS, *LEAD_INS, *FILLER, *_CALENDAR]
+
+
+# The days and months (a request's times, phrasing.py): "wendesday" is a typo of one.
+_CALENDAR = (
+    "monday tuesday wednesday thursday friday saturday sunday january february march april"
+    " may june july august september october november december"
+).split()
 
 
 def summary(description: str) -> str:

@@ -31,7 +31,7 @@ from skillgate.discovery.phrasing import phrased
         # Times are arguments: context, never the request.
         (
             "push my dentist appointment to next Tuesday",
-            "push my dentist appointment",
+            "reschedule my dentist appointment",  # "push" as the verb it stands for
             "to next Tuesday",
         ),
         ("message the ops channel at 6pm tomorrow", "message the ops channel", "at 6pm tomorrow"),

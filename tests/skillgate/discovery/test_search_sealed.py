@@ -25,7 +25,7 @@ SEALED = HERE / "search_sealed.yaml"
 SEALED_SHA256 = "1bdfb7367ee5f283929c48428b20b422fd75d6e3e0a8ff6215ce0e09c1a53ba1"
 # The blind set's held-out half (issue 26, sixth round), held like the sealed set.
 BLIND_HELD = HERE / "search_blind_held.yaml"
-BLIND_HELD_SHA256 = "da3305f3bd70233a487208ca9b56fba914b8e588ef4483bc94c17f47177cd90b"
+BLIND_HELD_SHA256 = "571bb39157ef7fa99dce8875e755f8fe6c401dc2e1f5fb90ae1b2a26c8a3a233"
 KINDS = {"plain", "misspelled", "chatty", "reference", "none"}
 
 
@@ -76,9 +76,9 @@ def test_blind_held_out_half_is_unchanged_and_apart(known: set[str]) -> None:
     assert digest == BLIND_HELD_SHA256, "search_blind_held.yaml changed"
     held = yaml.safe_load(BLIND_HELD.read_text(encoding="utf-8"))["blind_held"]
     kinds = _sound(held, known)
-    assert all(kinds[k] >= 7 for k in KINDS), kinds
+    assert all(kinds[k] >= 14 for k in KINDS), kinds
     dev = yaml.safe_load((HERE / "search_eval.yaml").read_text(encoding="utf-8"))
-    assert len(dev["blind"]) >= 70
+    assert len(dev["blind"]) >= 140
     _sound(dev["blind"], known)
     texts = {t["task"] for t in held}
     sealed = {t["task"] for t in yaml.safe_load(SEALED.read_text(encoding="utf-8"))["sealed"]}

@@ -1,0 +1,72 @@
+"""Which integration a request names (discovery/search.py's `NAMED_BOOST`; docs/catalog.md,
+"Search").
+
+A request names a product by its catalog name ("in Google Calendar"), by each part of a
+name that joins two ("OneDrive and SharePoint": "in SharePoint"), by the name without its
+vendor, capitalised after a word that places it ("on Teams", "in my Drive": a lower-case
+"teams" or "drive" is a word, not a product), and by the nicknames people use for it
+(`NICKNAMES`: "gcal", "GH"). All of it comes from the catalog's names and the products'
+own usage, never from one request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+# The names people use for a product besides its own (lower case, whole words).
+NICKNAMES: dict[str, tuple[str, ...]] = {
+    "google_calendar": ("gcal", "google cal", "gcalendar"),
+    "google_drive": ("gdrive", "google drive"),
+    "google_sheets": ("gsheets", "gsheet", "google sheet", "google spreadsheet"),
+    "google_docs": ("gdocs", "gdoc", "google doc"),
+    "google_meet": ("gmeet", "google meet"),
+    "github": ("gh",),
+    "microsoft_teams": ("ms teams", "msteams"),
+    "microsoft_entra": ("entra", "azure ad", "entra id", "active directory"),
+    "youtube": ("yt",),
+    "google_bigquery": ("bq", "big query"),
+    "google_cloud_storage": ("gcs",),
+    "google_compute": ("gce", "compute engine"),
+    "google_cloud_sql": ("cloud sql",),
+    "digitalocean": ("digital ocean",),
+    "sendgrid": ("send grid",),
+}
+# A vendor's word before a product's own name ("Google Sheets": Sheets).
+_VENDORS = ("Google ", "Microsoft ")
+# What places a product named without its vendor ("on Teams", "in my Drive", "the Sheets").
+_PLACED = r"(?:in|on|to|from|into|onto|via|using|with|through|my|our|the|your|their)\s+"
+
+
+class Products:
+    def __init__(self, names: Mapping[str, str]) -> None:
+        """`names`: each integration's slug -> its catalog name."""
+        self.named: dict[str, str] = {}  # a lower-case name or nickname -> slug
+        short: dict[str, str] = {}  # a capitalised name without its vendor -> slug
+        for slug, name in names.items():
+            for part in [name, *name.split(" and ")]:
+                self.named.setdefault(part.lower(), slug)
+                for vendor in _VENDORS:
+                    if part.startswith(vendor) and len(part) > len(vendor):
+                        short.setdefault(part[len(vendor) :], slug)
+            for nickname in NICKNAMES.get(slug, ()):
+                self.named.setdefault(nickname, slug)
+        self._short = short
+        alternatives = "|".join(map(re.escape, sorted(self.named, key=len, reverse=True)))
+        self._lower = re.compile(rf"\b(?:{alternatives})\b") if self.named else None
+        capitals = "|".join(map(re.escape, sorted(short, key=len, reverse=True)))
+        self._capital = re.compile(rf"\b{_PLACED}({capitals})\b") if short else None
+        # A name the regex finds is in the text, and so is its first word ("" for a blank).
+        self._words = tuple({(p.split() or [""])[0] for p in self.named})
+        self._shorts = tuple({(p.split() or [""])[0] for p in short})
+
+    def of(self, text: str) -> set[str]:
+        """The integrations `text` names."""
+        found: set[str] = set()
+        lowered = text.lower()
+        # Each regex only when a name's first word is in the text at all (cheaper).
+        if self._lower is not None and any(w in lowered for w in self._words):
+            found.update(self.named[n] for n in self._lower.findall(lowered))
+        if self._capital is not None and any(w in text for w in self._shorts):
+            found.update(self._short[n] for n in self._capital.findall(text))
+        return found
