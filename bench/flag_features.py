@@ -71,16 +71,19 @@ def parts(wanted: Wanted, document: frozenset[str]) -> tuple[float, float]:
 
 def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
     hits = index.rank(task, ("*",), None, 10)
-    matches = index.matches(task, hits)
     text, q = index._analysed(task)
-    out: dict[str, Any] = {"hits": len(hits), "best": max(matches, default=0.0)}
     if not hits:
-        return out
+        return {"hits": 0, "best": 0.0}
     matcher = index._matcher
     wanted = matcher.wanted(text, q)
     shares = index.coverage(q)
     documents = index._documents
     assert documents is not None
+    # Each result's word-share match, without what the product it is in adds.
+    matches = [
+        matcher.match(wanted, documents.terms(h.row), index._agreement(q, h, shares)) for h in hits
+    ]
+    out: dict[str, Any] = {"hits": len(hits), "best": max(matches)}
     b = int(np.argmax(matches))
     share, total = parts(wanted, documents.terms(hits[b].row))
     agree = index._agreement(q, hits[b], shares)
@@ -103,9 +106,7 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
     out["best_raw"] = max(raw)
     out["name_penalty"] = NAME_PENALTY
     # Products named, and whether the first hit is in one.
-    lowered = text.lower()
-    named = set(index._named.findall(lowered)) if index._named is not None else set()
-    slugs = {index._products[n] for n in named}
+    slugs = index._products.of(text)
     cues = set(index._cues.found(text, q.terms))
     out["named"] = bool(slugs)
     out["cued"] = bool(cues)

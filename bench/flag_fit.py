@@ -8,7 +8,9 @@ Each decision scores every result of a request and flags the request when its be
 result scores under a cut; the cut is set on the fitted sections so that at most
 `--target` of their answerable requests are flagged. Decisions:
 
-- `current`: the shipped rule as it is (confidence.MATCH_FLOOR, no fit);
+- `current`: the rule before this fit (a best match under 0.3, no fit);
+- `shipped`: discovery/confidence.py's constants (no fit: its cross-validated figures
+  are those of `bonus`, the procedure that chose them);
 - `floor`: the word-share `match` alone, its floor fitted (a threshold sweep);
 - `logistic <features>`: a logistic model of whether a result does what the request
   asks (numpy, Newton's method, a small L2 penalty), fitted on the results that are a
@@ -30,6 +32,8 @@ from typing import Any
 
 import numpy as np
 import orjson
+
+from skillgate.discovery.confidence import MATCH_FLOOR, PRODUCT_SHARE
 
 TARGET = 0.03  # the share of the fitted sections' answerable requests the cut may flag
 L2 = 1.0  # the penalty on each standardised coefficient (not the intercept)
@@ -122,6 +126,21 @@ class Current(Decision):
 
     def scores(self, rows: list[Row]) -> np.ndarray:
         return arrays(rows, ["match"])[:, :, 0]
+
+
+class Shipped(Decision):
+    """discovery/confidence.py's constants: `match` plus `PRODUCT_SHARE` for a result in
+    the product the request names or cues, up to 1, under `MATCH_FLOOR` (no fit)."""
+
+    def __init__(self, rows: list[Row], target: float) -> None:
+        self.cut = MATCH_FLOOR
+
+    def scores(self, rows: list[Row]) -> np.ndarray:
+        x = arrays(rows, ["match", "product"])
+        out: np.ndarray = np.where(
+            x[:, :, 0] > 0, np.minimum(1.0, x[:, :, 0] + PRODUCT_SHARE * x[:, :, 1]), 0.0
+        )
+        return out
 
 
 class Floor(Current):
@@ -232,6 +251,11 @@ def main() -> None:
         rows = [orjson.loads(line) for line in fh]
     t = args.target
     report("current (match >= 0.3)", lambda rs: Current(rs, t), rows)
+    report(
+        f"shipped (match + {PRODUCT_SHARE} x product >= {MATCH_FLOOR})",
+        lambda rs: Shipped(rs, t),
+        rows,
+    )
     report("floor (match, its floor fitted)", lambda rs: Floor(rs, t), rows)
     report("bonus (match + share x product)", lambda rs: Bonus(rs, t), rows)
     report("bonus (match + share x named)", lambda rs: Bonus(rs, t, "named"), rows)

@@ -36,8 +36,16 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   ("water the garden": a DocuSign settings call's description holds "water"; a word of
   a description, not what the call does).
 
-The answer says nothing fits when no result's `match` reaches `MATCH_FLOOR`, chosen on
-the development set's no-endpoint requests against its answerable ones.
+- a result in an integration the request names ("... in Asana") or, naming none, that
+  its words imply (discovery/cues.py: "inbox", "ENG-55") earns `PRODUCT_SHARE` on its
+  match (up to 1): a request put to a product is one that product is likely to do
+  ("have slack remind me at 4pm ...", "refund her payment in Square").
+
+The answer says nothing fits when no result's `match` reaches `MATCH_FLOOR`. The floor
+and the product's share were fitted by bench/flag_fit.py on the development set
+(search_eval.yaml) with each of its sections held out in turn; features that did not
+separate better there (the semantic cosine, the first stage's scores, the request's
+unknown words, the verbs' agreement) are left out (docs/catalog.md, "Search").
 """
 
 from __future__ import annotations
@@ -57,8 +65,11 @@ OBJECT_PENALTY = 0.5
 # The weight share of a request's word that is in no endpoint's name ("delete the *old
 # vendor* from my contacts"): a value to act on more often than what the call does.
 ARGUMENT_SHARE = 0.5
-# Below this best `match` the answer says nothing fits.
-MATCH_FLOOR = 0.3
+# Below this best `match` the answer says nothing fits (bench/flag_fit.py).
+MATCH_FLOOR = 0.32
+# What a result in an integration the request names or cues earns on its match, up to 1
+# (bench/flag_fit.py): the product the request asks of is evidence the result fits.
+PRODUCT_SHARE = 0.1
 # A result's name agrees with the request from this share of its terms; below it, and
 # under `STRONG_MATCH`, its match is multiplied by `NAME_PENALTY`.
 NAME_AGREES = 0.3
@@ -202,9 +213,12 @@ class Matcher:
         return found
 
     @staticmethod
-    def match(wanted: Wanted, document: frozenset[str], name_share: float = 1.0) -> float:
+    def match(
+        wanted: Wanted, document: frozenset[str], name_share: float = 1.0, asked: bool = False
+    ) -> float:
         """The share of what is wanted that `document` (its terms) holds; `name_share`:
-        the share of the endpoint's name the request holds."""
+        the share of the endpoint's name the request holds; `asked`: whether the
+        endpoint's integration is one the request names or cues."""
         words, factor = wanted
         total = got = 0.0
         for weight, full, partial in words:
@@ -216,6 +230,8 @@ class Matcher:
         held = factor * got / total if total else 0.0
         if name_share < NAME_AGREES and held < STRONG_MATCH:
             held *= NAME_PENALTY
+        if asked and held:
+            held = min(1.0, held + PRODUCT_SHARE)
         return held
 
 

@@ -123,6 +123,8 @@ class SearchIndex:
         self._last: tuple[str, tuple[str, Query]] | None = None
         # The last ranked query's name shares (`coverage`), read again by its matches.
         self._last_cover: tuple[Query, np.ndarray | None] | None = None
+        # The last ranked query's named or cued integrations (`asked_of`), likewise.
+        self._last_asked: tuple[Query, frozenset[str]] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[AnswerKey, SearchAnswer] = {}
 
@@ -190,16 +192,27 @@ class SearchIndex:
             total *= cover
         if q.when:
             total *= self._timed
-        boosts = {slug: NAMED_BOOST for slug in self._products.of(query)}
-        if not boosts:  # no product named: the words that imply one (discovery/cues.py)
-            boosts = self._cues.factors(query, q.terms)
-            for slug in connected:  # and the caller's connected integrations
+        named = self._products.of(query)
+        # No product named: the words that imply one (discovery/cues.py).
+        boosts = {slug: NAMED_BOOST for slug in named} or self._cues.factors(query, q.terms)
+        self._last_asked = (q, frozenset(boosts))
+        if not named:  # and the caller's connected integrations
+            for slug in connected:
                 if slug in self.ranges:
                     boosts[slug] = boosts.get(slug, 1.0) * CONNECTED_BOOST
         for slug, factor in boosts.items():
             start, end = self.ranges[slug]
             total[start:end] *= factor
         return total
+
+    def asked_of(self, query: str, q: Query) -> frozenset[str]:
+        """The integrations the request (`query` as searched, `q` its analysis) names,
+        else those its words imply (discovery/cues.py): the ones the ranking boosts,
+        the caller's connected ones aside (the last ranked query's, kept)."""
+        last = self._last_asked
+        if last is not None and last[0] is q:
+            return last[1]
+        return frozenset(self._products.of(query) or self._cues.factors(query, q.terms))
 
     def search(
         self,
@@ -247,8 +260,14 @@ class SearchIndex:
         documents = self._documents
         assert documents is not None  # hits come from an index with documents
         shares = self.coverage(q)
+        asked = self.asked_of(text, q)
         return [
-            self._matcher.match(wanted, documents.terms(h.row), self._agreement(q, h, shares))
+            self._matcher.match(
+                wanted,
+                documents.terms(h.row),
+                self._agreement(q, h, shares),
+                h.integration.slug in asked,
+            )
             for h in hits
         ]
 

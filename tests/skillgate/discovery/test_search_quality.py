@@ -100,7 +100,8 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
     assert kinds["reference"].rate(1) >= 0.6
     assert kinds["none"].flag_rate >= 0.75
     # The answerable requests of the sections the third round measured (0.028 then, 0.022
-    # after the fifth).
+    # after the fifth; with the blind sections 0.038 before the product's share in `match`,
+    # 0.030 after it).
     before = [
         r
         for section, by_kind in figures.items()
@@ -110,11 +111,13 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
     ]
     assert total(before).flag_rate <= 0.03
     # Fifth round (chatty_wide, none_wide, written before its changes; measured after them
-    # chatty top-3 0.812, wrongly flagged 0.167, no-endpoint flagged 0.875).
+    # chatty top-3 0.812, wrongly flagged 0.167, no-endpoint flagged 0.875). The product's
+    # share in `match` and its floor (bench/flag_fit.py): wrongly flagged 0.125 -> 0.021,
+    # no-endpoint flagged 0.812 -> 0.938.
     wide = figures["chatty_wide"]["chatty"]
     assert wide.rate(3) >= 0.8
-    assert wide.flag_rate <= 0.2
-    assert figures["none_wide"]["none"].flag_rate >= 0.85
+    assert wide.flag_rate <= 0.05
+    assert figures["none_wide"]["none"].flag_rate >= 0.9
 
 
 def test_new_query_cost(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:
