@@ -64,10 +64,11 @@ _ASKING = re.compile(
     re.IGNORECASE,
 )
 # A question ("what's the status of ENG-301", "what does the doc say", "when was the sheet
-# last modified"): asks to read one thing (get); "what's on my calendar", "what's in the
-# folder": to list what it holds.
+# last modified"), also after "can you show me": asks to read one thing (get); "what's on
+# my calendar", "what's in the folder": to list what it holds.
 _WHAT = re.compile(
-    r"^\W*(?:what|when|where)(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)"
+    r"^\W*(?:(?:can|could|would|will|please|you|just)\s+)*(?:show\s+me\s+)?"
+    r"(?:what|when|where)(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)"
     r"\s+(?P<held>on|in)?\b",
     re.IGNORECASE,
 )

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from skillgate.discovery.idioms import idioms
 from skillgate.discovery.verbs import DOING, MORE_VERBS
 
 _DAY = (
@@ -158,37 +159,6 @@ def _unshorten(text: str) -> str:
     return _SHORT.sub(lambda m: _SHORTHAND[m.group(0).lower()], text)
 
 
-_WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+)?"
-# Phrasal verbs and idioms of everyday English for what an assistant is asked to do, as
-# the plain verb they stand for ("dig up that email": find; "drop a note in #eng": post
-# a message; "put on some jazz": play). General English, not any API's words: the
-# synonym tables then read the plain verb as they read any other.
-_IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), plain)
-    for pattern, plain in (
-        (r"\b(?:dig|hunt|track|pull|bring)\s+(?:(?:it|them|that|this)\s+)?(?:up|down|out)\b", "find"),
-        (r"\bdrop\s+" + _WHOM + r"(?:a\s+)?(?:quick\s+)?(?:note|line|message|msg|word)\b", "post a message"),
-        (r"\b(?:shoot|fire\s+off|send\s+off|ping)\s+" + _WHOM + r"(?:a\s+)?(?:quick\s+)?(?=e-?mail|message|text|note|dm)", "send "),
-        (r"\b(?:jot|write|note|put)\s+(?:(?:it|them|this|that)\s+)?down\b", "write a note"),
-        (r"\bput\s+on\b", "play"),
-        (r"\b(?:spin|fire)\s+up\b", "create"),
-        (r"\b(?:get\s+rid\s+of|tear\s+down|nuke)\b", "delete"),
-        (r"\bloop\s+(\S+(?:\s+\S+)?)\s+in\b", r"add \1"),
-        (r"\b(?:push|bump)\s+(?:back\s+)?(?=(?:the|my|our|this|that|it)\b)", "reschedule "),
-        (r"\bput\s+((?:\S+\s+){1,6}?)on\s+(?=(?:my|our|the|his|her|their)\s+(?:\w+\s+)?(?:calendar|schedule|agenda|list|board)\b)", r"add \1to "),
-        (r"\bwhat(?:'s|\s+is)\s+on\s+(?:my|our)\s+plate\b|\bwhat\s+do\s+(?:i|we)\s+have(?:\s+going\s+on)?\b", "what's on my agenda"),
-        (r"\bhop\s+on\s+a\s+call\b", "meet"),
-    )
-)
-
-
-def _idioms(text: str) -> str:
-    """`text` with its phrasal verbs and idioms as the plain verbs they stand for."""
-    for pattern, plain in _IDIOMS:
-        text = pattern.sub(plain, text)
-    return text
-
-
 # A sentence that asks a question ("What do I have going on tomorrow?").
 _QUESTION = re.compile(
     r"^\W*(?:what|when|where|which|who|whose|how|why|is|are|was|were|do|does|did|has|have"
@@ -209,7 +179,7 @@ def phrased(text: str, imperative: bool = False) -> Phrased:
     """The request in `text` and its context; `imperative`: when no clause asks, the
     first that starts with a verb of doing does ("URGENT: the deploy broke login. Open an
     issue ...")."""
-    text = _idioms(_unshorten(text))
+    text = idioms(_unshorten(text))
     times = [m.group(0) for m in _WHEN.finditer(text)] if any(c.isalpha() for c in text) else []
     if times:
         text = _WHEN.sub(" ", text)

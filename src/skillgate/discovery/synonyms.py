@@ -73,6 +73,7 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("column", ("property",)),
     # Messages and mail
     ("email", ("message",)),
+    ("mail", ("message", "email")),
     ("inbox", ("message", "email")),
     ("thumbs up", ("reaction",)),
     ("talk", ("message", "history")),
@@ -128,7 +129,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("file", ("create",)),
     ("book", ("create", "event")),
     ("fix", ("update",)),
-    ("put", ("move", "update")),
+    ("put", ("add", "move", "update")),
     ("erase", ("delete",)),
     ("wipe", ("clear", "delete")),
     ("tell", ("send", "post", "message")),

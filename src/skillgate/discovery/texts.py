@@ -8,6 +8,7 @@ import re
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysis import _CAMEL, _WORD, FILLER, LEAD_INS, STOPWORDS
 from skillgate.discovery.cues import CUES
+from skillgate.discovery.products import NICKNAMES
 from skillgate.discovery.synonyms import ACTIONS, MEANS, SYNONYMS
 
 __all__ = ["fields", "named_by_path", "one_line", "summary", "table_words"]
@@ -50,14 +51,16 @@ def table_words() -> list[str]:
     phrases = [p for group in SYNONYMS for p in group]
     phrases += [said for said, _ in (*MEANS, *ACTIONS)]
     phrases += [p for cues in CUES.values() for p in cues]
+    phrases += [p for names in NICKNAMES.values() for p in names]
     return [*_WORD.findall(" ".join(phrases)), *STOPWORDS, *LEAD_INS, *FILLER, *_CALENDAR]
 
 
 # The days and months (a request's times, phrasing.py): "wendesday" is a typo of one.
 _CALENDAR = (
-    "monday tuesday wednesday thursday friday saturday sunday january february march april"
-    " may june july august september october november december"
-).split()
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+    "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december",
+)  # fmt: skip
 
 
 def summary(description: str) -> str:

@@ -42,6 +42,16 @@ from skillgate.discovery.phrasing import phrased
         ),
         ("find a bus on 2023-06-15", "find a bus", "on 2023-06-15"),
         ("book it for 05/10/2023", "book it", "for 05/10/2023"),
+        # Idioms and phrasal verbs: the plain verb they stand for.
+        ("can you dig up the lease email", "can you find the lease email", ""),
+        ("drop a note in #eng that I'm late", "post a message in #eng that I'm late", ""),
+        ("put on some jazz", "play some jazz", ""),
+        ("bounce the prod database", "restart the prod database", ""),
+        (
+            "can you put it on my calendar",
+            "can you add it to my calendar",
+            "",
+        ),
         # A request of one clause and no time is as written.
         ("list the open pull requests", "list the open pull requests", ""),
     ],
@@ -63,3 +73,42 @@ def test_times_are_content_and_the_asking_verb_leads() -> None:
     assert chatty.related == analyzer.query("open a bug for it, the job failed again").related
     # A request that is nothing but a time keeps its words.
     assert analyzer.query("tomorrow").terms == tuple(analyzer.terms("tomorrow"))
+
+
+@pytest.mark.parametrize(
+    ("text", "request_"),
+    [
+        # No clause says "can you": the one that starts with a verb of doing asks ...
+        (
+            "The client wants to talk about the contract. Set up a zoom call with them.",
+            "Set up a zoom call with them . The client wants to talk about the contract",
+        ),
+        # ... else the sentence that asks a question.
+        (
+            "Honestly I've lost track of my week. What do I have going on?",
+            "what's on my agenda . Honestly I've lost track of my week",
+        ),
+        # "Any suggestions?" says nothing of what to do: no clause asks.
+        (
+            "I'm looking for a music event. Any suggestions?",
+            "I'm looking for a music event. Any suggestions?",
+        ),
+    ],
+)
+def test_an_imperative_or_a_question_asks_when_no_clause_says_so(text: str, request_: str) -> None:
+    assert phrased(text, imperative=True).request == request_
+
+
+def test_chat_filler_is_no_term_unless_an_endpoint_is_named_for_it() -> None:
+    analyzer = Analyzer()
+    q = analyzer.query("I really need to focus, play something chill")
+    assert not {"realli", "someth"} & set(q.terms)
+    analyzer.names({"thing"})  # an API whose things are "things"
+    assert "thing" in analyzer.query("list the things").terms
+
+
+def test_a_noun_made_from_a_verb_shares_its_stem() -> None:
+    analyzer = Analyzer()
+    for verb, noun in [("subscribed", "subscriptions"), ("notify", "notification"),
+                       ("describe", "description"), ("create", "creation")]:  # fmt: skip
+        assert analyzer.terms(verb) == analyzer.terms(noun)

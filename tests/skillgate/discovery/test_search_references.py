@@ -105,3 +105,34 @@ def test_one_named_item_and_no_action_reads_it(
     long hex id) and saying no action asks to read that item: its get comes first, not
     the listing of its kind."""
     assert _ranked(index, request_, limit=1) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        # A link to a product's own page says the product and the thing (synonyms.LINKS).
+        ("when is https://trello.com/c/Xy7Qp2Lm/48-fix-footer due?", "trello/get_card"),
+        (
+            "add the action items at the bottom of https://www.notion.so/acme/Weekly-4f2a9c1e8b7d",
+            "notion/append_block_children",
+        ),
+        # A product named without its vendor, or by a nickname (discovery/products.py).
+        ("Add 'renew passport' to Microsoft To Do", "microsoft_todo/create_task"),
+        ("that dark mode issue on GH is not happening, please close it", "github/update_issue"),
+        # A product's own word cues it (cues.CUES): a droplet is DigitalOcean's.
+        ("spin up a small droplet in NYC", "digitalocean/create_droplet"),
+        # A phone number cues Twilio; "text her" sends an SMS.
+        ("could you text her at +15551234567 that I landed", "twilio/send_sms"),
+    ],
+)
+def test_links_names_and_product_words_say_the_integration(
+    index: SearchIndex, request_: str, expected: str
+) -> None:
+    assert expected in _ranked(index, request_)
+
+
+def test_a_link_is_not_a_repository(index: SearchIndex) -> None:
+    """A link's path ("acme/Weekly-...") is no GitHub repository; an unknown link's
+    words say nothing."""
+    q = index.analyzer.query("open https://example.com/acme/web-app")
+    assert not {"repositori", "acm", "web", "app"} & set(q.terms + q.related)

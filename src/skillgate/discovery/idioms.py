@@ -1,0 +1,76 @@
+"""Phrasal verbs and idioms of everyday English, as the plain verbs they stand for
+(discovery/phrasing.py reads a request through them first; docs/catalog.md, "Search").
+
+People ask an assistant to "dig up that email", "drop a note in #eng", "put on some
+jazz", "bump the 3pm to Thursday", "bounce the database": the APIs say find, post a
+message, play, reschedule, restart. The table is general English, written from how
+people talk, not from any API's words or any one request: the synonym tables
+(discovery/synonyms.py) then read the plain verb as they read any other.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+)?"
+# Phrasal verbs and idioms of everyday English for what an assistant is asked to do, as
+# the plain verb they stand for ("dig up that email": find; "drop a note in #eng": post
+# a message; "put on some jazz": play). General English, not any API's words: the
+# synonym tables then read the plain verb as they read any other.
+_IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), plain)
+    for pattern, plain in (
+        (
+            r"\b(?:dig|hunt|track|pull|bring)\s+(?:(?:it|them|that|this)\s+)?(?:up|down|out)\b",
+            "find",
+        ),
+        (
+            r"\bdrop\s+" + _WHOM + r"(?:a\s+)?(?:quick\s+)?(?:note|line|message|msg|word)\b",
+            "post a message",
+        ),
+        (
+            r"\b(?:shoot|fire\s+off|send\s+off|ping)\s+"
+            + _WHOM
+            + r"(?:a\s+)?(?:quick\s+)?(?=e-?mail|message|text|note|dm)",
+            "send ",
+        ),
+        (r"\b(?:jot|write|note|put)\s+(?:(?:it|them|this|that)\s+)?down\b", "write a note"),
+        (r"\bput\s+on\b", "play"),
+        (r"\b(?:spin|fire)\s+up\b", "create"),
+        (r"\b(?:get\s+rid\s+of|tear\s+down|nuke)\b", "delete"),
+        (r"\bloop\s+(\S+(?:\s+\S+)?)\s+in\b", r"add \1"),
+        (r"\b(?:push|bump)\s+(?:back\s+)?(?=(?:the|my|our|this|that|it)\b)", "reschedule "),
+        (
+            r"\bput\s+((?:\S+\s+){1,6}?)on\s+(?=(?:my|our|the|his|her|their)\s+(?:\w+\s+)?"
+            r"(?:calendar|schedule|agenda|list|board)\b)",
+            r"add \1to ",
+        ),
+        (
+            r"\bwhat(?:'s|\s+is)\s+on\s+(?:my|our)\s+plate\b"
+            r"|\bwhat\s+do\s+(?:i|we)\s+have(?:\s+going\s+on)?\b",
+            "what's on my agenda",
+        ),
+        (r"\bhop\s+on\s+a\s+call\b", "meet"),
+        (r"\b(?:give|send)\s+((?:\S+\s+){0,3}?)a\s+heads[\s-]?up\b", r"send \1a message"),
+        (r"\b((?:the\s+)?\w+)\s+(?:got|gets|get)\s+a\s+heads[\s-]?up\b", r"send \1 a message"),
+        (r"\b(?:bounce|kick)\s+(?=(?:it|the|our|my|that|this)\b)", "restart "),
+    )
+)
+
+
+# The first words of `_IDIOMS`: a request holding none holds no idiom (one cheap scan).
+_IDIOM_WORDS = frozenset(
+    ["dig", "hunt", "track", "pull", "bring", "drop", "shoot", "fire", "send", "ping", "jot",
+     "write", "note", "put", "spin", "get", "tear", "nuke", "loop", "push", "bump", "hop",
+     "what", "bounce", "kick", "heads"]
+)  # fmt: skip
+_LETTERS = re.compile(r"[a-z]+")
+
+
+def idioms(text: str) -> str:
+    """`text` with its phrasal verbs and idioms as the plain verbs they stand for."""
+    if _IDIOM_WORDS.isdisjoint(_LETTERS.findall(text.lower())):
+        return text
+    for pattern, plain in _IDIOMS:
+        text = pattern.sub(plain, text)
+    return text
