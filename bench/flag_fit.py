@@ -15,8 +15,9 @@ result scores under a cut; the cut is set on the fitted sections so that at most
 - `logistic <features>`: a logistic model of whether a result does what the request
   asks (numpy, Newton's method, a small L2 penalty), fitted on the results that are a
   request's expected endpoint (yes) and every result of a no-endpoint request (no);
-- `bonus`: `match` plus a share for a result in the product the request names or cues,
-  the share and the floor fitted on a grid.
+- `bonus`: `match` plus a share for a result in the product the request names or cues
+  (one share for both, or one for a product named and one for a product implied), the
+  shares and the floor fitted on a grid.
 
 Cross-validation holds out one section of search_eval.yaml at a time (fit and cut on
 the others, measured on the held one); printed per section, then all together, then
@@ -26,6 +27,7 @@ the same in-sample (fitted on all sections) with the fitted constants.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,7 +35,7 @@ from typing import Any
 import numpy as np
 import orjson
 
-from skillgate.discovery.confidence import MATCH_FLOOR, PRODUCT_SHARE
+from skillgate.discovery.confidence import CUED_SHARE, MATCH_FLOOR, PRODUCT_SHARE
 
 TARGET = 0.03  # the share of the fitted sections' answerable requests the cut may flag
 L2 = 1.0  # the penalty on each standardised coefficient (not the intercept)
@@ -52,6 +54,8 @@ FEATURES: dict[str, Feature] = {
     "agree": lambda r, x: min(max(x["agree"], 0.0), 1.0),
     "product": lambda r, x: float(x["product"]),
     "named": lambda r, x: float(x["named"]),
+    # In a product the request's words imply, naming none.
+    "cued": lambda r, x: float(x["product"] and not x["named"]),
     "cos": lambda r, x: x["cos"] or 0.0,
 }  # fmt: skip
 
@@ -130,16 +134,16 @@ class Current(Decision):
 
 class Shipped(Decision):
     """discovery/confidence.py's constants: `match` plus `PRODUCT_SHARE` for a result in
-    the product the request names or cues, up to 1, under `MATCH_FLOOR` (no fit)."""
+    the product the request names, `CUED_SHARE` in one it implies, up to 1, under
+    `MATCH_FLOOR` (no fit)."""
 
     def __init__(self, rows: list[Row], target: float) -> None:
         self.cut = MATCH_FLOOR
 
     def scores(self, rows: list[Row]) -> np.ndarray:
-        x = arrays(rows, ["match", "product"])
-        out: np.ndarray = np.where(
-            x[:, :, 0] > 0, np.minimum(1.0, x[:, :, 0] + PRODUCT_SHARE * x[:, :, 1]), 0.0
-        )
+        x = arrays(rows, ["match", "named", "cued"])
+        earned = PRODUCT_SHARE * x[:, :, 1] + CUED_SHARE * x[:, :, 2]
+        out: np.ndarray = np.where(x[:, :, 0] > 0, np.minimum(1.0, x[:, :, 0] + earned), 0.0)
         return out
 
 
@@ -179,31 +183,40 @@ class Logistic(Decision):
 
 
 class Bonus(Decision):
-    """match + `share` x (the result is in the product the request names or cues)."""
+    """match + a share x each of `features` (a result in the product the request names,
+    cues...), up to 1 where the match is not 0; the shares and the cut fitted on a grid."""
 
-    SHARES = tuple(np.round(np.arange(0.0, 0.41, 0.025), 3))
+    SHARES = tuple(float(v) for v in np.round(np.arange(0.0, 0.41, 0.025), 3))
 
-    def __init__(self, rows: list[Row], target: float, feature: str = "product") -> None:
-        self.feature = feature
-        x = arrays(rows, ["match", feature])
+    def __init__(
+        self, rows: list[Row], target: float, features: Sequence[str] = ("product",)
+    ) -> None:
+        self.features = tuple(features)
         here = present(rows)
         none = np.array([r["none"] for r in rows])
         best_key: tuple[float, float] | None = None
-        for share in self.SHARES:
-            s = np.where(here, x[:, :, 0] + share * x[:, :, 1], MISSING).max(axis=1)
+        grids = [self.SHARES] * len(self.features)
+        for shares in itertools.product(*grids):
+            self.shares = shares
+            s = np.where(here, self.scores(rows), MISSING).max(axis=1)
             cut = cut_for(s, none, target)
             flagged = s < cut
             key = (float(flagged[none].mean()), -float(flagged[~none].mean()))
             if best_key is None or key > best_key:
-                best_key, self.share, self.cut = key, float(share), cut
+                best_key, best, self.cut = key, shares, cut
+        self.shares = best
 
     def scores(self, rows: list[Row]) -> np.ndarray:
-        x = arrays(rows, ["match", self.feature])
-        out: np.ndarray = x[:, :, 0] + self.share * x[:, :, 1]
+        x = arrays(rows, ["match", *self.features])
+        earned = sum(v * x[:, :, i + 1] for i, v in enumerate(self.shares))
+        out: np.ndarray = np.where(x[:, :, 0] > 0, np.minimum(1.0, x[:, :, 0] + earned), 0.0)
         return out
 
     def constants(self) -> str:
-        return f"match + {self.share:.3f} x {self.feature}; cut {self.cut:.3f}"
+        terms = " + ".join(
+            f"{v:.3f} x {f}" for f, v in zip(self.features, self.shares, strict=True)
+        )
+        return f"match + {terms}; cut {self.cut:.3f}"
 
 
 def rates(flags: np.ndarray, rows: list[Row]) -> str:
@@ -252,13 +265,18 @@ def main() -> None:
     t = args.target
     report("current (match >= 0.3)", lambda rs: Current(rs, t), rows)
     report(
-        f"shipped (match + {PRODUCT_SHARE} x product >= {MATCH_FLOOR})",
+        f"shipped (match + {PRODUCT_SHARE} x named + {CUED_SHARE} x cued >= {MATCH_FLOOR})",
         lambda rs: Shipped(rs, t),
         rows,
     )
     report("floor (match, its floor fitted)", lambda rs: Floor(rs, t), rows)
     report("bonus (match + share x product)", lambda rs: Bonus(rs, t), rows)
-    report("bonus (match + share x named)", lambda rs: Bonus(rs, t, "named"), rows)
+    report("bonus (match + share x named)", lambda rs: Bonus(rs, t, ("named",)), rows)
+    report(
+        "bonus (match + share x named + share x cued)",
+        lambda rs: Bonus(rs, t, ("named", "cued")),
+        rows,
+    )
     for names in SETS:
         report(f"logistic {' + '.join(names)}", lambda rs, n=names: Logistic(rs, t, n), rows)
 

@@ -36,13 +36,15 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   ("water the garden": a DocuSign settings call's description holds "water"; a word of
   a description, not what the call does).
 
-- a result in an integration the request names ("... in Asana") or, naming none, that
-  its words imply (discovery/cues.py: "inbox", "ENG-55") earns `PRODUCT_SHARE` on its
-  match (up to 1): a request put to a product is one that product is likely to do
-  ("have slack remind me at 4pm ...", "refund her payment in Square").
+- a result in an integration the request names ("... in Asana") earns `PRODUCT_SHARE`
+  on its match (up to 1), one in an integration its words imply when it names none
+  (discovery/cues.py: "inbox", "ENG-55") `CUED_SHARE`: a request put to a product is
+  one that product is likely to do ("have slack remind me at 4pm ...", "refund her
+  payment in Square"); a word that implies one is weaker evidence ("track my amazon
+  package": Spotify's tracks) than its name.
 
 The answer says nothing fits when no result's `match` reaches `MATCH_FLOOR`. The floor
-and the product's share were fitted by bench/flag_fit.py on the development set
+and the products' shares were fitted by bench/flag_fit.py on the development set
 (search_eval.yaml) with each of its sections held out in turn; features that did not
 separate better there (the semantic cosine, the first stage's scores, the request's
 unknown words, the verbs' agreement) are left out (docs/catalog.md, "Search").
@@ -67,9 +69,11 @@ OBJECT_PENALTY = 0.5
 ARGUMENT_SHARE = 0.5
 # Below this best `match` the answer says nothing fits (bench/flag_fit.py).
 MATCH_FLOOR = 0.32
-# What a result in an integration the request names or cues earns on its match, up to 1
-# (bench/flag_fit.py): the product the request asks of is evidence the result fits.
+# What a result in an integration the request names earns on its match, up to 1, and one
+# in an integration its words imply (bench/flag_fit.py): the product the request asks of
+# is evidence the result fits.
 PRODUCT_SHARE = 0.1
+CUED_SHARE = 0.05
 # A result's name agrees with the request from this share of its terms; below it, and
 # under `STRONG_MATCH`, its match is multiplied by `NAME_PENALTY`.
 NAME_AGREES = 0.3
@@ -214,11 +218,11 @@ class Matcher:
 
     @staticmethod
     def match(
-        wanted: Wanted, document: frozenset[str], name_share: float = 1.0, asked: bool = False
+        wanted: Wanted, document: frozenset[str], name_share: float = 1.0, asked: float = 0.0
     ) -> float:
         """The share of what is wanted that `document` (its terms) holds; `name_share`:
-        the share of the endpoint's name the request holds; `asked`: whether the
-        endpoint's integration is one the request names or cues."""
+        the share of the endpoint's name the request holds; `asked`: what the endpoint's
+        integration earns as the one the request asks of (`product_share`)."""
         words, factor = wanted
         total = got = 0.0
         for weight, full, partial in words:
@@ -230,14 +234,19 @@ class Matcher:
         held = factor * got / total if total else 0.0
         if name_share < NAME_AGREES and held < STRONG_MATCH:
             held *= NAME_PENALTY
-        if asked and held:
-            held = min(1.0, held + PRODUCT_SHARE)
+        if held:
+            held = min(1.0, held + asked)
         return held
 
 
 def _first(text: str) -> str:
     """The first clause of a request as phrasing.py orders it: the clause that asks."""
     return text.split(" . ", 1)[0]
+
+
+def product_share(named: bool) -> float:
+    """What a result earns in an integration the request names (`named`) or implies."""
+    return PRODUCT_SHARE if named else CUED_SHARE
 
 
 def fits(matches: Sequence[float]) -> bool:

@@ -36,7 +36,7 @@ from skillgate.catalog.loader import Catalog
 from skillgate.discovery.analysed import Documents, for_catalog
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
-from skillgate.discovery.confidence import Matcher
+from skillgate.discovery.confidence import Matcher, product_share
 from skillgate.discovery.cues import Cues
 from skillgate.discovery.hit import Hit, hit_for
 from skillgate.discovery.postings import RELATED_WEIGHT, Postings, knowing
@@ -124,7 +124,7 @@ class SearchIndex:
         # The last ranked query's name shares (`coverage`), read again by its matches.
         self._last_cover: tuple[Query, np.ndarray | None] | None = None
         # The last ranked query's named or cued integrations (`asked_of`), likewise.
-        self._last_asked: tuple[Query, frozenset[str]] | None = None
+        self._last_asked: tuple[Query, frozenset[str], bool] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[AnswerKey, SearchAnswer] = {}
 
@@ -195,7 +195,7 @@ class SearchIndex:
         named = self._products.of(query)
         # No product named: the words that imply one (discovery/cues.py).
         boosts = {slug: NAMED_BOOST for slug in named} or self._cues.factors(query, q.terms)
-        self._last_asked = (q, frozenset(boosts))
+        self._last_asked = (q, frozenset(boosts), bool(named))
         if not named:  # and the caller's connected integrations
             for slug in connected:
                 if slug in self.ranges:
@@ -205,14 +205,16 @@ class SearchIndex:
             total[start:end] *= factor
         return total
 
-    def asked_of(self, query: str, q: Query) -> frozenset[str]:
-        """The integrations the request (`query` as searched, `q` its analysis) names,
-        else those its words imply (discovery/cues.py): the ones the ranking boosts,
-        the caller's connected ones aside (the last ranked query's, kept)."""
+    def asked_of(self, query: str, q: Query) -> tuple[frozenset[str], bool]:
+        """The integrations the request (`query` as searched, `q` its analysis) names
+        (and True), else those its words imply (discovery/cues.py; and False): the ones
+        the ranking boosts, the caller's connected ones aside (the last ranked query's,
+        kept)."""
         last = self._last_asked
         if last is not None and last[0] is q:
-            return last[1]
-        return frozenset(self._products.of(query) or self._cues.factors(query, q.terms))
+            return last[1], last[2]
+        named = self._products.of(query)
+        return frozenset(named or self._cues.factors(query, q.terms)), bool(named)
 
     def search(
         self,
@@ -260,13 +262,14 @@ class SearchIndex:
         documents = self._documents
         assert documents is not None  # hits come from an index with documents
         shares = self.coverage(q)
-        asked = self.asked_of(text, q)
+        asked, named = self.asked_of(text, q)
+        share = product_share(named)
         return [
             self._matcher.match(
                 wanted,
                 documents.terms(h.row),
                 self._agreement(q, h, shares),
-                h.integration.slug in asked,
+                share if h.integration.slug in asked else 0.0,
             )
             for h in hits
         ]
