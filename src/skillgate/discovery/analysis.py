@@ -336,7 +336,7 @@ class Analyzer:
         """The query's terms and related terms; `known`: the terms the catalog holds (a
         plural of a word it does not know, `torvalds`, asks for no listing)."""
         text, related, one = self._references(text)
-        request, context, _ = phrased(text, imperative=True)
+        request, context, _ = phrased(text)
         if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
         text = _ASKING.sub("show me", text, count=1)

@@ -10,7 +10,10 @@ general English, none of it about one integration:
   "please", "I need you to", "go ahead and", "the user wants me to", "it'd be great
   if"...) is that clause: it comes first, the others after it (their words still
   search; the clauses before it are its `background`, which confidence.py leaves out of
-  `match`); with `imperative`, when none asks, the first that starts with a verb of doing;
+  `match`); with `imperative` (confidence.py's reading, not the ranking's: BFCL lost
+  2 top-1 hits with it in the ranking), when none asks, the first that starts with a
+  verb of doing, else the last sentence that asks a question ("What do I have going
+  on?", not "Any suggestions?");
 - **politeness** (`_POLITE`: "would you mind", "if it's not too much trouble", "I was
   wondering if you could") is left out, so the verb leads the request wherever it
   stands; "see if", "find out if" ask to see something, as "show me" does ("check
