@@ -25,6 +25,7 @@ general English, none of it about one integration:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from skillgate.discovery.verbs import DOING, MORE_VERBS
@@ -53,6 +54,30 @@ _WHEN = re.compile(
     rf"(?:\s+at\s+\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)?)?\b",
     re.IGNORECASE,
 )
+# Each form of `_WHEN` holds one of these words, or a digit after which comes what
+# `_NUMBERED` reads, or a month's name before a digit (`_DATED`): a text holding none
+# needs no pass of `_WHEN` (`_may_say_when`, cheaper by far).
+_WHEN_WORDS = (
+    "day", "week", "night", "tomorrow", "morning", "noon", "evening", "min", "hour", "hr",
+    "month", "quarter", "year", "around",
+)  # fmt: skip
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_NUMBERED = re.compile(rf"\d[\d\s]*(?:[:/.\-]|[ap]m|st|nd|rd|th|of|{'|'.join(_MONTHS)})")
+_DATED = re.compile(rf"(?:{'|'.join(_MONTHS)})[a-z]*\s+\d")
+
+
+def _may_say_when(text: str) -> bool:
+    """Whether `_WHEN` may find a time in `text` (False: it finds none). A text not all
+    ASCII may: the regex reads letters case-insensitively as Unicode does ("\u017f" as
+    "s"), which a lower-cased text does not show."""
+    if not text.isascii():
+        return True
+    lower = text.lower()
+    if any(w in lower for w in _WHEN_WORDS) or _NUMBERED.search(lower) is not None:
+        return True
+    return any(m in lower for m in _MONTHS) and _DATED.search(lower) is not None
+
+
 # Where a sentence's clauses part.
 _CLAUSE = re.compile(r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$")
 # A request relayed by an agent ("the user wants me to ..."): the user's request.
@@ -163,20 +188,37 @@ def _imperative(clause: str) -> bool:
     return m is not None and (m.group(1).lower() in DOING or m.group(1).lower() in MORE_VERBS)
 
 
-def phrased(text: str, imperative: bool = False) -> Phrased:
-    """The request in `text` and its context; `imperative`: when no clause asks, the
-    first that starts with a verb of doing does ("URGENT: the deploy broke login. Open an
-    issue ...")."""
+class _Clauses(NamedTuple):
+    text: str  # shorthand spelt out, times left out
+    times: tuple[str, ...]
+    clauses: tuple[str, ...]
+    asking: tuple[int, ...]  # the clauses that ask (none when there is one clause)
+
+
+@lru_cache(maxsize=4)
+def _clauses(text: str) -> _Clauses:
+    """`text`'s clauses and times, kept for the few last texts: a request is phrased for
+    its terms (analysis.py) and again for its `match` (confidence.py)."""
     text = _unshorten(text)
-    times = [m.group(0) for m in _WHEN.finditer(text)] if any(c.isalpha() for c in text) else []
+    times: list[str] = []
+    if any(c.isalpha() for c in text) and _may_say_when(text):
+        times = [m.group(0) for m in _WHEN.finditer(text)]
     if times:
         text = _WHEN.sub(" ", text)
     clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
     if " so " in text or " and " in text or " but " in text:
         clauses = [p for c in clauses for p in _JOINED_ASK.split(c) if p and p.strip()]
     asking = [i for i, c in enumerate(clauses) if _ASKS.search(c)] if len(clauses) > 1 else []
+    return _Clauses(text, tuple(times), tuple(clauses), tuple(asking))
+
+
+def phrased(text: str, imperative: bool = False) -> Phrased:
+    """The request in `text` and its context; `imperative`: when no clause asks, the
+    first that starts with a verb of doing does ("URGENT: the deploy broke login. Open an
+    issue ...")."""
+    text, times, clauses, asking = _clauses(text)
     if imperative and not asking and len(clauses) > 1:  # the first that says what to do
-        asking = [i for i, c in enumerate(clauses) if _imperative(c)][:1]
+        asking = tuple(i for i, c in enumerate(clauses) if _imperative(c))[:1]
     background = ""
     if asking:
         # The clause that asks first, then the others (their words still search).
@@ -186,7 +228,8 @@ def phrased(text: str, imperative: bool = False) -> Phrased:
         text = " . ".join(c for c in (_LEFT.sub("", _polite(c)).strip() for c in ordered) if c)
     else:
         text = _LEFT.sub("", _polite(text))
-    text = _WHETHER.sub(_whether, text)
+    if not text.isascii() or "if" in text.lower() or "whether" in text.lower():
+        text = _WHETHER.sub(_whether, text)  # (each form holds "if" or "whether")
     if "know" in text.lower():
         text = _LET_KNOW.sub(r"tell \1", text)
     return Phrased(" ".join(text.split()), " ".join(times), background)
