@@ -173,8 +173,18 @@ _SHORT = re.compile(
 )
 
 
+# What `_SHORT` may match in a text: the start of each run of characters its look-behind
+# refuses, up to one its look-ahead allows (a "." or "#"); a shorthand matches only as
+# one of these whole (so a text none of whose heads is one has none).
+_HEADS = re.compile(r"(?<![\w/@#.-])[\w/@-]+")
+
+
 def _unshorten(text: str) -> str:
-    """`text` with its chat shorthand spelt out."""
+    """`text` with its chat shorthand spelt out (the cheap test first; a text not all
+    ASCII always goes through `_SHORT`, which reads letters case-insensitively as
+    Unicode does)."""
+    if text.isascii() and _SHORTHAND.keys().isdisjoint(_HEADS.findall(text.lower())):
+        return text
     return _SHORT.sub(lambda m: _SHORTHAND[m.group(0).lower()], text)
 
 
