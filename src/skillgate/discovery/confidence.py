@@ -97,6 +97,8 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
 
+# The words whose terms a `Matcher` keeps.
+_WORDS = 50_000
 # One word a request asks for: its weight, the terms that satisfy it in full, the terms
 # that satisfy it in part; what a request asks for: its words, and the factor of the
 # words the catalog does not know.
@@ -117,6 +119,7 @@ class Matcher:
         synonym tables (never unknown: they stand for catalog words); `named`: the terms
         of the endpoints' names."""
         self._analyzer = analyzer
+        self._words: dict[str, tuple[str, ...]] = {}  # a word's terms (`_terms_of`)
         self._named = frozenset(named)
         self._verbs = frozenset(t for w in DOING for t in analyzer.terms(w))
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
@@ -176,12 +179,21 @@ class Matcher:
         where it says what to do to what."""
         return _BOUNDARY.split(_QUOTED.sub(" ", text), maxsplit=1)[0]
 
+    def _terms_of(self, word: str) -> tuple[str, ...]:
+        """`analyzer.terms(word)` for one word, kept (requests repeat their words)."""
+        found = self._words.get(word)
+        if found is None:
+            found = tuple(self._analyzer.terms(word))
+            if len(self._words) < _WORDS:
+                self._words[word] = found
+        return found
+
     def _place_unknowns(self, clause: str) -> set[str]:
         """The terms of the words the catalog does not know that name where the request
         is to be done ("post the picture to my *instagram*"): a place nothing here is."""
         found: set[str] = set()
         for m in _MY_PLACE.finditer(clause):
-            for term in self._analyzer.terms(m.group(1)):
+            for term in self._terms_of(m.group(1)):
                 if term not in self._idf and term not in self._table:
                     found.add(term)
         return found
@@ -196,7 +208,7 @@ class Matcher:
                 continue  # a name, a time, how many
             if lower in _PRONOUNS:
                 continue  # someone named before
-            for term in self._analyzer.terms(word):
+            for term in self._terms_of(word):
                 if term not in self._idf and term not in self._table:
                     found.add(term)
         return found

@@ -132,7 +132,7 @@ class Model:
             return np.zeros(self._weights.shape[1], np.float32)
         # What numpy's `mean` and `linalg.norm` compute, without their wrappers' checks
         # (the same operations, the count an intp as `mean` divides by: the same bits).
-        mean: np.ndarray = np.add.reduce(self._weights[ids], axis=0, dtype=np.float32)
+        mean: np.ndarray = np.add.reduce(self._weights.take(ids, axis=0), axis=0, dtype=np.float32)
         np.true_divide(mean, np.intp(len(ids)), out=mean, casting="unsafe")
         norm = float(np.sqrt(mean.dot(mean)))
         return mean / norm if norm else mean
