@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import Stemmer
 
-from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.phrasing import hint, phrased
 from skillgate.discovery.synonyms import (
     ACTIONS,
     MEANS,
@@ -63,6 +63,7 @@ _WHAT = re.compile(
 )
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
+_HEX_RUN = re.compile(r"[0-9a-f]{10}")  # what every `_HEX_ID` holds (a cheap test first)
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
@@ -88,6 +89,7 @@ def _plural(word: str, stem: str) -> bool:
 # page", "a channel called project-x", "comment saying LGTM"): the words after it are
 # what to send or look for, and say little about which endpoint does it.
 _CONTENT = re.compile(r"\b(?:about|regarding|saying|titled|called|named)\b", re.IGNORECASE)
+_CONTENT_WORDS = hint("about", "regarding", "saying", "titled", "called", "named")
 # "that" after a verb of telling, in the same clause, before a sentence's subject ("text
 # my sister that I'm late"; not "the text of that email"): what follows is what to say.
 _TOLD_THAT = re.compile(
@@ -104,7 +106,7 @@ _ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "
 def _content(text: str) -> tuple[str, str]:
     """(the request without its content, the content): split at the first word of
     `_CONTENT` that has words before it, none of `_ASKS_ABOUT` just before."""
-    found = _CONTENT.search(text)
+    found = _CONTENT.search(text) if _CONTENT_WORDS(text) else None
     marker = found.span() if found is not None else None
     told = _TOLD_THAT.search(text) if "that" in text.lower() else None
     if told is not None and (marker is None or told.start(1) < marker[0]):
@@ -262,7 +264,7 @@ class Analyzer:
         it names one item (a reference but to a repository or channel, where items are; a long
         hex id)."""
         related: set[str] = set()
-        one = bool(_HEX_ID.search(text))
+        one = _HEX_RUN.search(text) is not None and _HEX_ID.search(text) is not None
         for char, pattern, meant in self._shapes:
             if char in text:
                 # A reference says what it is, and its own words (`acme/web`) say nothing.

@@ -47,7 +47,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 
 from skillgate.discovery.analysis import Analyzer, Query
-from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.phrasing import hint, phrased
 from skillgate.discovery.verbs import DOING
 
 # The share of a word's weight a document earns with only a word the tables relate to it.
@@ -93,6 +93,7 @@ _PRONOUNS = frozenset(
 # Where a request is to be done, when it is the caller's own ("to my instagram", "from
 # our bank"): a word here the catalog does not know names a place nothing here is.
 _MY_PLACE = re.compile(r"\b(?:to|into|onto|from|at)\s+(?:my|our)\s+([A-Za-z]+)\b", re.I)
+_MY = hint("my", "our")  # what every `_MY_PLACE` holds
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
@@ -192,6 +193,8 @@ class Matcher:
         """The terms of the words the catalog does not know that name where the request
         is to be done ("post the picture to my *instagram*"): a place nothing here is."""
         found: set[str] = set()
+        if not _MY(clause):
+            return found
         for m in _MY_PLACE.finditer(clause):
             for term in self._terms_of(m.group(1)):
                 if term not in self._idf and term not in self._table:

@@ -25,6 +25,7 @@ general English, none of it about one integration:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -54,32 +55,44 @@ _WHEN = re.compile(
     rf"(?:\s+at\s+\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)?)?\b",
     re.IGNORECASE,
 )
-# Each form of `_WHEN` holds one of these words, or a digit after which comes what
-# `_NUMBERED` reads, or a month's name before a digit (`_DATED`): a text holding none
-# needs no pass of `_WHEN` (`_may_say_when`, cheaper by far).
-_WHEN_WORDS = (
+
+
+def hint(*words: str) -> Callable[[str], bool]:
+    """A cheap test before a case-insensitive pattern each of whose matches holds one of
+    `words` (lower case): False when the pattern cannot match the text, that is when the
+    text is all ASCII and its lower case holds none of them (a text not all ASCII always
+    passes: the pattern reads letters as Unicode does, "\u017f" as "s", "\u0131" as "i")."""
+    pattern = re.compile("|".join(map(re.escape, words)))
+
+    def may_match(text: str) -> bool:
+        return not text.isascii() or pattern.search(text.lower()) is not None
+
+    return may_match
+
+
+# Each form of `_WHEN` holds one of these words, or a digit and then what `_NUMBERED`
+# reads, or a month's name before a digit (`_DATED`): a text holding none needs no pass
+# of `_WHEN` (`_may_say_when`, cheaper by far).
+_WHEN_WORDS = hint(
     "day", "week", "night", "tomorrow", "morning", "noon", "evening", "min", "hour", "hr",
     "month", "quarter", "year", "around",
 )  # fmt: skip
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_NUMBERED = re.compile(rf"\d[\d\s]*(?:[:/.\-]|[ap]m|st|nd|rd|th|of|{'|'.join(_MONTHS)})")
-_DATED = re.compile(rf"(?:{'|'.join(_MONTHS)})[a-z]*\s+\d")
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+_NUMBERED = re.compile(rf"\d[\d\s]*(?:[:/.\-]|[ap]m|st|nd|rd|th|of|{_MONTHS})")
+_DATED = re.compile(rf"(?:{_MONTHS})[a-z]*\s+\d")
 
 
 def _may_say_when(text: str) -> bool:
-    """Whether `_WHEN` may find a time in `text` (False: it finds none). A text not all
-    ASCII may: the regex reads letters case-insensitively as Unicode does ("\u017f" as
-    "s"), which a lower-cased text does not show."""
-    if not text.isascii():
+    """Whether `_WHEN` may find a time in `text` (False: it finds none)."""
+    if _WHEN_WORDS(text):  # (a text not all ASCII: True)
         return True
     lower = text.lower()
-    if any(w in lower for w in _WHEN_WORDS) or _NUMBERED.search(lower) is not None:
-        return True
-    return any(m in lower for m in _MONTHS) and _DATED.search(lower) is not None
+    return _NUMBERED.search(lower) is not None or _DATED.search(lower) is not None
 
 
-# Where a sentence's clauses part.
+# Where a sentence's clauses part (each part holds a `_CLAUSE_MARK`).
 _CLAUSE = re.compile(r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$")
+_CLAUSE_MARK = re.compile(r"[,;:!?.\-\u2013\u2014]")
 # A request relayed by an agent ("the user wants me to ..."): the user's request.
 _RELAYED = (
     r"(?:the\s+)?(?:user|customer|client|caller)\s+(?:wants|would\s+like|is\s+asking|asks"
@@ -99,6 +112,12 @@ _ASKS = re.compile(
     rf"|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is|(?:can|could|may)\s+i\s+(?:get|see))\b",
     re.IGNORECASE,
 )
+# Each form of `_ASKS` holds one of these.
+_ASKS_WORDS = hint(
+    "you", "please", "pls", "need", "want", "like", "love", "ahead", "know", "tell",
+    "wondering", "curious", "help", "user", "customer", "client", "caller", "great", "nice",
+    "good", "amazing", "awesome", "helpful", "get", "see",
+)  # fmt: skip
 # "..., so I need all the rows", "... and can you ...": a request joined to its background
 # by a conjunction starts a clause of its own.
 _JOINED_ASK = re.compile(rf"\s+(?:so|and|but)\s+(?=(?:{_ASKS.pattern}))", re.IGNORECASE)
@@ -120,6 +139,9 @@ _WHETHER = re.compile(
     r"\b(?:(?P<verb>check|verify|confirm)|see|find\s+out|look|know)\s+(?:if|whether)\b",
     re.IGNORECASE,
 )
+
+
+_IF = hint("if", "whether")  # each form of `_WHETHER` holds one
 
 
 def _whether(m: re.Match[str]) -> str:
@@ -215,10 +237,13 @@ def _clauses(text: str) -> _Clauses:
         times = [m.group(0) for m in _WHEN.finditer(text)]
     if times:
         text = _WHEN.sub(" ", text)
-    clauses = [c for c in _CLAUSE.split(text) if c and c.strip()]
-    if " so " in text or " and " in text or " but " in text:
+    parts = _CLAUSE.split(text) if _CLAUSE_MARK.search(text) else [text]
+    clauses = [c for c in parts if c and c.strip()]
+    if (" so " in text or " and " in text or " but " in text) and _ASKS_WORDS(text):
         clauses = [p for c in clauses for p in _JOINED_ASK.split(c) if p and p.strip()]
-    asking = [i for i, c in enumerate(clauses) if _ASKS.search(c)] if len(clauses) > 1 else []
+    asking = []
+    if len(clauses) > 1:
+        asking = [i for i, c in enumerate(clauses) if _ASKS_WORDS(c) and _ASKS.search(c)]
     return _Clauses(text, tuple(times), tuple(clauses), tuple(asking))
 
 
@@ -238,8 +263,8 @@ def phrased(text: str, imperative: bool = False) -> Phrased:
         text = " . ".join(c for c in (_LEFT.sub("", _polite(c)).strip() for c in ordered) if c)
     else:
         text = _LEFT.sub("", _polite(text))
-    if not text.isascii() or "if" in text.lower() or "whether" in text.lower():
-        text = _WHETHER.sub(_whether, text)  # (each form holds "if" or "whether")
+    if _IF(text):
+        text = _WHETHER.sub(_whether, text)
     if "know" in text.lower():
         text = _LET_KNOW.sub(r"tell \1", text)
     return Phrased(" ".join(text.split()), " ".join(times), background)
