@@ -106,8 +106,10 @@ class SearchIndex:
         alternatives = "|".join(map(re.escape, sorted(self._products, key=len, reverse=True)))
         self._named = re.compile(rf"\b(?:{alternatives})\b") if self._products else None
         self._cues = Cues(self.analyzer, self.ranges)
-        # A name the regex finds is in the text, and so is its first word ("" for a blank).
-        self._product_words = tuple({(p.split() or [""])[0] for p in self._products})
+        # A name the regex finds is in the text, and so is its first word ("" for a blank):
+        # one pass of these words, each as it is, before the regex (cheaper).
+        firsts = sorted({(p.split() or [""])[0] for p in self._products})
+        self._product_words = re.compile("|".join(map(re.escape, firsts)))
         self.bm25 = analysed.bm25
         self._indexed = analysed.indexed
         self._postings = Postings(self.bm25, analysed.names)
@@ -195,7 +197,7 @@ class SearchIndex:
         lowered = query.lower()
         boosts: dict[str, float] = {}
         # The regex only when a product's first word is in the text at all (cheaper).
-        if self._named is not None and any(w in lowered for w in self._product_words):
+        if self._named is not None and self._product_words.search(lowered) is not None:
             boosts = {self._products[n]: NAMED_BOOST for n in set(self._named.findall(lowered))}
         if not boosts:  # no product named: the words that imply one (discovery/cues.py)
             boosts = self._cues.factors(query, q.terms)
