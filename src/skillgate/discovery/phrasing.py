@@ -71,15 +71,13 @@ def hint(*words: str) -> Callable[[str], bool]:
 
 
 # Each form of `_WHEN` holds one of these words, or a digit and then what `_NUMBERED`
-# reads, or a month's name before a digit (`_DATED`): a text holding none needs no pass
-# of `_WHEN` (`_may_say_when`, cheaper by far).
-_WHEN_WORDS = hint(
-    "day", "week", "night", "tomorrow", "morning", "noon", "evening", "min", "hour", "hr",
-    "month", "quarter", "year", "around",
-)  # fmt: skip
+# reads, or what `_DATED` reads (a month's name before a digit, "next" before a unit): a
+# text holding none needs no pass of `_WHEN` (`_may_say_when`, cheaper by far).
+_WHEN_WORDS = hint("day", "weekend", "night", "tomorrow", "morning", "noon", "evening", "around")
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
-_NUMBERED = re.compile(rf"\d[\d\s]*(?:[:/.\-]|[ap]m|st|nd|rd|th|of|{_MONTHS})")
-_DATED = re.compile(rf"(?:{_MONTHS})[a-z]*\s+\d")
+_UNITS = "min|hour|hr|week|month|quarter|year"  # `_UNIT`'s but "day", one of `_WHEN_WORDS`
+_NUMBERED = re.compile(rf"\d[\d\s]*(?:[:/.\-]|[ap]m|st|nd|rd|th|of|{_MONTHS}|{_UNITS})")
+_DATED = re.compile(rf"(?:{_MONTHS})[a-z]*\s+\d|(?:next|this|last|every|coming)\s+(?:{_UNITS})")
 
 
 def _may_say_when(text: str) -> bool:
