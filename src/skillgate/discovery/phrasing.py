@@ -62,7 +62,13 @@ def hint(*words: str) -> Callable[[str], bool]:
     `words` (lower case): False when the pattern cannot match the text, that is when the
     text is all ASCII and its lower case holds none of them (a text not all ASCII always
     passes: the pattern reads letters as Unicode does, "\u017f" as "s", "\u0131" as "i")."""
-    pattern = re.compile("|".join(map(re.escape, words)))
+    return hint_pattern("|".join(map(re.escape, words)))
+
+
+def hint_pattern(source: str) -> Callable[[str], bool]:
+    """`hint` for a case-insensitive pattern each of whose matches holds a match of
+    `source` (lower case, case-sensitive: the cheaper pass)."""
+    pattern = re.compile(source)
 
     def may_match(text: str) -> bool:
         return not text.isascii() or pattern.search(text.lower()) is not None
