@@ -31,31 +31,6 @@ from typing import NamedTuple
 
 from skillgate.discovery.verbs import DOING, MORE_VERBS
 
-_DAY = (
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|tonight|today|tomorrow|yesterday"
-    r"|morning|afternoon|evening|night|noon|midnight"
-)
-_UNIT = r"minute|min|hour|hr|day|week|month|quarter|year"
-_MONTH = (
-    r"january|february|march|april|may|june|july|august|september|october|november"
-    r"|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
-# When: an argument of the call. Longest forms first; each may be led by a preposition.
-_WHEN = re.compile(
-    rf"\b(?:(?:on|at|by|until|till|before|after|around|from|for|to|in|next|this|last|every|each"
-    rf"|coming|the)\s+)*"
-    rf"(?:(?:(?:{_DAY})s?(?:\s+(?:morning|afternoon|evening|night))?)"
-    rf"|(?:(?:next|this|last|every|coming)\s+(?:{_UNIT})s?)"
-    rf"|(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)\b)|(?:(?<=around\s)\d{{1,2}}\b)"
-    rf"|(?:\d{{1,2}}:\d{{2}})"
-    rf"|(?:\d{{4}}[-./]\d{{1,2}}[-./]\d{{1,2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?)"
-    rf"|(?:\d+\s*(?:{_UNIT})s?)"
-    rf"|(?:(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?)"
-    rf"|(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})))"
-    rf"(?:\s+at\s+\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)?)?\b",
-    re.IGNORECASE,
-)
-
 
 def hint(*words: str) -> Callable[[str], bool]:
     """A cheap test before a case-insensitive pattern each of whose matches holds one of
@@ -74,6 +49,65 @@ def hint_pattern(source: str) -> Callable[[str], bool]:
         return not text.isascii() or pattern.search(text.lower()) is not None
 
     return may_match
+
+
+class CaseFree:
+    """A case-insensitive pattern (`source`, its letters in lower case) run as its
+    case-sensitive twin over a text's lower case when the text is all ASCII: the same
+    matches at the same places, for a third of the cost or less. Matches come back as
+    spans of the text (a match's groups would be the lower case's)."""
+
+    def __init__(self, source: str) -> None:
+        self.pattern = re.compile(source, re.IGNORECASE)
+        self._lower = re.compile(source)
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Each match's span, first to last (as `finditer`)."""
+        if text.isascii():
+            return [m.span() for m in self._lower.finditer(text.lower())]
+        return [m.span() for m in self.pattern.finditer(text)]
+
+    def search(self, text: str) -> tuple[int, int] | None:
+        """The first match's span, or None."""
+        found = self._lower.search(text.lower()) if text.isascii() else self.pattern.search(text)
+        return None if found is None else found.span()
+
+    def sub(self, replacement: str, text: str) -> str:
+        """`text` with each match replaced by `replacement` (plain text; the pattern
+        never matches an empty text)."""
+        if not text.isascii():
+            return self.pattern.sub(replacement, text)
+        pieces: list[str] = []
+        last = 0
+        for m in self._lower.finditer(text.lower()):
+            pieces += (text[last : m.start()], replacement)
+            last = m.end()
+        return "".join([*pieces, text[last:]]) if pieces else text
+
+
+_DAY = (
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|tonight|today|tomorrow|yesterday"
+    r"|morning|afternoon|evening|night|noon|midnight"
+)
+_UNIT = r"minute|min|hour|hr|day|week|month|quarter|year"
+_MONTH = (
+    r"january|february|march|april|may|june|july|august|september|october|november"
+    r"|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+# When: an argument of the call. Longest forms first; each may be led by a preposition.
+_WHEN = CaseFree(
+    rf"\b(?:(?:on|at|by|until|till|before|after|around|from|for|to|in|next|this|last|every|each"
+    rf"|coming|the)\s+)*"
+    rf"(?:(?:(?:{_DAY})s?(?:\s+(?:morning|afternoon|evening|night))?)"
+    rf"|(?:(?:next|this|last|every|coming)\s+(?:{_UNIT})s?)"
+    rf"|(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)\b)|(?:(?<=around\s)\d{{1,2}}\b)"
+    rf"|(?:\d{{1,2}}:\d{{2}})"
+    rf"|(?:\d{{4}}[-./]\d{{1,2}}[-./]\d{{1,2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?)"
+    rf"|(?:\d+\s*(?:{_UNIT})s?)"
+    rf"|(?:(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?)"
+    rf"|(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})))"
+    rf"(?:\s+at\s+\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)?)?\b"
+)
 
 
 # Each form of `_WHEN` holds one of these words, or a digit and then what `_NUMBERED`
@@ -108,13 +142,12 @@ _WOULD_BE_GOOD = (
     r"\s+if(?:\s+you\s+could)?"
 )
 # A clause that asks for something.
-_ASKS = re.compile(
+_ASKS = CaseFree(
     r"\b(?:(?:can|could|would|will)\s+you|please|pls|i\s*(?:'d|would)?\s*(?:need|want|like|love)"
     r"\s+(?:you|it\s+if|to\s+know)|i\s+need\s+to\s+(?:see|know|find|check|get)|go\s+ahead"
     r"|i\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)"
     r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+(?:me|us)"
-    rf"|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is|(?:can|could|may)\s+i\s+(?:get|see))\b",
-    re.IGNORECASE,
+    rf"|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is|(?:can|could|may)\s+i\s+(?:get|see))\b"
 )
 # Each form of `_ASKS` holds one of these.
 _ASKS_WORDS = hint(
@@ -124,9 +157,9 @@ _ASKS_WORDS = hint(
 )  # fmt: skip
 # "..., so I need all the rows", "... and can you ...": a request joined to its background
 # by a conjunction starts a clause of its own.
-_JOINED_ASK = re.compile(rf"\s+(?:so|and|but)\s+(?=(?:{_ASKS.pattern}))", re.IGNORECASE)
+_JOINED_ASK = re.compile(rf"\s+(?:so|and|but)\s+(?=(?:{_ASKS.pattern.pattern}))", re.IGNORECASE)
 # Politeness around a request: left out.
-_POLITE = re.compile(
+_POLITE = CaseFree(
     r"\b(?:(?:i\s+was\s+)?wondering\s+if\s+you\s+could|would\s+you\s+mind"
     r"|(?:would|will)\s+you\s+be\s+able\s+to|(?:are|were)\s+you\s+able\s+to"
     r"|if\s+it'?s\s+not\s+too\s+much\s+trouble|when(?:ever)?\s+you\s+(?:get|have)\s+a"
@@ -135,8 +168,7 @@ _POLITE = re.compile(
     r"|i\s*(?:'d|\s+would)\s+(?:love|like)\s+(?:it\s+)?if\s+you\s+could"
     r"|i\s+(?:need|want)\s+you\s+to|is\s+it\s+possible\s+to|(?:hey|hi|hello)\s+there"
     rf"|help\s+(?:me|us)(?:\s+(?:to|with))?|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is"
-    r"|(?:can|could|may)\s+i(?=\s+(?:get|see)\b))\b",
-    re.IGNORECASE,
+    r"|(?:can|could|may)\s+i(?=\s+(?:get|see)\b))\b"
 )
 # Asking whether something is so: asks to see it.
 _WHETHER = re.compile(
@@ -238,7 +270,7 @@ def _clauses(text: str) -> _Clauses:
     text = _unshorten(text)
     times: list[str] = []
     if any(c.isalpha() for c in text) and _may_say_when(text):
-        times = [m.group(0) for m in _WHEN.finditer(text)]
+        times = [text[start:end] for start, end in _WHEN.spans(text)]
     if times:
         text = _WHEN.sub(" ", text)
     parts = _CLAUSE.split(text) if _CLAUSE_MARK.search(text) else [text]
@@ -247,7 +279,9 @@ def _clauses(text: str) -> _Clauses:
         clauses = [p for c in clauses for p in _JOINED_ASK.split(c) if p and p.strip()]
     asking = []
     if len(clauses) > 1:
-        asking = [i for i, c in enumerate(clauses) if _ASKS_WORDS(c) and _ASKS.search(c)]
+        asking = [
+            i for i, c in enumerate(clauses) if _ASKS_WORDS(c) and _ASKS.search(c) is not None
+        ]
     return _Clauses(text, tuple(times), tuple(clauses), tuple(asking))
 
 
