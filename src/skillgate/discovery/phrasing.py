@@ -77,12 +77,20 @@ class CaseFree:
         never matches an empty text)."""
         if not text.isascii():
             return self.pattern.sub(replacement, text)
-        pieces: list[str] = []
-        last = 0
-        for m in self._lower.finditer(text.lower()):
-            pieces += (text[last : m.start()], replacement)
-            last = m.end()
-        return "".join([*pieces, text[last:]]) if pieces else text
+        return _cut(text, self.spans(text), replacement)
+
+
+def _cut(text: str, spans: list[tuple[int, int]], replacement: str) -> str:
+    """`text` with each of `spans` (in order, not overlapping) replaced by `replacement`."""
+    if not spans:
+        return text
+    pieces: list[str] = []
+    last = 0
+    for start, end in spans:
+        pieces += (text[last:start], replacement)
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 _DAY = (
@@ -111,13 +119,16 @@ _WHEN = CaseFree(
 
 
 # Each form of `_WHEN` holds one of these words, or a digit and then what `_NUMBERED`
-# reads, or what `_DATED` reads (a month's name before a digit, "next" before a unit): a
+# reads, or what `_DATED` or `_NEXT_UNIT` read (a month's name before a digit, "next"
+# before a unit): a
 # text holding none needs no pass of `_WHEN` (`_may_say_when`, cheaper by far).
 _WHEN_WORDS = hint("day", "weekend", "night", "tomorrow", "morning", "noon", "evening", "around")
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _UNITS = "min|hour|hr|week|month|quarter|year"  # `_UNIT`'s but "day", one of `_WHEN_WORDS`
 _NUMBERED = re.compile(rf"\d[\d\s]*(?:[:/.\-]|[ap]m|st|nd|rd|th|of|{_MONTHS}|{_UNITS})")
-_DATED = re.compile(rf"(?:{_MONTHS})[a-z]*\s+\d|(?:next|this|last|every|coming)\s+(?:{_UNITS})")
+# (Two patterns: each then starts with literals, which the regex engine scans for.)
+_DATED = re.compile(rf"(?:{_MONTHS})[a-z]*\s+\d")
+_NEXT_UNIT = re.compile(rf"(?:next|this|last|every|coming)\s+(?:{_UNITS})")
 
 
 def _may_say_when(text: str) -> bool:
@@ -125,7 +136,7 @@ def _may_say_when(text: str) -> bool:
     if _WHEN_WORDS(text):  # (a text not all ASCII: True)
         return True
     lower = text.lower()
-    return _NUMBERED.search(lower) is not None or _DATED.search(lower) is not None
+    return any(p.search(lower) is not None for p in (_NUMBERED, _DATED, _NEXT_UNIT))
 
 
 # Where a sentence's clauses part (each part holds a `_CLAUSE_MARK`).
@@ -270,9 +281,9 @@ def _clauses(text: str) -> _Clauses:
     text = _unshorten(text)
     times: list[str] = []
     if any(c.isalpha() for c in text) and _may_say_when(text):
-        times = [text[start:end] for start, end in _WHEN.spans(text)]
-    if times:
-        text = _WHEN.sub(" ", text)
+        spans = _WHEN.spans(text)
+        times = [text[start:end] for start, end in spans]
+        text = _cut(text, spans, " ")
     parts = _CLAUSE.split(text) if _CLAUSE_MARK.search(text) else [text]
     clauses = [c for c in parts if c and c.strip()]
     if (" so " in text or " and " in text or " but " in text) and _ASKS_WORDS(text):

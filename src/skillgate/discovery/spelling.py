@@ -99,8 +99,14 @@ class Speller:
 
     def correct(self, text: str) -> str:
         """`text` with each unknown word replaced by the catalog's closest word."""
-        if self._kept.issuperset(map(str.lower, _ALONE.findall(text))):
+        alone = _ALONE.findall(text)
+        if self._kept.issuperset(map(str.lower, alone)):
             return text  # every word known to be left as written (no word looked up)
+        # The words `fix` looks up (the first, and the others in lower case): when none
+        # changes, neither does the text (no second pass).
+        looked = (w.lower() for i, w in enumerate(alone) if not i or w.islower())
+        if all(self.word(w) == w for w in looked):
+            return text
         first = True
 
         def fix(m: re.Match[str]) -> str:
