@@ -57,7 +57,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 
 from skillgate.discovery.analysis import Analyzer, Query
-from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.phrasing import hint_pattern, phrased
 from skillgate.discovery.verbs import DOING
 
 # The share of a word's weight a document earns with only a word the tables relate to it.
@@ -87,6 +87,9 @@ _BOUNDARY = re.compile(
     r"|because|since|until|before|after|if|as|saying|called|named|titled|regarding)\b",
     re.IGNORECASE,
 )
+# The same, case-sensitive, for a text all ASCII in lower case (its positions are the
+# text's; a case-insensitive pass costs several times more).
+_BOUNDARY_LOWER = re.compile(_BOUNDARY.pattern)
 # Words that say when, not what: never the request's object.
 _WHEN = frozenset(
     [
@@ -108,10 +111,13 @@ _PRONOUNS = frozenset(
 # Where a request is to be done, when it is the caller's own ("to my instagram", "from
 # our bank"): a word here the catalog does not know names a place nothing here is.
 _MY_PLACE = re.compile(r"\b(?:to|into|onto|from|at)\s+(?:my|our)\s+([A-Za-z]+)\b", re.I)
+_MY = hint_pattern(r"(?:to|from|at)\s+(?:my|our)")  # what every `_MY_PLACE` holds
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
 
+# The words whose terms a `Matcher` keeps.
+_WORDS = 50_000
 # One word a request asks for: its weight, the terms that satisfy it in full, the terms
 # that satisfy it in part; what a request asks for: its words, and the factor of the
 # words the catalog does not know.
@@ -132,6 +138,7 @@ class Matcher:
         synonym tables (never unknown: they stand for catalog words); `named`: the terms
         of the endpoints' names."""
         self._analyzer = analyzer
+        self._words: dict[str, tuple[str, ...]] = {}  # a word's terms (`_terms_of`)
         self._named = frozenset(named)
         self._verbs = frozenset(t for w in DOING for t in analyzer.terms(w))
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
@@ -189,14 +196,29 @@ class Matcher:
     def _head(text: str) -> str:
         """The request up to its first preposition or clause word, quoted text left out:
         where it says what to do to what."""
-        return _BOUNDARY.split(_QUOTED.sub(" ", text), maxsplit=1)[0]
+        text = _QUOTED.sub(" ", text)
+        if not text.isascii():
+            return _BOUNDARY.split(text, maxsplit=1)[0]
+        found = _BOUNDARY_LOWER.search(text.lower())
+        return text if found is None else text[: found.start()]
+
+    def _terms_of(self, word: str) -> tuple[str, ...]:
+        """`analyzer.terms(word)` for one word, kept (requests repeat their words)."""
+        found = self._words.get(word)
+        if found is None:
+            found = tuple(self._analyzer.terms(word))
+            if len(self._words) < _WORDS:
+                self._words[word] = found
+        return found
 
     def _place_unknowns(self, clause: str) -> set[str]:
         """The terms of the words the catalog does not know that name where the request
         is to be done ("post the picture to my *instagram*"): a place nothing here is."""
         found: set[str] = set()
+        if not _MY(clause):
+            return found
         for m in _MY_PLACE.finditer(clause):
-            for term in self._analyzer.terms(m.group(1)):
+            for term in self._terms_of(m.group(1)):
                 if term not in self._idf and term not in self._table:
                     found.add(term)
         return found
@@ -211,7 +233,7 @@ class Matcher:
                 continue  # a name, a time, how many
             if lower in _PRONOUNS:
                 continue  # someone named before
-            for term in self._analyzer.terms(word):
+            for term in self._terms_of(word):
                 if term not in self._idf and term not in self._table:
                     found.add(term)
         return found

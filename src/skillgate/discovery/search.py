@@ -184,10 +184,10 @@ class SearchIndex:
         sums, named_in_query = found
         n = len(self.hits)
         total = sums[:n]
-        self._last_cover = (q, sums[n:].copy() if named_in_query else None)
-        if named_in_query:
-            cover = sums[n:]  # the name shares, made 1 + NAME_COVER x share in place
-            cover *= NAME_COVER
+        shares = sums[n:] if named_in_query else None  # kept as they are for `coverage`
+        self._last_cover = (q, shares)
+        if shares is not None:
+            cover = shares * NAME_COVER  # 1 + NAME_COVER x share
             cover += 1
             total *= cover
         if q.when:
