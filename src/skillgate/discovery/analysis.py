@@ -374,7 +374,12 @@ class Analyzer:
                     also = means.get(tuple(terms[start : start + size]))
                     if also is not None:
                         related |= also
-        if self._names_plural(words, stems, known):
+        asking = words, stems
+        if " . " in text:  # the clause that asks names what it wants ("... uploads - make a
+            # bucket"): a plural in another clause asks for no listing
+            first = self.words(text.split(" . ", 1)[0])
+            asking = first, self.stems(first)
+        if self._names_plural(*asking, known):
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
         places: tuple[str, ...] = ()
