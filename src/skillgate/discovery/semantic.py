@@ -238,8 +238,16 @@ class Semantic:
         first's counting the first's cosine; equal blends keep their order."""
         if len(rows) < 2:
             return rows
-        cosine = self.vectors[rows] @ self._model.vector(text)
-        own = self.group[rows] == self.group[rows[0]]
-        blended = values / values[0] + WEIGHT * np.where(own, cosine, cosine[0])
-        reordered: np.ndarray = rows[np.argsort(-blended, kind="stable")]
+        # `WEIGHT` x cosine in float32, then the blend in float64 (as numpy would add them)
+        # over Python floats: for some 30 candidates, cheaper than numpy's calls.
+        weighed = (WEIGHT * (self.vectors[rows] @ self._model.vector(text))).tolist()
+        shares = values.tolist()
+        groups = self.group[rows].tolist()
+        best, group, first = shares[0], groups[0], weighed[0]
+        minus = [
+            -(share / best + (w if g == group else first))
+            for share, w, g in zip(shares, weighed, groups, strict=True)
+        ]
+        # Python's sort is stable: equal blends keep their order (numpy's stable argsort).
+        reordered: np.ndarray = rows[sorted(range(len(minus)), key=minus.__getitem__)]
         return reordered
