@@ -254,18 +254,20 @@ class SearchIndex:
         wanted = self._matcher.wanted(text, q)
         documents = self._documents
         assert documents is not None  # hits come from an index with documents
-        shares = self.coverage(q)
+        found = self.coverage(q)
+        # Each hit's name share, read in one pass (None: the request holds no name term).
+        shares = found[[h.row for h in hits]].tolist() if found is not None else [None] * len(hits)
         return [
-            self._matcher.match(wanted, documents.terms(h.row), self._agreement(q, h, shares))
-            for h in hits
+            self._matcher.match(wanted, documents.terms(h.row), self._agreement(q, h, share))
+            for h, share in zip(hits, shares, strict=True)
         ]
 
-    def _agreement(self, q: Query, hit: Hit, shares: np.ndarray | None) -> float:
-        """The share of `hit`'s name the request holds, without the terms only its question
-        form added ("what's the price of bitcoin": `get_subscription` agrees on nothing)."""
-        if shares is None:
+    def _agreement(self, q: Query, hit: Hit, share: float | None) -> float:
+        """The share of `hit`'s name the request holds (`share`, None for none of any
+        name), without the terms only its question form added ("what's the price of
+        bitcoin": `get_subscription` agrees on nothing)."""
+        if share is None:
             return 0.0
-        share = float(shares[hit.row])
         if q.asked:
             name = self._name_terms[hit.row]
             share -= RELATED_WEIGHT * sum(t in name for t in q.asked) / max(len(name), 1)
