@@ -71,6 +71,8 @@ MAX_LIMIT = 50
 NEAR = 0.3
 # Candidates ranked beyond the limit, for the second look to bring up.
 SPARE = 3
+# Candidates up to this many are sorted over Python floats (`_best`).
+_FEW = 64
 _MEMO = 10_000
 _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
 
@@ -300,20 +302,32 @@ class SearchIndex:
         wanted = limit + SPARE
         semantic = self.semantic
         depth = wanted if semantic is None else max(wanted, semantic.depth)
-        found = (scores >= top * NEAR).nonzero()[0]
-        if len(found) < wanted:
-            found = (scores > 0).nonzero()[0]
-        values = scores[found]
-        if len(found) > depth:
-            # Keep every document scoring at least the depth-th best (ties included).
-            cut = len(found) - depth
-            keep = values >= np.partition(values, cut)[cut]
-            found, values = found[keep], values[keep]
-        # Best first; a stable sort keeps equal scores in catalog order.
-        order = np.argsort(-values, kind="stable")[:depth]
-        best = found[order]
+        best, values = _best(scores, top, wanted, depth)
         if semantic is not None:
-            best = semantic.reorder(text, best, values[order])[:wanted]
+            best = semantic.reorder(text, best, values)[:wanted]
         hits = self.hits
         ranked = self._reorder.first([hits[i] for i in best.tolist()], {*q.terms, *q.related})
         return ranked[:limit]
+
+
+def _best(scores: np.ndarray, top: float, wanted: int, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """The best `depth` documents and their scores, best first, equal scores in catalog
+    order (a stable sort), among the candidates: the documents within `NEAR` of the best
+    (`top`) when they are at least `wanted`, else every document that scores."""
+    found = (scores >= top * NEAR).nonzero()[0]
+    if len(found) < wanted:
+        found = (scores > 0).nonzero()[0]
+    values = scores[found]
+    if len(found) <= _FEW:
+        # Sorted over Python floats (Python's sort is stable too): for a few, cheaper
+        # than numpy's calls, and the first `depth` of all are those of the kept below.
+        minus = [-v for v in values.tolist()]
+        few = sorted(range(len(minus)), key=minus.__getitem__)[:depth]
+        return found[few], values[few]
+    if len(found) > depth:
+        # Keep every document scoring at least the depth-th best (ties included).
+        cut = len(found) - depth
+        keep = values >= np.partition(values, cut)[cut]
+        found, values = found[keep], values[keep]
+    order = np.argsort(-values, kind="stable")[:depth]
+    return found[order], values[order]
