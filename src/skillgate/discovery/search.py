@@ -71,8 +71,6 @@ MAX_LIMIT = 50
 NEAR = 0.3
 # Candidates ranked beyond the limit, for the second look to bring up.
 SPARE = 3
-# Candidates up to this many are sorted over Python floats (`_best`).
-_FEW = 64
 _MEMO = 10_000
 _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents ask alike
 
@@ -256,20 +254,18 @@ class SearchIndex:
         wanted = self._matcher.wanted(text, q)
         documents = self._documents
         assert documents is not None  # hits come from an index with documents
-        found = self.coverage(q)
-        # Each hit's name share, read in one pass (None: the request holds no name term).
-        shares = found[[h.row for h in hits]].tolist() if found is not None else [None] * len(hits)
+        shares = self.coverage(q)
         return [
-            self._matcher.match(wanted, documents.terms(h.row), self._agreement(q, h, share))
-            for h, share in zip(hits, shares, strict=True)
+            self._matcher.match(wanted, documents.terms(h.row), self._agreement(q, h, shares))
+            for h in hits
         ]
 
-    def _agreement(self, q: Query, hit: Hit, share: float | None) -> float:
-        """The share of `hit`'s name the request holds (`share`, None for none of any
-        name), without the terms only its question form added ("what's the price of
-        bitcoin": `get_subscription` agrees on nothing)."""
-        if share is None:
+    def _agreement(self, q: Query, hit: Hit, shares: np.ndarray | None) -> float:
+        """The share of `hit`'s name the request holds, without the terms only its question
+        form added ("what's the price of bitcoin": `get_subscription` agrees on nothing)."""
+        if shares is None:
             return 0.0
+        share = float(shares[hit.row])
         if q.asked:
             name = self._name_terms[hit.row]
             share -= RELATED_WEIGHT * sum(t in name for t in q.asked) / max(len(name), 1)
@@ -302,32 +298,20 @@ class SearchIndex:
         wanted = limit + SPARE
         semantic = self.semantic
         depth = wanted if semantic is None else max(wanted, semantic.depth)
-        best, values = _best(scores, top, wanted, depth)
+        found = (scores >= top * NEAR).nonzero()[0]
+        if len(found) < wanted:
+            found = (scores > 0).nonzero()[0]
+        values = scores[found]
+        if len(found) > depth:
+            # Keep every document scoring at least the depth-th best (ties included).
+            cut = len(found) - depth
+            keep = values >= np.partition(values, cut)[cut]
+            found, values = found[keep], values[keep]
+        # Best first; a stable sort keeps equal scores in catalog order.
+        order = np.argsort(-values, kind="stable")[:depth]
+        best = found[order]
         if semantic is not None:
-            best = semantic.reorder(text, best, values)[:wanted]
+            best = semantic.reorder(text, best, values[order])[:wanted]
         hits = self.hits
         ranked = self._reorder.first([hits[i] for i in best.tolist()], {*q.terms, *q.related})
         return ranked[:limit]
-
-
-def _best(scores: np.ndarray, top: float, wanted: int, depth: int) -> tuple[np.ndarray, np.ndarray]:
-    """The best `depth` documents and their scores, best first, equal scores in catalog
-    order (a stable sort), among the candidates: the documents within `NEAR` of the best
-    (`top`) when they are at least `wanted`, else every document that scores."""
-    found = (scores >= top * NEAR).nonzero()[0]
-    if len(found) < wanted:
-        found = (scores > 0).nonzero()[0]
-    values = scores[found]
-    if len(found) <= _FEW:
-        # Sorted over Python floats (Python's sort is stable too): for a few, cheaper
-        # than numpy's calls, and the first `depth` of all are those of the kept below.
-        minus = [-v for v in values.tolist()]
-        few = sorted(range(len(minus)), key=minus.__getitem__)[:depth]
-        return found[few], values[few]
-    if len(found) > depth:
-        # Keep every document scoring at least the depth-th best (ties included).
-        cut = len(found) - depth
-        keep = values >= np.partition(values, cut)[cut]
-        found, values = found[keep], values[keep]
-    order = np.argsort(-values, kind="stable")[:depth]
-    return found[order], values[order]

@@ -91,10 +91,6 @@ class Model:
         self._tokenizer = tokenizer
         self._weights = weights  # one row per token id, float16
         self._words: dict[str, list[int]] = {}  # a word's token ids (`ids`)
-        # Per token id, whether the token starts with the mark (starts a word).
-        self._marked = [False] * tokenizer.get_vocab_size()
-        for token, i in tokenizer.get_vocab().items():
-            self._marked[i] = token.startswith(_MARK)
 
     def vector(self, text: str) -> np.ndarray:
         return self._pooled(self.ids(text))
@@ -105,34 +101,22 @@ class Model:
         tokenizer only prepends a `_MARK` and writes every space as one, and no token of
         its vocabulary holds a mark but at its start (but a run of marks), so no merge
         joins two words; a text where that may not hold (two spaces in a row, a space at
-        either end, a mark of its own, `<` of a special token) is encoded whole. The
-        words not kept yet are encoded together, and their ids parted where a token
-        starts with the mark (each word's first, and no other)."""
+        either end, a mark of its own, `<` of a special token) is encoded whole."""
         words = text.split(" ")
+        encode = self._tokenizer.encode
         if "" in words or "<" in text or _MARK in text:
-            ids: list[int] = self._tokenizer.encode(text, add_special_tokens=False).ids
+            ids: list[int] = encode(text, add_special_tokens=False).ids
             return ids
         known = self._words
-        new = [w for w in dict.fromkeys(words) if w not in known]
-        found = self._parted(new) if new else {}
-        if len(known) < _WORDS:
-            known.update(found)
         out: list[int] = []
         for word in words:
-            kept = known.get(word)
-            out += found[word] if kept is None else kept
+            found = known.get(word)
+            if found is None:
+                found = encode(word, add_special_tokens=False).ids
+                if len(known) < _WORDS:
+                    known[word] = found
+            out += found
         return out
-
-    def _parted(self, words: list[str]) -> dict[str, list[int]]:
-        """Each of `words`' token ids (words without a space, a mark or `<`), from one
-        encoding of them all (each word alone should that not part in as many)."""
-        encode = self._tokenizer.encode
-        ids = encode(" ".join(words), add_special_tokens=False).ids
-        starts = [i for i, t in enumerate(ids) if self._marked[t]]
-        if len(starts) != len(words) or (starts and starts[0] != 0):
-            return {w: encode(w, add_special_tokens=False).ids for w in words}
-        ends = [*starts[1:], len(ids)]
-        return {w: ids[a:b] for w, a, b in zip(words, starts, ends, strict=True)}
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Each text's vector, a row each. One text at a time: `encode_batch` would be a
@@ -238,16 +222,8 @@ class Semantic:
         first's counting the first's cosine; equal blends keep their order."""
         if len(rows) < 2:
             return rows
-        # `WEIGHT` x cosine in float32, then the blend in float64 (as numpy would add them)
-        # over Python floats: for some 30 candidates, cheaper than numpy's calls.
-        weighed = (WEIGHT * (self.vectors[rows] @ self._model.vector(text))).tolist()
-        shares = values.tolist()
-        groups = self.group[rows].tolist()
-        best, group, first = shares[0], groups[0], weighed[0]
-        minus = [
-            -(share / best + (w if g == group else first))
-            for share, w, g in zip(shares, weighed, groups, strict=True)
-        ]
-        # Python's sort is stable: equal blends keep their order (numpy's stable argsort).
-        reordered: np.ndarray = rows[sorted(range(len(minus)), key=minus.__getitem__)]
+        cosine = self.vectors[rows] @ self._model.vector(text)
+        own = self.group[rows] == self.group[rows[0]]
+        blended = values / values[0] + WEIGHT * np.where(own, cosine, cosine[0])
+        reordered: np.ndarray = rows[np.argsort(-blended, kind="stable")]
         return reordered
