@@ -260,10 +260,10 @@ _HEADS = re.compile(r"(?<![\w/@#.-])[\w/@-]+")
 def _unshorten(text: str) -> str:
     """`text` with its chat shorthand spelt out (the cheap test first; a text not all
     ASCII always goes through `_SHORT`, which reads letters case-insensitively as
-    Unicode does)."""
+    Unicode does: "pl\u017f" matches "pls" there but is no key, and stays as written)."""
     if text.isascii() and _SHORTHAND.keys().isdisjoint(_HEADS.findall(text.lower())):
         return text
-    return _SHORT.sub(lambda m: _SHORTHAND[m.group(0).lower()], text)
+    return _SHORT.sub(lambda m: _SHORTHAND.get(m.group(0).lower(), m.group(0)), text)
 
 
 # A sentence that asks a question ("What do I have going on tomorrow?").
