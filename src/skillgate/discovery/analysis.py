@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import Stemmer
 
-from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.phrasing import CaseFree, hint, phrased
 from skillgate.discovery.synonyms import (
     ACTIONS,
     MEANS,
@@ -63,6 +63,7 @@ _ASKING = re.compile(
     r"|(?:am|m) curious)\b",
     re.IGNORECASE,
 )
+_ASKING_WORDS = hint("tell", "know", "wonder", "curious")  # each form holds one
 # A question ("what's the status of ENG-301", "what does the doc say", "when was the sheet
 # last modified"), also after "can you show me": asks to read one thing (get); "what's on
 # my calendar", "what's in the folder": to list what it holds.
@@ -74,6 +75,7 @@ _WHAT = re.compile(
 )
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
+_HEX_RUN = re.compile(r"[0-9a-f]{10}")  # what every `_HEX_ID` holds (a cheap test first)
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
@@ -113,7 +115,8 @@ def _plural(word: str, stem: str) -> bool:
 # What introduces a request's content rather than the call ("open a bug about the login
 # page", "a channel called project-x", "comment saying LGTM"): the words after it are
 # what to send or look for, and say little about which endpoint does it.
-_CONTENT = re.compile(r"\b(?:about|regarding|saying|titled|called|named)\b", re.IGNORECASE)
+_CONTENT = CaseFree(r"\b(?:about|regarding|saying|titled|called|named)\b")
+_CONTENT_WORDS = hint("about", "regarding", "saying", "titled", "called", "named")
 # "that" after a verb of telling, in the same clause, before a sentence's subject ("text
 # my sister that I'm late"; not "the text of that email"): what follows is what to say.
 _TOLD_THAT = re.compile(
@@ -130,8 +133,7 @@ _ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "
 def _content(text: str) -> tuple[str, str]:
     """(the request without its content, the content): split at the first word of
     `_CONTENT` that has words before it, none of `_ASKS_ABOUT` just before."""
-    found = _CONTENT.search(text)
-    marker = found.span() if found is not None else None
+    marker = _CONTENT.search(text) if _CONTENT_WORDS(text) else None
     told = _TOLD_THAT.search(text) if "that" in text.lower() else None
     if told is not None and (marker is None or told.start(1) < marker[0]):
         marker = told.span(1)  # what to tell ("text my sister that I'm running late")
@@ -298,7 +300,7 @@ class Analyzer:
         it names one item (a reference but to a repository or channel, where items are; a long
         hex id)."""
         related: set[str] = set()
-        one = bool(_HEX_ID.search(text))
+        one = _HEX_RUN.search(text) is not None and _HEX_ID.search(text) is not None
         for char, pattern, meant in self._shapes:
             if char in text:
                 # A reference says what it is, and its own words (`acme/web`) say nothing.
@@ -336,10 +338,11 @@ class Analyzer:
         """The query's terms and related terms; `known`: the terms the catalog holds (a
         plural of a word it does not know, `torvalds`, asks for no listing)."""
         text, related, one = self._references(text)
-        request, context, _ = phrased(text, imperative=True)
+        request, context, _ = phrased(text)
         if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
-        text = _ASKING.sub("show me", text, count=1)
+        if _ASKING_WORDS(text):
+            text = _ASKING.sub("show me", text, count=1)
         question: set[str] = set()
         what = _WHAT.match(text)
         if what is not None:
@@ -371,7 +374,12 @@ class Analyzer:
                     also = means.get(tuple(terms[start : start + size]))
                     if also is not None:
                         related |= also
-        if self._names_plural(words, stems, known):
+        asking = words, stems
+        if " . " in text:  # the clause that asks names what it wants ("... uploads - make a
+            # bucket"): a plural in another clause asks for no listing
+            first = self.words(text.split(" . ", 1)[0])
+            asking = first, self.stems(first)
+        if self._names_plural(*asking, known):
             related.update(self._plural)
         own = tuple(dict.fromkeys(terms))
         places: tuple[str, ...] = ()

@@ -36,8 +36,18 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   ("water the garden": a DocuSign settings call's description holds "water"; a word of
   a description, not what the call does).
 
-The answer says nothing fits when no result's `match` reaches `MATCH_FLOOR`, chosen on
-the development set's no-endpoint requests against its answerable ones.
+- a result in an integration the request names ("... in Asana") earns `PRODUCT_SHARE`
+  on its match (up to 1), one in an integration its words imply when it names none
+  (discovery/cues.py: "inbox", "ENG-55") `CUED_SHARE`: a request put to a product is
+  one that product is likely to do ("have slack remind me at 4pm ...", "refund her
+  payment in Square"); a word that implies one is weaker evidence ("track my amazon
+  package": Spotify's tracks) than its name.
+
+The answer says nothing fits when no result's `match` reaches `MATCH_FLOOR`. The floor
+and the products' shares were fitted by bench/flag_fit.py on the development set
+(search_eval.yaml) with each of its sections held out in turn; features that did not
+separate better there (the semantic cosine, the first stage's scores, the request's
+unknown words, the verbs' agreement) are left out (docs/catalog.md, "Search").
 """
 
 from __future__ import annotations
@@ -47,7 +57,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 
 from skillgate.discovery.analysis import Analyzer, Query
-from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.phrasing import hint_pattern, phrased
 from skillgate.discovery.verbs import DOING
 
 # The share of a word's weight a document earns with only a word the tables relate to it.
@@ -57,8 +67,13 @@ OBJECT_PENALTY = 0.5
 # The weight share of a request's word that is in no endpoint's name ("delete the *old
 # vendor* from my contacts"): a value to act on more often than what the call does.
 ARGUMENT_SHARE = 0.5
-# Below this best `match` the answer says nothing fits.
-MATCH_FLOOR = 0.3
+# Below this best `match` the answer says nothing fits (bench/flag_fit.py).
+MATCH_FLOOR = 0.32
+# What a result in an integration the request names earns on its match, up to 1, and one
+# in an integration its words imply (bench/flag_fit.py): the product the request asks of
+# is evidence the result fits.
+PRODUCT_SHARE = 0.1
+CUED_SHARE = 0.05
 # A result's name agrees with the request from this share of its terms; below it, and
 # under `STRONG_MATCH`, its match is multiplied by `NAME_PENALTY`.
 NAME_AGREES = 0.3
@@ -72,6 +87,9 @@ _BOUNDARY = re.compile(
     r"|because|since|until|before|after|if|as|saying|called|named|titled|regarding)\b",
     re.IGNORECASE,
 )
+# The same, case-sensitive, for a text all ASCII in lower case (its positions are the
+# text's; a case-insensitive pass costs several times more).
+_BOUNDARY_LOWER = re.compile(_BOUNDARY.pattern)
 # Words that say when, not what: never the request's object.
 _WHEN = frozenset(
     [
@@ -93,10 +111,13 @@ _PRONOUNS = frozenset(
 # Where a request is to be done, when it is the caller's own ("to my instagram", "from
 # our bank"): a word here the catalog does not know names a place nothing here is.
 _MY_PLACE = re.compile(r"\b(?:to|into|onto|from|at)\s+(?:my|our)\s+([A-Za-z]+)\b", re.I)
+_MY = hint_pattern(r"(?:to|from|at)\s+(?:my|our)")  # what every `_MY_PLACE` holds
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
 
+# The words whose terms a `Matcher` keeps.
+_WORDS = 50_000
 # One word a request asks for: its weight, the terms that satisfy it in full, the terms
 # that satisfy it in part; what a request asks for: its words, and the factor of the
 # words the catalog does not know.
@@ -117,6 +138,7 @@ class Matcher:
         synonym tables (never unknown: they stand for catalog words); `named`: the terms
         of the endpoints' names."""
         self._analyzer = analyzer
+        self._words: dict[str, tuple[str, ...]] = {}  # a word's terms (`_terms_of`)
         self._named = frozenset(named)
         self._verbs = frozenset(t for w in DOING for t in analyzer.terms(w))
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
@@ -174,14 +196,29 @@ class Matcher:
     def _head(text: str) -> str:
         """The request up to its first preposition or clause word, quoted text left out:
         where it says what to do to what."""
-        return _BOUNDARY.split(_QUOTED.sub(" ", text), maxsplit=1)[0]
+        text = _QUOTED.sub(" ", text)
+        if not text.isascii():
+            return _BOUNDARY.split(text, maxsplit=1)[0]
+        found = _BOUNDARY_LOWER.search(text.lower())
+        return text if found is None else text[: found.start()]
+
+    def _terms_of(self, word: str) -> tuple[str, ...]:
+        """`analyzer.terms(word)` for one word, kept (requests repeat their words)."""
+        found = self._words.get(word)
+        if found is None:
+            found = tuple(self._analyzer.terms(word))
+            if len(self._words) < _WORDS:
+                self._words[word] = found
+        return found
 
     def _place_unknowns(self, clause: str) -> set[str]:
         """The terms of the words the catalog does not know that name where the request
         is to be done ("post the picture to my *instagram*"): a place nothing here is."""
         found: set[str] = set()
+        if not _MY(clause):
+            return found
         for m in _MY_PLACE.finditer(clause):
-            for term in self._analyzer.terms(m.group(1)):
+            for term in self._terms_of(m.group(1)):
                 if term not in self._idf and term not in self._table:
                     found.add(term)
         return found
@@ -196,15 +233,18 @@ class Matcher:
                 continue  # a name, a time, how many
             if lower in _PRONOUNS:
                 continue  # someone named before
-            for term in self._analyzer.terms(word):
+            for term in self._terms_of(word):
                 if term not in self._idf and term not in self._table:
                     found.add(term)
         return found
 
     @staticmethod
-    def match(wanted: Wanted, document: frozenset[str], name_share: float = 1.0) -> float:
+    def match(
+        wanted: Wanted, document: frozenset[str], name_share: float = 1.0, asked: float = 0.0
+    ) -> float:
         """The share of what is wanted that `document` (its terms) holds; `name_share`:
-        the share of the endpoint's name the request holds."""
+        the share of the endpoint's name the request holds; `asked`: what the endpoint's
+        integration earns as the one the request asks of (`product_share`)."""
         words, factor = wanted
         total = got = 0.0
         for weight, full, partial in words:
@@ -216,12 +256,19 @@ class Matcher:
         held = factor * got / total if total else 0.0
         if name_share < NAME_AGREES and held < STRONG_MATCH:
             held *= NAME_PENALTY
+        if held:
+            held = min(1.0, held + asked)
         return held
 
 
 def _first(text: str) -> str:
     """The first clause of a request as phrasing.py orders it: the clause that asks."""
     return text.split(" . ", 1)[0]
+
+
+def product_share(named: bool) -> float:
+    """What a result earns in an integration the request names (`named`) or implies."""
+    return PRODUCT_SHARE if named else CUED_SHARE
 
 
 def fits(matches: Sequence[float]) -> bool:

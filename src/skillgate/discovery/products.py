@@ -5,7 +5,7 @@ A request names a product by its catalog name ("in Google Calendar"), by each pa
 name that joins two ("OneDrive and SharePoint": "in SharePoint"), by the name without its
 vendor, capitalised after a word that places it ("on Teams", "in my Drive": a lower-case
 "teams" or "drive" is a word, not a product), and by the nicknames people use for it
-(`NICKNAMES`: "gcal", "GH"). All of it comes from the catalog's names and the products'
+(`NICKNAMES`: "gdrive", "GH"). All of it comes from the catalog's names and the products'
 own usage, never from one request.
 """
 
@@ -16,9 +16,9 @@ from collections.abc import Mapping
 
 # The names people use for a product besides its own (lower case, whole words).
 NICKNAMES: dict[str, tuple[str, ...]] = {
-    "google_calendar": ("gcal", "google cal", "gcalendar"),
+    "google_calendar": ("google cal", "gcalendar"),
     "google_drive": ("gdrive", "google drive"),
-    "google_sheets": ("gsheets", "gsheet", "google sheet", "google spreadsheet"),
+    "google_sheets": ("gsheets", "gsheet", "google spreadsheet"),
     "google_docs": ("gdocs", "gdoc", "google doc"),
     "google_meet": ("gmeet", "google meet"),
     "github": ("gh",),

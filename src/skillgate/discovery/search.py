@@ -36,7 +36,7 @@ from skillgate.catalog.loader import Catalog
 from skillgate.discovery.analysed import Documents, for_catalog
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
-from skillgate.discovery.confidence import Matcher
+from skillgate.discovery.confidence import Matcher, product_share
 from skillgate.discovery.cues import Cues
 from skillgate.discovery.hit import Hit, hit_for
 from skillgate.discovery.postings import RELATED_WEIGHT, Postings, knowing
@@ -123,6 +123,8 @@ class SearchIndex:
         self._last: tuple[str, tuple[str, Query]] | None = None
         # The last ranked query's name shares (`coverage`), read again by its matches.
         self._last_cover: tuple[Query, np.ndarray | None] | None = None
+        # The last ranked query's named or cued integrations (`asked_of`), likewise.
+        self._last_asked: tuple[Query, frozenset[str], bool] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[AnswerKey, SearchAnswer] = {}
 
@@ -182,24 +184,37 @@ class SearchIndex:
         sums, named_in_query = found
         n = len(self.hits)
         total = sums[:n]
-        self._last_cover = (q, sums[n:].copy() if named_in_query else None)
-        if named_in_query:
-            cover = sums[n:]  # the name shares, made 1 + NAME_COVER x share in place
-            cover *= NAME_COVER
+        shares = sums[n:] if named_in_query else None  # kept as they are for `coverage`
+        self._last_cover = (q, shares)
+        if shares is not None:
+            cover = shares * NAME_COVER  # 1 + NAME_COVER x share
             cover += 1
             total *= cover
         if q.when:
             total *= self._timed
-        boosts = {slug: NAMED_BOOST for slug in self._products.of(query)}
-        if not boosts:  # no product named: the words that imply one (discovery/cues.py)
-            boosts = self._cues.factors(query, q.terms)
-            for slug in connected:  # and the caller's connected integrations
+        named = self._products.of(query)
+        # No product named: the words that imply one (discovery/cues.py).
+        boosts = {slug: NAMED_BOOST for slug in named} or self._cues.factors(query, q.terms)
+        self._last_asked = (q, frozenset(boosts), bool(named))
+        if not named:  # and the caller's connected integrations
+            for slug in connected:
                 if slug in self.ranges:
                     boosts[slug] = boosts.get(slug, 1.0) * CONNECTED_BOOST
         for slug, factor in boosts.items():
             start, end = self.ranges[slug]
             total[start:end] *= factor
         return total
+
+    def asked_of(self, query: str, q: Query) -> tuple[frozenset[str], bool]:
+        """The integrations the request (`query` as searched, `q` its analysis) names
+        (and True), else those its words imply (discovery/cues.py; and False): the ones
+        the ranking boosts, the caller's connected ones aside (the last ranked query's,
+        kept)."""
+        last = self._last_asked
+        if last is not None and last[0] is q:
+            return last[1], last[2]
+        named = self._products.of(query)
+        return frozenset(named or self._cues.factors(query, q.terms)), bool(named)
 
     def search(
         self,
@@ -247,8 +262,15 @@ class SearchIndex:
         documents = self._documents
         assert documents is not None  # hits come from an index with documents
         shares = self.coverage(q)
+        asked, named = self.asked_of(text, q)
+        share = product_share(named)
         return [
-            self._matcher.match(wanted, documents.terms(h.row), self._agreement(q, h, shares))
+            self._matcher.match(
+                wanted,
+                documents.terms(h.row),
+                self._agreement(q, h, shares),
+                share if h.integration.slug in asked else 0.0,
+            )
             for h in hits
         ]
 

@@ -59,6 +59,10 @@ DIMS = 128
 # The model's files in the wordllama wheel (its default, 256 dimensions of which DIMS kept).
 _CONFIG = "l2_supercat"
 KEEP = 16  # vector snapshots kept (one per catalog digest; the oldest go)
+# The tokenizer's mark of a space ("\u2581", SentencePiece's), and the words whose token
+# ids are kept (`Model.ids`; then the others are encoded each time).
+_MARK = "\u2581"
+_WORDS = 50_000
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _SPLIT = re.compile(r"[_/{}.\-]+")
 
@@ -86,9 +90,33 @@ class Model:
     def __init__(self, tokenizer: Any, weights: np.ndarray) -> None:
         self._tokenizer = tokenizer
         self._weights = weights  # one row per token id, float16
+        self._words: dict[str, list[int]] = {}  # a word's token ids (`ids`)
 
     def vector(self, text: str) -> np.ndarray:
-        return self._pooled(self._tokenizer.encode(text, add_special_tokens=False).ids)
+        return self._pooled(self.ids(text))
+
+    def ids(self, text: str) -> list[int]:
+        """The text's token ids, as the tokenizer gives them for the whole text, from each
+        word's own (kept: requests repeat words, never texts). The same ids: the
+        tokenizer only prepends a `_MARK` and writes every space as one, and no token of
+        its vocabulary holds a mark but at its start (but a run of marks), so no merge
+        joins two words; a text where that may not hold (two spaces in a row, a space at
+        either end, a mark of its own, `<` of a special token) is encoded whole."""
+        words = text.split(" ")
+        encode = self._tokenizer.encode
+        if "" in words or "<" in text or _MARK in text:
+            ids: list[int] = encode(text, add_special_tokens=False).ids
+            return ids
+        known = self._words
+        out: list[int] = []
+        for word in words:
+            found = known.get(word)
+            if found is None:
+                found = encode(word, add_special_tokens=False).ids
+                if len(known) < _WORDS:
+                    known[word] = found
+            out += found
+        return out
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Each text's vector, a row each. One text at a time: `encode_batch` would be a
@@ -102,8 +130,11 @@ class Model:
     def _pooled(self, ids: list[int]) -> np.ndarray:
         if not ids:
             return np.zeros(self._weights.shape[1], np.float32)
-        mean: np.ndarray = self._weights[ids].mean(axis=0, dtype=np.float32)
-        norm = float(np.linalg.norm(mean))
+        # What numpy's `mean` and `linalg.norm` compute, without their wrappers' checks
+        # (the same operations, the count an intp as `mean` divides by: the same bits).
+        mean: np.ndarray = np.add.reduce(self._weights.take(ids, axis=0), axis=0, dtype=np.float32)
+        np.true_divide(mean, np.intp(len(ids)), out=mean, casting="unsafe")
+        norm = float(np.sqrt(mean.dot(mean)))
         return mean / norm if norm else mean
 
 

@@ -77,6 +77,7 @@ class Speller:
         self._vocabulary = frozenset(counts) | english()
         self._known = known
         self._memo: dict[str, str] = {}
+        self._kept: set[str] = set()  # the words of `_memo` left as written
 
     def word(self, word: str) -> str:
         """The catalog's word for `word` (lower case): itself when known or when nothing
@@ -92,10 +93,20 @@ class Speller:
                 found = best[0].term
         if len(self._memo) < 100_000:
             self._memo[word] = found
+            if found == word:
+                self._kept.add(word)
         return found
 
     def correct(self, text: str) -> str:
         """`text` with each unknown word replaced by the catalog's closest word."""
+        alone = _ALONE.findall(text)
+        if self._kept.issuperset(map(str.lower, alone)):
+            return text  # every word known to be left as written (no word looked up)
+        # The words `fix` looks up (the first, and the others in lower case): when none
+        # changes, neither does the text (no second pass).
+        looked = (w.lower() for i, w in enumerate(alone) if not i or w.islower())
+        if all(self.word(w) == w for w in looked):
+            return text
         first = True
 
         def fix(m: re.Match[str]) -> str:

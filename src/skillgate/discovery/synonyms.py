@@ -159,6 +159,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("void", ("void", "cancel")),
     ("trash", ("trash", "delete")),
     ("reply", ("reply", "send", "thread")),
+    ("share", ("share", "create", "permission", "collaboration")),
     ("dm", ("dm", "send")),
     ("text", ("send", "sms", "message")),
     ("email", ("email", "send")),

@@ -7,7 +7,15 @@ import orjson
 import pytest
 
 from skillgate.catalog.loader import Catalog, load_catalog
-from skillgate.discovery.confidence import MATCH_FLOOR, NAME_PENALTY, OBJECT_PENALTY, Matcher
+from skillgate.discovery.confidence import (
+    CUED_SHARE,
+    MATCH_FLOOR,
+    NAME_PENALTY,
+    OBJECT_PENALTY,
+    PRODUCT_SHARE,
+    Matcher,
+    product_share,
+)
 from skillgate.discovery.search import SearchIndex
 
 
@@ -52,9 +60,9 @@ def test_what_counts_toward_a_match(index: SearchIndex) -> None:
     assert best("list my calendars about the eiffel tower") == best("list my calendars")
     assert best("list my calendars for Zanzibarina") == best("list my calendars")
     # An unknown word where the request names its object: the catalog knows not what.
-    assert best("list my zanzibarina calendars") == pytest.approx(
-        best("list my calendars") * OBJECT_PENALTY
-    )
+    # ("calendars" cues Google Calendar: its results earn the cued product's share.)
+    assert best("list my calendars") == 1.0
+    assert best("list my zanzibarina calendars") == pytest.approx(OBJECT_PENALTY + CUED_SHARE)
     # After a preposition it is content ("for the soccer team"), and counts for nothing.
     assert best("list my calendars for the zanzibarina club") >= MATCH_FLOOR
 
@@ -82,9 +90,28 @@ def test_more_requests_nothing_does_are_flagged(index: SearchIndex, request_: st
     assert index.answer(request_, ("*",), None, 10).no_match
 
 
+def test_a_result_in_the_product_asked_of_fits_more() -> None:
+    """A result in the integration the request names earns `PRODUCT_SHARE`, one its words
+    imply `CUED_SHARE`, up to 1; a result that holds nothing of the request still fits
+    nothing."""
+    assert product_share(named=True) == PRODUCT_SHARE > CUED_SHARE == product_share(False)
+    wanted = (
+        [(1.0, frozenset({"remind"}), frozenset()), (1.0, frozenset({"x"}), frozenset())],
+        1.0,
+    )
+    doc = frozenset({"remind"})
+    assert Matcher.match(wanted, doc, 1.0, PRODUCT_SHARE) == pytest.approx(0.5 + PRODUCT_SHARE)
+    assert Matcher.match(wanted, doc, 1.0, CUED_SHARE) == pytest.approx(0.5 + CUED_SHARE)
+    assert Matcher.match(wanted, doc, 1.0) == 0.5
+    full = ([(1.0, frozenset({"remind"}), frozenset())], 1.0)
+    assert Matcher.match(full, doc, 1.0, PRODUCT_SHARE) == 1.0
+    assert Matcher.match(wanted, frozenset({"y"}), 1.0, PRODUCT_SHARE) == 0.0
+
+
 @pytest.mark.parametrize(
     "request_",
     [
+        "could you tell me which asana projects I'm part of",  # named: its result fits more
         "hey, could you please see if anyone replied to my last email to the landlord",
         "can you let Sam know privately in slack that I'll be late",
         "delete the old vendor from my contacts",

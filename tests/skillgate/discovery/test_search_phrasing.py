@@ -112,3 +112,10 @@ def test_a_noun_made_from_a_verb_shares_its_stem() -> None:
     for verb, noun in [("subscribed", "subscriptions"), ("notify", "notification"),
                        ("describe", "description"), ("create", "creation")]:  # fmt: skip
         assert analyzer.terms(verb) == analyzer.terms(noun)
+
+
+@pytest.mark.parametrize("text", ["pl\u017f send the report", "\u0131m late", "\u01c5 pls"])
+def test_letters_that_only_fold_to_shorthand_are_left_as_written(text: str) -> None:
+    """`_SHORT` matches case-insensitively as Unicode folds ("\u017f" as "s", "\u0131" as "i"); such
+    a match is no shorthand, and a request holding one is phrased, not an error."""
+    assert phrased(text).request

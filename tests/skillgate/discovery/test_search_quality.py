@@ -100,21 +100,33 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
     assert kinds["reference"].rate(1) >= 0.6
     assert kinds["none"].flag_rate >= 0.75
     # The answerable requests of the sections the third round measured (0.028 then, 0.022
-    # after the fifth).
+    # after the fifth, 0.014 after the product's share in `match`). The blind section,
+    # written after the fifth, is held to its own floors below.
     before = [
         r
         for section, by_kind in figures.items()
-        if section not in ("chatty_wide", "none_wide")
+        if section not in ("chatty_wide", "none_wide", "blind")
         for k, r in by_kind.items()
         if k != "none"
     ]
-    assert total(before).flag_rate <= 0.03
+    assert total(before).flag_rate <= 0.02
     # Fifth round (chatty_wide, none_wide, written before its changes; measured after them
-    # chatty top-3 0.812, wrongly flagged 0.167, no-endpoint flagged 0.875).
+    # chatty top-3 0.812, wrongly flagged 0.167, no-endpoint flagged 0.875). The product's
+    # share in `match` and its floor (bench/flag_fit.py): wrongly flagged 0.104 -> 0.021,
+    # no-endpoint flagged 0.750 -> 0.875.
     wide = figures["chatty_wide"]["chatty"]
-    assert wide.rate(3) >= 0.8
-    assert wide.flag_rate <= 0.2
+    assert wide.rate(3) >= 0.9  # 0.917 after the sixth round (0.812 after the fifth)
+    assert wide.flag_rate <= 0.05
     assert figures["none_wide"]["none"].flag_rate >= 0.85
+    # The blind section (two writers, sixth round): no-endpoint flagged 0.533, answerable
+    # wrongly flagged 0.134 -> 0.107 with the product's share.
+    blind = figures["blind"]
+    assert blind["none"].flag_rate >= 0.5
+    answerable = total([r for k, r in blind.items() if k != "none"])
+    assert answerable.flag_rate <= 0.12
+    # Its ranking: top-3 0.732 on main before the sixth round's changes (the first
+    # writer's half), 0.875 after them (both halves).
+    assert answerable.rate(3) >= 0.85
 
 
 def test_new_query_cost(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:

@@ -119,7 +119,7 @@ def test_one_named_item_and_no_action_reads_it(
         # A product named without its vendor, or by a nickname (discovery/products.py).
         ("Add 'renew passport' to Microsoft To Do", "microsoft_todo/create_task"),
         ("that dark mode issue on GH is not happening, please close it", "github/update_issue"),
-        # A product's own word cues it (cues.CUES): a droplet is DigitalOcean's.
+        # A product's own thing named: a droplet is DigitalOcean's (its endpoints' names say so).
         ("spin up a small droplet in NYC", "digitalocean/create_droplet"),
         # A phone number cues Twilio; "text her" sends an SMS.
         ("could you text her at +15551234567 that I landed", "twilio/send_sms"),

@@ -236,3 +236,13 @@ async def test_the_callers_connected_integration_comes_first(harness: Harness) -
         ("oauthy", "connected"),
         ("sample", "not_connected"),
     ]
+
+
+async def test_letters_unicode_folds_to_shorthand_are_no_server_error(harness: Harness) -> None:
+    """ "pl\u017f" matches the shorthand "pls" case-insensitively ("\u017f" folds to "s") but is no
+    key of the table: the request is searched as written, not answered with a 500."""
+    await harness.user()
+    key, _ = await harness.key()
+    r = await _search(harness, key, q="pl\u017f open a new issue")
+    assert r.status_code == 200
+    assert r.json()["results"][0]["name"] == "create_issue"

@@ -1,0 +1,142 @@
+"""The shortcuts of a new query's cost (issue 26) change no answer: each cheap test passes
+every text its pattern matches, each case-sensitive twin finds what the case-insensitive
+pattern finds, and the semantic model's per-word ids are the tokenizer's own.
+
+The texts: the development set's requests (never the sealed set's) as written, in upper
+and mixed case, with the forms each pattern reads put in, and texts not all ASCII."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+
+from skillgate.discovery import analysis, confidence, phrasing, semantic, spelling
+from skillgate.discovery.spelling import Speller
+
+EVAL = Path(__file__).parent / "search_eval.yaml"
+# Forms the patterns read, put into the requests.
+FORMS = [
+    "3pm", "at 10", "around 4", "12:30", "2024-05-01", "5/10", "10 min", "2 hours", "May 5th",
+    "5th of june", "next week", "this quarter", "on Monday", "tomorrow morning", "tonight",
+    "check if", "see whether", "can you", "could u", "pls", "would you mind", "go ahead and",
+    "the user wants me to", "it'd be great if", "tell me", "let me know", "I'm curious",
+    "about the invoice", "called Q3", "to my instagram", "from our bank", "at my office",
+    '"quoted"', "pi_3Pab12", "18a1b2c3d4e5", "acme/web", "#general", "w/o", "b4", "fyi", "u.", ".u",
+    "Around 5", "NEXT MONTH", "AT 5PM", "\u017fep 5", "\u0131f", "caf\u00e9", "\u212aelvin",
+]  # fmt: skip
+
+
+def _texts() -> list[str]:
+    sets = yaml.safe_load(EVAL.read_text(encoding="utf-8"))
+    tasks = [t["task"] for section in sets.values() for t in section]
+    rng = random.Random(26)
+    texts = list(tasks)
+    for task in tasks:
+        words = task.split(" ")
+        for _ in range(2):
+            at = rng.randrange(len(words) + 1)
+            texts.append(" ".join([*words[:at], rng.choice(FORMS), *words[at:]]))
+        texts.append(task.upper())
+        texts.append("".join(c.upper() if rng.random() < 0.3 else c for c in task))
+    return texts
+
+
+TEXTS = _texts()
+
+
+@pytest.mark.parametrize(
+    ("test", "pattern"),
+    [
+        (phrasing._may_say_when, phrasing._WHEN.pattern),
+        (phrasing._ASKS_WORDS, phrasing._ASKS.pattern),
+        (phrasing._IF, phrasing._WHETHER),
+        (lambda t: phrasing._CLAUSE_MARK.search(t) is not None, phrasing._CLAUSE),
+        (analysis._CONTENT_WORDS, analysis._CONTENT.pattern),
+        (analysis._ASKING_WORDS, analysis._ASKING),
+        (lambda t: analysis._HEX_RUN.search(t) is not None, analysis._HEX_ID),
+        (confidence._MY, confidence._MY_PLACE),
+    ],
+    ids=["when", "asks", "whether", "clause", "content", "asking", "hex id", "my place"],
+)
+def test_a_cheap_test_passes_every_text_its_pattern_matches(
+    test: Callable[[str], bool], pattern: re.Pattern[str]
+) -> None:
+    matched = [t for t in TEXTS if pattern.search(t)]
+    assert matched  # the texts exercise the pattern
+    assert [t for t in matched if not test(t)] == []
+    assert not all(test(t) for t in TEXTS)  # and the test does skip some
+
+
+def test_shorthand_is_spelt_out_only_where_it_stands() -> None:
+    def slow(text: str) -> str:
+        return phrasing._SHORT.sub(lambda m: phrasing._SHORTHAND[m.group(0).lower()], text)
+
+    for text in [*TEXTS, "u", "(u)", "u#1", "w/ Sam", "w/x", "x/u", "u-turn", "@u", "_u_"]:
+        assert phrasing._unshorten(text) == slow(text), text
+
+
+@pytest.mark.parametrize(
+    "twin",
+    [phrasing._WHEN, phrasing._ASKS, phrasing._POLITE, analysis._CONTENT],
+    ids=["when", "asks", "polite", "content"],
+)
+def test_a_case_free_twin_finds_what_the_pattern_finds(twin: phrasing.CaseFree) -> None:
+    for text in TEXTS:
+        spans = [m.span() for m in twin.pattern.finditer(text)]
+        first = twin.pattern.search(text)
+        assert twin.spans(text) == spans, text
+        assert twin.search(text) == (first.span() if first else None), text
+        assert twin.sub(" ", text) == twin.pattern.sub(" ", text), text
+
+
+def test_a_requests_head_is_read_as_the_case_insensitive_split_reads_it() -> None:
+    for text in TEXTS:
+        quoted = confidence._QUOTED.sub(" ", text)
+        expected = confidence._BOUNDARY.split(quoted, maxsplit=1)[0]
+        assert confidence.Matcher._head(text) == expected, text
+
+
+def test_the_spellers_shortcuts_correct_as_the_word_by_word_pass() -> None:
+    words = {"issue": 50, "calendar": 40, "close": 30, "mail": 20, "message": 10}
+    speller = Speller(words, [], lambda w: w in words)
+
+    def slow(text: str) -> str:  # every word through `word`, as before the shortcuts
+        first = True
+
+        def fix(m: re.Match[str]) -> str:
+            nonlocal first
+            written, named = m.group(0), not first and not m.group(0).islower()
+            first = False
+            found = written if named else speller.word(written.lower())
+            return written if named or found == written.lower() else found
+
+        return spelling._ALONE.sub(fix, text)
+
+    for text in ["clsoe the isue", "list my calenders", "Clsoe Isue", "close the issue", *TEXTS]:
+        assert speller.correct(text) == slow(text), text
+        assert speller.correct(text) == slow(text), text  # again, from what it kept
+
+
+def test_a_texts_token_ids_are_the_tokenizers_own() -> None:
+    model = semantic.model()
+    if model is None:
+        pytest.skip("wordllama is not installed")
+    texts = [
+        *TEXTS,
+        "",
+        " x",
+        "x ",
+        "a  b",
+        "a <s> b",
+        "a\u2581b",
+        "tab\there",
+        "\u00e9t\u00e9 \U0001f600",
+    ]
+    for text in texts:
+        ids = model._tokenizer.encode(text, add_special_tokens=False).ids
+        assert model.ids(text) == ids, text
