@@ -147,6 +147,10 @@ class User:
 
     async def returned(self) -> AuthorizationCodeResult:
         url = await asyncio.wait_for(self.back, 30)
+        # The page's own navigation to the callback ends before the test moves the page
+        # on (a `goto` during it is "interrupted by another navigation").
+        await expect(self.page).to_have_url(re.compile(re.escape(self.callback) + ".*"))
+        await self.page.wait_for_load_state()
         query = {k: v[0] for k, v in parse_qs(urlsplit(url).query).items()}
         return AuthorizationCodeResult(code=query["code"], state=query.get("state"),
                                        iss=query.get("iss"))  # fmt: skip
