@@ -27,8 +27,8 @@ from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.confidence import (
     NAME_AGREES,
     NAME_PENALTY,
-    RELATED_SHARE,
     STRONG_MATCH,
+    Matcher,
     Wanted,
 )
 from skillgate.discovery.phrasing import phrased
@@ -58,14 +58,7 @@ def _classes(index: SearchIndex) -> dict[str, str]:
 def parts(wanted: Wanted, document: frozenset[str]) -> tuple[float, float]:
     """The known-word share of `document` (before the unknown words' factor and the name
     penalty), and the words' total weight."""
-    words, _ = wanted
-    total = got = 0.0
-    for weight, full, partial in words:
-        total += weight
-        if not full.isdisjoint(document):
-            got += weight
-        elif not partial.isdisjoint(document):
-            got += weight * RELATED_SHARE
+    got, total = Matcher.held(wanted[0], document)
     return (got / total if total else 0.0), total
 
 

@@ -239,13 +239,9 @@ class Matcher:
         return found
 
     @staticmethod
-    def match(
-        wanted: Wanted, document: frozenset[str], name_share: float = 1.0, asked: float = 0.0
-    ) -> float:
-        """The share of what is wanted that `document` (its terms) holds; `name_share`:
-        the share of the endpoint's name the request holds; `asked`: what the endpoint's
-        integration earns as the one the request asks of (`product_share`)."""
-        words, factor = wanted
+    def held(words: list[Word], document: frozenset[str]) -> tuple[float, float]:
+        """The weight of `words` that `document` (its terms) holds (a related term's at
+        `RELATED_SHARE`), and their total weight."""
         total = got = 0.0
         for weight, full, partial in words:
             total += weight
@@ -253,7 +249,17 @@ class Matcher:
                 got += weight
             elif not partial.isdisjoint(document):
                 got += weight * RELATED_SHARE
-        held = factor * got / total if total else 0.0
+        return got, total
+
+    @staticmethod
+    def match(
+        wanted: Wanted, document: frozenset[str], name_share: float = 1.0, asked: float = 0.0
+    ) -> float:
+        """The share of what is wanted that `document` (its terms) holds; `name_share`:
+        the share of the endpoint's name the request holds; `asked`: what the endpoint's
+        integration earns as the one the request asks of (`product_share`)."""
+        got, total = Matcher.held(wanted[0], document)
+        held = wanted[1] * got / total if total else 0.0
         if name_share < NAME_AGREES and held < STRONG_MATCH:
             held *= NAME_PENALTY
         if held:
