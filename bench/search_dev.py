@@ -11,11 +11,9 @@ no-endpoint request left unflagged, each answerable one wrongly flagged).
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
 from tests.skillgate.discovery import test_search_quality as quality
-from tests.skillgate.discovery.quality import measure, table, total
+from tests.skillgate.discovery.quality import measure, new_query_p50, table, total
 
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.confidence import fits
@@ -92,12 +90,7 @@ def main() -> None:
         print("\n".join(_flags(index)))
     _profiles(index)
     queries = [t["task"] for section in quality._dev().values() for t in section]
-    times: list[float] = []
-    for q in queries:
-        start = time.perf_counter()
-        index.matches(q, index.rank(q, ("*",), None, 10))
-        times.append(time.perf_counter() - start)
-    p50 = statistics.median(times) * 1000
+    p50 = new_query_p50(lambda q: index.matches(q, index.rank(q, ("*",), None, 10)), queries)
     print(f"new query in-process, {len(queries)} requests: p50 {p50:.3f} ms")
     if not args.no_bfcl:
         for who, rates in quality.bfcl_figures().items():

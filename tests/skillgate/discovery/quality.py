@@ -7,6 +7,8 @@ Used by test_search_quality.py (development set, public BFCL pool, sealed aggreg
 
 from __future__ import annotations
 
+import statistics
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,3 +85,13 @@ def table(title: str, by_kind: dict[str, Rates]) -> str:
             f"  top-10 {a.rate(10):.3f}  wrongly flagged {a.flag_rate:.3f}"
         )
     return "\n".join(lines)
+
+
+def new_query_p50(answer: Callable[[str], object], queries: Sequence[str]) -> float:
+    """The median time of `answer` (a ranking and its matches) over `queries`, in ms."""
+    times: list[float] = []
+    for q in queries:
+        start = time.perf_counter()
+        answer(q)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
