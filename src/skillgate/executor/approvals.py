@@ -27,9 +27,7 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from skillgate.api_keys import scopes
 from skillgate.api_keys.policy import Ruling, holder
-from skillgate.api_keys.repository import ApiKeyRepository
 from skillgate.catalog.loader import Catalog
 from skillgate.db.base import new_id, utcnow
 from skillgate.errors import (
@@ -44,6 +42,7 @@ from skillgate.executions.schemas import decision_of
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.executor import shaped
 from skillgate.executor.approval_events import ApprovalEvents
+from skillgate.executor.approval_parties import approver_of, maker_of
 from skillgate.executor.confirmations import request_digest
 from skillgate.executor.models import Approval
 from skillgate.executor.outcome import Outcome
@@ -51,15 +50,12 @@ from skillgate.executor.repository import ApprovalRepository
 from skillgate.executor.run import Run
 from skillgate.executor.upstream import Upstream
 from skillgate.kit import tracing
-from skillgate.kit.principal import KeyIdentity, Principal, is_grant_id
-from skillgate.mcpauth.repository import OAuthRepository
-from skillgate.mcpauth.service import principal_of
+from skillgate.kit.principal import Principal, is_grant_id
 from skillgate.users.webhook import Webhooks
 
 TTL = 900  # seconds a held call waits for a person
 MAX_WAIT = 30  # the longest GET /v1/approvals/{id}?wait= holds its request
 NO_WAIT = 0  # the default: answer at once
-APPROVE_SCOPE = scopes.APPROVE  # the scope a key needs to decide
 
 
 class Approvals:
@@ -217,7 +213,7 @@ class Approvals:
         """Approve (and send) or deny; 404 for another user's approval, 409 when it is
         no longer pending. `approver`: a dashboard session, or an API key with the
         `approve` scope that is not the key that made the call."""
-        who = _approver(approver)
+        who = approver_of(approver)
         row = await self._claim(approver, approval_id, approve, who)
         if approve:
             await self._send(row, who)
@@ -347,38 +343,12 @@ class Approvals:
         live)."""
         async with self._sessionmaker() as session:
             found = await ApprovalRepository(session).get(row.id, row.user_id)
-            principal = await _maker_of(session, row.key_id)
+            principal = await maker_of(session, row.key_id)
         integration = self.catalog.get(row.integration)
         endpoint = self.catalog.endpoint(row.integration, row.endpoint)
         if found is None or principal is None or integration is None or endpoint is None:
             raise NotFound("The key or the endpoint of this approval no longer exists.")
         return Run(principal, integration, endpoint, dict(row.values))
-
-
-async def _maker_of(session: AsyncSession, credential_id: str) -> Principal | None:
-    """Who made a held call, as it would call now: its API key or its OAuth grant (403
-    when that was revoked or expired since), None when it is gone."""
-    if is_grant_id(credential_id):
-        grant = await OAuthRepository(session).grant_with_user(credential_id)
-        if grant is None:
-            return None
-        if grant[0].revoked_at is not None:
-            raise ScopeNotAllowed("The connected app that made this call was revoked.")
-        return principal_of(*grant)
-    pair = await ApiKeyRepository(session).key_with_user(credential_id)
-    if pair is None:
-        return None
-    key, user = pair
-    if not key.is_active(utcnow()):
-        raise ScopeNotAllowed("The API key that made this call was revoked or expired.")
-    return Principal.of_key(
-        KeyIdentity(
-            key_id=key.id, name=key.name, key_prefix=key.key_prefix,
-            scopes=tuple(key.scopes), expires_at=key.expires_at, revoked=False,
-            user_id=user.id, email=user.email, display_name=user.display_name,
-            plan=user.plan, confirm=key.confirm,
-        )
-    )  # fmt: skip
 
 
 def state_of(row: Approval, now: Any) -> str:
@@ -387,15 +357,3 @@ def state_of(row: Approval, now: Any) -> str:
     if row.state == "pending" and row.expires_at <= now:
         return "expired"
     return row.state
-
-
-def _approver(principal: Principal) -> str:
-    """Who decides, as the approval records it; 403 for a key without `approve`."""
-    if principal.key is None:
-        return f"{principal.via}:{principal.email}"
-    if APPROVE_SCOPE not in principal.key.scopes:
-        raise ScopeNotAllowed(
-            "Deciding an approval needs your dashboard sign-in or an API key with the "
-            f"{APPROVE_SCOPE!r} scope (created on the dashboard); an agent's key cannot."
-        )
-    return f"api_key:{principal.key.key_prefix}"
