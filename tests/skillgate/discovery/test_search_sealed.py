@@ -1,5 +1,6 @@
-"""The sealed search evaluation set (search_sealed.yaml) and the development set's
-request kinds: sound, and the sealed file unchanged.
+"""The sealed search evaluation set (search_sealed.yaml), the held-out blind sets
+(search_blind_held.yaml, search_blind3_held.yaml) and the development set's request kinds:
+sound, and the held files unchanged.
 
 The sealed set was written before any ranking change of issue 26 and is never used to
 choose one. Its SHA-256 is held here, so any edit to it shows in review beside this
@@ -26,6 +27,10 @@ SEALED_SHA256 = "1bdfb7367ee5f283929c48428b20b422fd75d6e3e0a8ff6215ce0e09c1a53ba
 # The blind set's held-out half (issue 26, sixth round), held like the sealed set.
 BLIND_HELD = HERE / "search_blind_held.yaml"
 BLIND_HELD_SHA256 = "571bb39157ef7fa99dce8875e755f8fe6c401dc2e1f5fb90ae1b2a26c8a3a233"
+# A third blind writer's set (issue 26, seventh round), all of it held out like the sealed
+# set: written without sight of the ranker, the other sets or any search result.
+BLIND3_HELD = HERE / "search_blind3_held.yaml"
+BLIND3_HELD_SHA256 = "a071896da49f97676466f9f1723da9df039ebd4c944753494abc2d10f7bb5baf"
 KINDS = {"plain", "misspelled", "chatty", "reference", "none"}
 
 
@@ -84,3 +89,20 @@ def test_blind_held_out_half_is_unchanged_and_apart(known: set[str]) -> None:
     sealed = {t["task"] for t in yaml.safe_load(SEALED.read_text(encoding="utf-8"))["sealed"]}
     assert not texts & {t["task"] for section in dev.values() for t in section}
     assert not texts & sealed
+
+
+def test_blind3_held_set_is_unchanged_and_apart(known: set[str]) -> None:
+    digest = hashlib.sha256(BLIND3_HELD.read_bytes()).hexdigest()
+    assert digest == BLIND3_HELD_SHA256, "search_blind3_held.yaml changed"
+    held = yaml.safe_load(BLIND3_HELD.read_text(encoding="utf-8"))["blind3_held"]
+    kinds = _sound(held, known)
+    assert set(kinds) == KINDS, kinds
+    assert kinds["chatty"] >= 40, kinds
+    assert kinds["none"] >= 25, kinds
+    texts = {t["task"] for t in held}
+    dev = yaml.safe_load((HERE / "search_eval.yaml").read_text(encoding="utf-8"))
+    sealed = yaml.safe_load(SEALED.read_text(encoding="utf-8"))["sealed"]
+    first_blind = yaml.safe_load(BLIND_HELD.read_text(encoding="utf-8"))["blind_held"]
+    assert not texts & {t["task"] for section in dev.values() for t in section}
+    assert not texts & {t["task"] for t in sealed}
+    assert not texts & {t["task"] for t in first_blind}
