@@ -36,6 +36,8 @@ from tests.skillgate.discovery.quality import Rates, measure, new_query_p50, tab
 HERE = Path(__file__).parent
 EVAL = HERE / "search_eval.yaml"
 BLIND_HELD = HERE / "search_blind_held.yaml"
+# The third blind writer's set (issue 26, seventh round), all of it held out.
+BLIND3_HELD = HERE / "search_blind3_held.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -235,10 +237,14 @@ def test_sealed_set_aggregates(index: SearchIndex, capsys: pytest.CaptureFixture
     by_kind = measure(ranker(index), sealed, "plain")
     held = yaml.safe_load(BLIND_HELD.read_text(encoding="utf-8"))["blind_held"]
     held_kinds = measure(ranker(index), held, "plain")
-    for r in [*by_kind.values(), *held_kinds.values()]:
+    third = yaml.safe_load(BLIND3_HELD.read_text(encoding="utf-8"))["blind3_held"]
+    third_kinds = measure(ranker(index), third, "plain")
+    for r in [*by_kind.values(), *held_kinds.values(), *third_kinds.values()]:
         r.misses.clear()
     with capsys.disabled():
         print("\n" + table(f"sealed set ({len(sealed)} requests)", by_kind))
         print(table(f"blind held-out set ({len(held)} requests)", held_kinds))
+        print(table(f"third blind set, held out ({len(third)} requests)", third_kinds))
     assert sum(r.count for r in by_kind.values()) == len(sealed)
     assert sum(r.count for r in held_kinds.values()) == len(held)
+    assert sum(r.count for r in third_kinds.values()) == len(third)
