@@ -196,7 +196,7 @@ class Matcher:
     def _head(text: str) -> str:
         """The request up to its first preposition or clause word, quoted text left out:
         where it says what to do to what."""
-        text = _QUOTED.sub(" ", text)
+        text = _QUOTED.sub(" ", _first(text))
         if not text.isascii():
             return _BOUNDARY.split(text, maxsplit=1)[0]
         found = _BOUNDARY_LOWER.search(text.lower())
