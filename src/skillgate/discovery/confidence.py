@@ -56,12 +56,15 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from skillgate.discovery.analysis import Analyzer, Query
+from skillgate.discovery.analysis import Analyzer, Query, asks_to_see
 from skillgate.discovery.phrasing import hint_pattern, phrased
 from skillgate.discovery.verbs import DOING
 
-# The share of a word's weight a document earns with only a word the tables relate to it.
+# The share of a word's weight a document earns with only a word the tables relate to it,
+# when the endpoint's name holds that word ("book": `create_event`), and when only its
+# description does ("book me a flight": a GitHub call whose description says "create").
 RELATED_SHARE = 0.8
+DESCRIBED_SHARE = 0.6
 # The factor per word unknown to the catalog in the request's object place.
 OBJECT_PENALTY = 0.5
 # The weight share of a request's word that is in no endpoint's name ("delete the *old
@@ -133,13 +136,20 @@ class Matcher:
         documents: int,
         table: Collection[str],
         named: Collection[str] = (),
+        products: Mapping[str, str] | None = None,
     ) -> None:
         """`df`: per indexed term, how many documents hold it; `table`: the words of the
         synonym tables (never unknown: they stand for catalog words); `named`: the terms
-        of the endpoints' names."""
+        of the endpoints' names; `products`: each integration's slug -> its name."""
         self._analyzer = analyzer
         self._words: dict[str, tuple[str, ...]] = {}  # a word's terms (`_terms_of`)
         self._named = frozenset(named)
+        # The terms of each product's name that no endpoint's name holds ("slack", not
+        # "calendar"): they say which product, never which of its calls (`unbranded`).
+        self._brands = {
+            slug: frozenset(t for t in analyzer.terms(name) if t not in self._named)
+            for slug, name in (products or {}).items()
+        }
         self._verbs = frozenset(t for w in DOING for t in analyzer.terms(w))
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
         self._table = frozenset(t for w in table for t in analyzer.terms(w))
@@ -160,7 +170,8 @@ class Matcher:
         head = self._head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
-        first = self._analyzer.terms(text)[:1]
+        # Not a question put as a request: "tell me which ..." asks to see, not to send.
+        first = [] if asks_to_see(text) else self._analyzer.terms(text)[:1]
         own = (*q.terms, *q.places)  # a place asked about is asked for here
         terms = own if not first or first[0] in own else (first[0], *own)
         # The clause that asks, when others follow it and it names what to act on (not
@@ -191,6 +202,18 @@ class Matcher:
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         return out, OBJECT_PENALTY**unknown
+
+    def unbranded(self, wanted: Wanted, products: Collection[str]) -> Wanted:
+        """`wanted` without the words that only name one of `products` (those the request
+        names): every call of a product holds its name, so it tells none of them from
+        another ("mute #random on slack": `slack.create_channel` holds "slack" only); the
+        result's product earns `PRODUCT_SHARE` instead. A request that is nothing but a
+        product's name keeps it."""
+        brand = frozenset(t for slug in products for t in self._brands.get(slug, ()))
+        if not brand:
+            return wanted
+        kept = [w for w in wanted[0] if not (w[1] and w[1] <= brand)]
+        return (kept, wanted[1]) if kept else wanted
 
     @staticmethod
     def _head(text: str) -> str:
@@ -239,26 +262,35 @@ class Matcher:
         return found
 
     @staticmethod
-    def held(words: list[Word], document: frozenset[str]) -> tuple[float, float]:
+    def held(
+        words: list[Word], document: frozenset[str], name: frozenset[str] | None = None
+    ) -> tuple[float, float]:
         """The weight of `words` that `document` (its terms) holds (a related term's at
-        `RELATED_SHARE`), and their total weight."""
+        `RELATED_SHARE` when `name`, the terms of the endpoint's name, holds it or is not
+        given, else at `DESCRIBED_SHARE`), and their total weight."""
         total = got = 0.0
         for weight, full, partial in words:
             total += weight
             if not full.isdisjoint(document):
                 got += weight
             elif not partial.isdisjoint(document):
-                got += weight * RELATED_SHARE
+                named = name is None or not partial.isdisjoint(name)
+                got += weight * (RELATED_SHARE if named else DESCRIBED_SHARE)
         return got, total
 
     @staticmethod
     def match(
-        wanted: Wanted, document: frozenset[str], name_share: float = 1.0, asked: float = 0.0
+        wanted: Wanted,
+        document: frozenset[str],
+        name_share: float = 1.0,
+        asked: float = 0.0,
+        name: frozenset[str] | None = None,
     ) -> float:
         """The share of what is wanted that `document` (its terms) holds; `name_share`:
         the share of the endpoint's name the request holds; `asked`: what the endpoint's
-        integration earns as the one the request asks of (`product_share`)."""
-        got, total = Matcher.held(wanted[0], document)
+        integration earns as the one the request asks of (`product_share`); `name`: the
+        terms of the endpoint's name (`held`)."""
+        got, total = Matcher.held(wanted[0], document, name)
         held = wanted[1] * got / total if total else 0.0
         if name_share < NAME_AGREES and held < STRONG_MATCH:
             held *= NAME_PENALTY

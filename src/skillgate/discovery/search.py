@@ -116,7 +116,14 @@ class SearchIndex:
         # Each document's terms (for `match`), read from the score matrix when asked.
         self._documents = Documents(self.bm25) if self._indexed else None
         df = self._postings.document_frequency()
-        self._matcher = Matcher(self.analyzer, df, len(self.hits), table, self._postings.names)
+        self._matcher = Matcher(
+            self.analyzer,
+            df,
+            len(self.hits),
+            table,
+            self._postings.names,
+            {slug: i.name for slug, i in catalog.integrations.items()},
+        )
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         # The semantic second look (discovery/semantic.py); None: the first stage alone.
         self.semantic: Semantic | None = second_look(self.hits, catalog.digest)
@@ -264,12 +271,15 @@ class SearchIndex:
         shares = self.coverage(q)
         asked, named = self.asked_of(text, q)
         share = product_share(named)
+        if named:  # the product's own name says which product, not which call
+            wanted = self._matcher.unbranded(wanted, asked)
         return [
             self._matcher.match(
                 wanted,
                 documents.terms(h.row),
                 self._agreement(q, h, shares),
                 share if h.integration.slug in asked else 0.0,
+                self._name_terms[h.row],
             )
             for h in hits
         ]
