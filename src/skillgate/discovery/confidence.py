@@ -166,6 +166,7 @@ class Matcher:
         words with their weights, and the factor of the unknown ones."""
         out: list[Word] = []
         said = phrased(text, imperative=True)
+        question = "?" in text
         text = said.request or text  # the clause that asks first, times left out
         head = self._head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,
@@ -182,6 +183,8 @@ class Matcher:
         if asks is not None:  # the clauses around the ask: not asked for
             around = set(self._analyzer.terms(text.split(" . ", 1)[1])) - asks
             terms = tuple(t for t in terms if t not in around) or terms
+        if not question:  # a colon then says what to send, not what to do
+            terms = self._before_colon(_first(text), terms)
         doing = True  # every known word one of doing
         for term in terms:
             if term in _COUNTS or len(term) < 2:
@@ -214,6 +217,16 @@ class Matcher:
             return wanted
         kept = [w for w in wanted[0] if not (w[1] and w[1] <= brand)]
         return (kept, wanted[1]) if kept else wanted
+
+    def _before_colon(self, clause: str, terms: tuple[str, ...]) -> tuple[str, ...]:
+        """`terms` without those only of what follows a colon in `clause` (the clause that
+        asks, not a question): what to send or write ("text +1 415...: your table is
+        ready"), not what is asked for."""
+        before, colon, after = clause.partition(": ")
+        if not colon:
+            return terms
+        said = set(self._analyzer.terms(after)) - set(self._analyzer.terms(before))
+        return tuple(t for t in terms if t not in said) or terms
 
     @staticmethod
     def _head(text: str) -> str:
