@@ -19,8 +19,9 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   of the clause that asks, when it names something: "can you schedule an *oil* change,
   the light's been on forever");
 - a word the catalog does not know where the caller's own place is named ("post the
-  picture to my *instagram*", "move money from our *chase* account": `_MY_PLACE`)
-  multiplies every result's match by `OBJECT_PENALTY` as an unknown object does;
+  picture to my *instagram*", "move money from our *chase* account", "the tracking
+  number on my *fedex* package": `_MY_PLACE`) multiplies every result's match by
+  `OBJECT_PENALTY` as an unknown object does;
 - the words after "about", "called", "saying"... (the request's content,
   analysis.Query.content) and its times do not count; the object place is read in the
   clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
@@ -113,8 +114,11 @@ _PRONOUNS = frozenset(
 )  # fmt: skip
 # Where a request is to be done, when it is the caller's own ("to my instagram", "from
 # our bank"): a word here the catalog does not know names a place nothing here is.
-_MY_PLACE = re.compile(r"\b(?:to|into|onto|from|at)\s+(?:my|our)\s+([A-Za-z]+)\b", re.I)
-_MY = hint_pattern(r"(?:to|from|at)\s+(?:my|our)")  # what every `_MY_PLACE` holds
+_MY_PLACE = re.compile(
+    r"\b(?:to|into|onto|from|at|in|on|via|using|through)\s+(?:my|our)\s+([A-Za-z]+)\b", re.I
+)
+# What every `_MY_PLACE` holds.
+_MY = hint_pattern(r"(?:to|from|at|in|on|via|using|through)\s+(?:my|our)")
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
