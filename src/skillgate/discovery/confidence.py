@@ -205,7 +205,9 @@ class Matcher:
                 # Only the clause that asks says what is done ("can you schedule an oil
                 # change, the light's been on forever": schedule, change).
                 doing &= term in self._verbs or (asks is not None and term not in asks)
-        unknown = len(self._object_unknowns(head) | self._place_unknowns(_first(text)))
+        # A place asked about ("what's in my zorblax repository") is the caller's own.
+        places = self._place_unknowns(_first(text)).difference(q.places)
+        unknown = len(self._object_unknowns(head) | places)
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         return out, OBJECT_PENALTY**unknown
