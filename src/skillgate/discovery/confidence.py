@@ -6,7 +6,10 @@ share of what the request asks for that the endpoint's document holds, each word
 request weighed by its rarity in the catalog (IDF: "issue" says less than "refund"):
 
 - a word the catalog knows counts in full when the document holds it, `RELATED_SHARE`
-  when it holds only what the word stands for in the synonym tables ("bug": an issue);
+  when it holds only what the word stands for in the synonym tables ("bug": an issue)
+  and the endpoint's name holds that (what the call does), `DESCRIBED_SHARE` when only
+  its description does ("*book* me a flight": a GitHub call whose description says
+  "create");
 - each word the catalog does not know that stands where the request names its object,
   before any preposition or clause ("book a *hotel* in rome", "order new *ink
   cartridges*": nothing here knows what is to be acted on; never a pronoun, "send *him*
@@ -20,16 +23,20 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   the light's been on forever");
 - a word the catalog does not know where the caller's own place is named ("post the
   picture to my *instagram*", "move money from our *chase* account", "the tracking
-  number on my *fedex* package": `_MY_PLACE`) multiplies every result's match by
-  `OBJECT_PENALTY` as an unknown object does;
+  number on my *fedex* package": `_MY_PLACE`; not a place asked about, "what's in my
+  *zorblax* repository") multiplies every result's match by `OBJECT_PENALTY` as an
+  unknown object does;
 - the words after "about", "called", "saying"... (the request's content,
   analysis.Query.content) and its times do not count; the object place is read in the
   clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
   a row...": "append a row"; when no clause asks, the first that starts with a verb
-  of doing: "URGENT: the deploy broke login. Open an issue ..."); the words only of
-  the clauses before it (its
-  background: "Long story, but the vendor never saw the invoice. Could you resend the
-  invoice...") do not count when that clause names what to act on;
+  of doing: "URGENT: the deploy broke login. Open an issue ..."), and ends with it (the
+  background's unknown words are not its object); the words only of the clauses
+  before it (its background: "Long story, but the vendor never saw the invoice. Could
+  you resend the invoice...") do not count when that clause names what to act on, nor
+  those only after a colon in it, unless the request is a question (what to send:
+  "text +1 415...: your *table* for 4 is ready"); "tell me which ..." asks to see, not
+  to send (`analysis.asks_to_see`);
 - the endpoint's name is what it does: a result whose name shares less than
   `NAME_AGREES` with the request (the share of its name's terms the request holds,
   related terms at their weight, as the ranking's `NAME_COVER` reads it) has its match
@@ -42,13 +49,18 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   (discovery/cues.py: "inbox", "ENG-55") `CUED_SHARE`: a request put to a product is
   one that product is likely to do ("have slack remind me at 4pm ...", "refund her
   payment in Square"); a word that implies one is weaker evidence ("track my amazon
-  package": Spotify's tracks) than its name.
+  package": Spotify's tracks) than its name; the words that only name a product the
+  request names (its name's terms in no endpoint's name: "slack", never "calendar") do
+  not count, as every call of it holds them ("mute #random on *slack*":
+  `slack.create_channel` held "slack" alone; `Matcher.unbranded`).
 
 The answer says nothing fits when no result's `match` reaches `MATCH_FLOOR`. The floor
 and the products' shares were fitted by bench/flag_fit.py on the development set
-(search_eval.yaml) with each of its sections held out in turn; features that did not
-separate better there (the semantic cosine, the first stage's scores, the request's
-unknown words, the verbs' agreement) are left out (docs/catalog.md, "Search").
+(search_eval.yaml) with each of its sections held out in turn, `DESCRIBED_SHARE` with
+bench/flag_loso.py likewise; features that did not separate better there (the semantic
+cosine, of the whole request or of the clause that asks, the first stage's scores, the
+request's unknown words, the verbs' agreement, rare words unmatched) are left out
+(docs/catalog.md, "Search").
 """
 
 from __future__ import annotations
