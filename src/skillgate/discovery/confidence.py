@@ -51,8 +51,8 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   payment in Square"); a word that implies one is weaker evidence ("track my amazon
   package": Spotify's tracks) than its name; the words that only name a product the
   request names (its name's terms in no endpoint's name: "slack", never "calendar") do
-  not count, as every call of it holds them ("mute #random on *slack*":
-  `slack.create_channel` held "slack" alone; `Matcher.unbranded`).
+  not count for its results, as every call of it holds them ("mute #random on
+  *slack*": `slack.create_channel` held "slack" alone; `Matcher.unbranded`).
 
 The answer says nothing fits when no result's `match` reaches `MATCH_FLOOR`. The floor
 and the products' shares were fitted by bench/flag_fit.py on the development set
@@ -226,10 +226,10 @@ class Matcher:
 
     def unbranded(self, wanted: Wanted, products: Collection[str]) -> Wanted:
         """`wanted` without the words that only name one of `products` (those the request
-        names): every call of a product holds its name, so it tells none of them from
-        another ("mute #random on slack": `slack.create_channel` holds "slack" only); the
-        result's product earns `PRODUCT_SHARE` instead. A request that is nothing but a
-        product's name keeps it."""
+        names), for those products' results: every call of a product holds its name, so
+        it tells none of them from another ("mute #random on slack": `slack.create_channel`
+        holds "slack" only); the result's product earns `PRODUCT_SHARE` instead. A
+        request that is nothing but a product's name keeps it."""
         brand = frozenset(t for slug in products for t in self._brands.get(slug, ()))
         if not brand:
             return wanted

@@ -271,11 +271,13 @@ class SearchIndex:
         shares = self.coverage(q)
         asked, named = self.asked_of(text, q)
         share = product_share(named)
-        if named:  # the product's own name says which product, not which call
-            wanted = self._matcher.unbranded(wanted, asked)
+        # The product's own name says which product, not which of its calls: for its
+        # results it does not count; another product's lack it ("change my spotify
+        # password": `google_admin.update_user` does not hold "spotify").
+        inside = self._matcher.unbranded(wanted, asked) if named else wanted
         return [
             self._matcher.match(
-                wanted,
+                inside if h.integration.slug in asked else wanted,
                 documents.terms(h.row),
                 self._agreement(q, h, shares),
                 share if h.integration.slug in asked else 0.0,
