@@ -55,10 +55,10 @@ def _classes(index: SearchIndex) -> dict[str, str]:
     return out
 
 
-def parts(wanted: Wanted, document: frozenset[str]) -> tuple[float, float]:
+def parts(wanted: Wanted, document: frozenset[str], name: frozenset[str]) -> tuple[float, float]:
     """The known-word share of `document` (before the unknown words' factor and the name
-    penalty), and the words' total weight."""
-    got, total = Matcher.held(wanted[0], document)
+    penalty; `name`: the terms of its endpoint's name), and the words' total weight."""
+    got, total = Matcher.held(wanted[0], document, name)
     return (got / total if total else 0.0), total
 
 
@@ -69,16 +69,30 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
         return {"hits": 0, "best": 0.0}
     matcher = index._matcher
     wanted = matcher.wanted(text, q)
+    asked, named = index.asked_of(text, q)
+    # As SearchIndex.matches reads it: a named product's own name not counted for its results.
+    inside = matcher.unbranded(wanted, asked) if named else wanted
+
+    def of(h: Any) -> Wanted:  # what `h`'s match reads
+        return inside if h.integration.slug in asked else wanted
+
     shares = index.coverage(q)
     documents = index._documents
     assert documents is not None
+    names = index._name_terms
     # Each result's word-share match, without what the product it is in adds.
     matches = [
-        matcher.match(wanted, documents.terms(h.row), index._agreement(q, h, shares)) for h in hits
+        matcher.match(
+            of(h),
+            documents.terms(h.row),
+            index._agreement(q, h, shares),
+            name=names[h.row],
+        )
+        for h in hits
     ]
     out: dict[str, Any] = {"hits": len(hits), "best": max(matches)}
     b = int(np.argmax(matches))
-    share, total = parts(wanted, documents.terms(hits[b].row))
+    share, total = parts(of(hits[b]), documents.terms(hits[b].row), names[hits[b].row])
     agree = index._agreement(q, hits[b], shares)
     out.update(
         top=matches[0],
@@ -94,7 +108,7 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
     )
     # Each result's match without the name penalty: the share times the factor.
     raw = [
-        wanted[1] * parts(wanted, documents.terms(h.row))[0] for h in hits
+        wanted[1] * parts(of(h), documents.terms(h.row), names[h.row])[0] for h in hits
     ]  # fmt: skip
     out["best_raw"] = max(raw)
     out["name_penalty"] = NAME_PENALTY
@@ -150,7 +164,7 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
             "match": m,
             "product": h.integration.slug in products,
             "named": h.integration.slug in slugs,
-            "share": parts(wanted, documents.terms(h.row))[0],
+            "share": parts(of(h), documents.terms(h.row), names[h.row])[0],
             "agree": index._agreement(q, h, shares),
             "id": f"{h.integration.slug}/{h.endpoint.name}",
             "cued": h.integration.slug in cues,

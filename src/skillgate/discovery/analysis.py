@@ -64,6 +64,13 @@ _ASKING = re.compile(
     re.IGNORECASE,
 )
 _ASKING_WORDS = hint("tell", "know", "wonder", "curious")  # each form holds one
+
+
+def asks_to_see(text: str) -> bool:
+    """Whether `text` opens with a question put as a request ("tell me which...")."""
+    return _ASKING_WORDS(text) and _ASKING.match(text) is not None
+
+
 # A question ("what's the status of ENG-301", "what does the doc say", "when was the sheet
 # last modified"), also after "can you show me": asks to read one thing (get); "what's on
 # my calendar", "what's in the folder": to list what it holds.

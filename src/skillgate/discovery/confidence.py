@@ -6,7 +6,10 @@ share of what the request asks for that the endpoint's document holds, each word
 request weighed by its rarity in the catalog (IDF: "issue" says less than "refund"):
 
 - a word the catalog knows counts in full when the document holds it, `RELATED_SHARE`
-  when it holds only what the word stands for in the synonym tables ("bug": an issue);
+  when it holds only what the word stands for in the synonym tables ("bug": an issue)
+  and the endpoint's name holds that (what the call does), `DESCRIBED_SHARE` when only
+  its description does ("*book* me a flight": a GitHub call whose description says
+  "create");
 - each word the catalog does not know that stands where the request names its object,
   before any preposition or clause ("book a *hotel* in rome", "order new *ink
   cartridges*": nothing here knows what is to be acted on; never a pronoun, "send *him*
@@ -19,16 +22,21 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   of the clause that asks, when it names something: "can you schedule an *oil* change,
   the light's been on forever");
 - a word the catalog does not know where the caller's own place is named ("post the
-  picture to my *instagram*", "move money from our *chase* account": `_MY_PLACE`)
-  multiplies every result's match by `OBJECT_PENALTY` as an unknown object does;
+  picture to my *instagram*", "move money from our *chase* account", "the tracking
+  number on my *fedex* package": `_MY_PLACE`; not a place asked about, "what's in my
+  *zorblax* repository") multiplies every result's match by `OBJECT_PENALTY` as an
+  unknown object does;
 - the words after "about", "called", "saying"... (the request's content,
   analysis.Query.content) and its times do not count; the object place is read in the
   clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
   a row...": "append a row"; when no clause asks, the first that starts with a verb
-  of doing: "URGENT: the deploy broke login. Open an issue ..."); the words only of
-  the clauses before it (its
-  background: "Long story, but the vendor never saw the invoice. Could you resend the
-  invoice...") do not count when that clause names what to act on;
+  of doing: "URGENT: the deploy broke login. Open an issue ..."), and ends with it (the
+  background's unknown words are not its object); the words only of the clauses
+  before it (its background: "Long story, but the vendor never saw the invoice. Could
+  you resend the invoice...") do not count when that clause names what to act on, nor
+  those only after a colon in it, unless the request is a question (what to send:
+  "text +1 415...: your *table* for 4 is ready"); "tell me which ..." asks to see, not
+  to send (`analysis.asks_to_see`);
 - the endpoint's name is what it does: a result whose name shares less than
   `NAME_AGREES` with the request (the share of its name's terms the request holds,
   related terms at their weight, as the ranking's `NAME_COVER` reads it) has its match
@@ -41,13 +49,18 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   (discovery/cues.py: "inbox", "ENG-55") `CUED_SHARE`: a request put to a product is
   one that product is likely to do ("have slack remind me at 4pm ...", "refund her
   payment in Square"); a word that implies one is weaker evidence ("track my amazon
-  package": Spotify's tracks) than its name.
+  package": Spotify's tracks) than its name; the words that only name a product the
+  request names (its name's terms in no endpoint's name: "slack", never "calendar") do
+  not count for its results, as every call of it holds them ("mute #random on
+  *slack*": `slack.create_channel` held "slack" alone; `Matcher.unbranded`).
 
 The answer says nothing fits when no result's `match` reaches `MATCH_FLOOR`. The floor
 and the products' shares were fitted by bench/flag_fit.py on the development set
-(search_eval.yaml) with each of its sections held out in turn; features that did not
-separate better there (the semantic cosine, the first stage's scores, the request's
-unknown words, the verbs' agreement) are left out (docs/catalog.md, "Search").
+(search_eval.yaml) with each of its sections held out in turn, `DESCRIBED_SHARE` with
+bench/flag_loso.py likewise; features that did not separate better there (the semantic
+cosine, of the whole request or of the clause that asks, the first stage's scores, the
+request's unknown words, the verbs' agreement, rare words unmatched) are left out
+(docs/catalog.md, "Search").
 """
 
 from __future__ import annotations
@@ -56,12 +69,15 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from skillgate.discovery.analysis import Analyzer, Query
+from skillgate.discovery.analysis import Analyzer, Query, asks_to_see
 from skillgate.discovery.phrasing import hint_pattern, phrased
 from skillgate.discovery.verbs import DOING
 
-# The share of a word's weight a document earns with only a word the tables relate to it.
+# The share of a word's weight a document earns with only a word the tables relate to it,
+# when the endpoint's name holds that word ("book": `create_event`), and when only its
+# description does ("book me a flight": a GitHub call whose description says "create").
 RELATED_SHARE = 0.8
+DESCRIBED_SHARE = 0.6
 # The factor per word unknown to the catalog in the request's object place.
 OBJECT_PENALTY = 0.5
 # The weight share of a request's word that is in no endpoint's name ("delete the *old
@@ -110,8 +126,11 @@ _PRONOUNS = frozenset(
 )  # fmt: skip
 # Where a request is to be done, when it is the caller's own ("to my instagram", "from
 # our bank"): a word here the catalog does not know names a place nothing here is.
-_MY_PLACE = re.compile(r"\b(?:to|into|onto|from|at)\s+(?:my|our)\s+([A-Za-z]+)\b", re.I)
-_MY = hint_pattern(r"(?:to|from|at)\s+(?:my|our)")  # what every `_MY_PLACE` holds
+_MY_PLACE = re.compile(
+    r"\b(?:to|into|onto|from|at|in|on|via|using|through)\s+(?:my|our)\s+([A-Za-z]+)\b", re.I
+)
+# What every `_MY_PLACE` holds.
+_MY = hint_pattern(r"(?:to|from|at|in|on|via|using|through)\s+(?:my|our)")
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
@@ -133,13 +152,20 @@ class Matcher:
         documents: int,
         table: Collection[str],
         named: Collection[str] = (),
+        products: Mapping[str, str] | None = None,
     ) -> None:
         """`df`: per indexed term, how many documents hold it; `table`: the words of the
         synonym tables (never unknown: they stand for catalog words); `named`: the terms
-        of the endpoints' names."""
+        of the endpoints' names; `products`: each integration's slug -> its name."""
         self._analyzer = analyzer
         self._words: dict[str, tuple[str, ...]] = {}  # a word's terms (`_terms_of`)
         self._named = frozenset(named)
+        # The terms of each product's name that no endpoint's name holds ("slack", not
+        # "calendar"): they say which product, never which of its calls (`unbranded`).
+        self._brands = {
+            slug: frozenset(t for t in analyzer.terms(name) if t not in self._named)
+            for slug, name in (products or {}).items()
+        }
         self._verbs = frozenset(t for w in DOING for t in analyzer.terms(w))
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
         self._table = frozenset(t for w in table for t in analyzer.terms(w))
@@ -156,11 +182,13 @@ class Matcher:
         words with their weights, and the factor of the unknown ones."""
         out: list[Word] = []
         said = phrased(text, imperative=True)
+        question = "?" in text
         text = said.request or text  # the clause that asks first, times left out
         head = self._head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
-        first = self._analyzer.terms(text)[:1]
+        # Not a question put as a request: "tell me which ..." asks to see, not to send.
+        first = [] if asks_to_see(text) else self._analyzer.terms(text)[:1]
         own = (*q.terms, *q.places)  # a place asked about is asked for here
         terms = own if not first or first[0] in own else (first[0], *own)
         # The clause that asks, when others follow it and it names what to act on (not
@@ -171,6 +199,8 @@ class Matcher:
         if asks is not None:  # the clauses around the ask: not asked for
             around = set(self._analyzer.terms(text.split(" . ", 1)[1])) - asks
             terms = tuple(t for t in terms if t not in around) or terms
+        if not question:  # a colon then says what to send, not what to do
+            terms = self._before_colon(_first(text), terms)
         doing = True  # every known word one of doing
         for term in terms:
             if term in _COUNTS or len(term) < 2:
@@ -187,16 +217,40 @@ class Matcher:
                 # Only the clause that asks says what is done ("can you schedule an oil
                 # change, the light's been on forever": schedule, change).
                 doing &= term in self._verbs or (asks is not None and term not in asks)
-        unknown = len(self._object_unknowns(head) | self._place_unknowns(_first(text)))
+        # A place asked about ("what's in my zorblax repository") is the caller's own.
+        places = self._place_unknowns(_first(text)).difference(q.places)
+        unknown = len(self._object_unknowns(head) | places)
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         return out, OBJECT_PENALTY**unknown
+
+    def unbranded(self, wanted: Wanted, products: Collection[str]) -> Wanted:
+        """`wanted` without the words that only name one of `products` (those the request
+        names), for those products' results: every call of a product holds its name, so
+        it tells none of them from another ("mute #random on slack": `slack.create_channel`
+        holds "slack" only); the result's product earns `PRODUCT_SHARE` instead. A
+        request that is nothing but a product's name keeps it."""
+        brand = frozenset(t for slug in products for t in self._brands.get(slug, ()))
+        if not brand:
+            return wanted
+        kept = [w for w in wanted[0] if not (w[1] and w[1] <= brand)]
+        return (kept, wanted[1]) if kept else wanted
+
+    def _before_colon(self, clause: str, terms: tuple[str, ...]) -> tuple[str, ...]:
+        """`terms` without those only of what follows a colon in `clause` (the clause that
+        asks, not a question): what to send or write ("text +1 415...: your table is
+        ready"), not what is asked for."""
+        before, colon, after = clause.partition(": ")
+        if not colon:
+            return terms
+        said = set(self._analyzer.terms(after)) - set(self._analyzer.terms(before))
+        return tuple(t for t in terms if t not in said) or terms
 
     @staticmethod
     def _head(text: str) -> str:
         """The request up to its first preposition or clause word, quoted text left out:
         where it says what to do to what."""
-        text = _QUOTED.sub(" ", text)
+        text = _QUOTED.sub(" ", _first(text))
         if not text.isascii():
             return _BOUNDARY.split(text, maxsplit=1)[0]
         found = _BOUNDARY_LOWER.search(text.lower())
@@ -239,26 +293,35 @@ class Matcher:
         return found
 
     @staticmethod
-    def held(words: list[Word], document: frozenset[str]) -> tuple[float, float]:
+    def held(
+        words: list[Word], document: frozenset[str], name: frozenset[str] | None = None
+    ) -> tuple[float, float]:
         """The weight of `words` that `document` (its terms) holds (a related term's at
-        `RELATED_SHARE`), and their total weight."""
+        `RELATED_SHARE` when `name`, the terms of the endpoint's name, holds it or is not
+        given, else at `DESCRIBED_SHARE`), and their total weight."""
         total = got = 0.0
         for weight, full, partial in words:
             total += weight
             if not full.isdisjoint(document):
                 got += weight
             elif not partial.isdisjoint(document):
-                got += weight * RELATED_SHARE
+                named = name is None or not partial.isdisjoint(name)
+                got += weight * (RELATED_SHARE if named else DESCRIBED_SHARE)
         return got, total
 
     @staticmethod
     def match(
-        wanted: Wanted, document: frozenset[str], name_share: float = 1.0, asked: float = 0.0
+        wanted: Wanted,
+        document: frozenset[str],
+        name_share: float = 1.0,
+        asked: float = 0.0,
+        name: frozenset[str] | None = None,
     ) -> float:
         """The share of what is wanted that `document` (its terms) holds; `name_share`:
         the share of the endpoint's name the request holds; `asked`: what the endpoint's
-        integration earns as the one the request asks of (`product_share`)."""
-        got, total = Matcher.held(wanted[0], document)
+        integration earns as the one the request asks of (`product_share`); `name`: the
+        terms of the endpoint's name (`held`)."""
+        got, total = Matcher.held(wanted[0], document, name)
         held = wanted[1] * got / total if total else 0.0
         if name_share < NAME_AGREES and held < STRONG_MATCH:
             held *= NAME_PENALTY

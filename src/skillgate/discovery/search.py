@@ -116,7 +116,14 @@ class SearchIndex:
         # Each document's terms (for `match`), read from the score matrix when asked.
         self._documents = Documents(self.bm25) if self._indexed else None
         df = self._postings.document_frequency()
-        self._matcher = Matcher(self.analyzer, df, len(self.hits), table, self._postings.names)
+        self._matcher = Matcher(
+            self.analyzer,
+            df,
+            len(self.hits),
+            table,
+            self._postings.names,
+            {slug: i.name for slug, i in catalog.integrations.items()},
+        )
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         # The semantic second look (discovery/semantic.py); None: the first stage alone.
         self.semantic: Semantic | None = second_look(self.hits, catalog.digest)
@@ -264,12 +271,17 @@ class SearchIndex:
         shares = self.coverage(q)
         asked, named = self.asked_of(text, q)
         share = product_share(named)
+        # The product's own name says which product, not which of its calls: for its
+        # results it does not count; another product's lack it ("change my spotify
+        # password": `google_admin.update_user` does not hold "spotify").
+        inside = self._matcher.unbranded(wanted, asked) if named else wanted
         return [
             self._matcher.match(
-                wanted,
+                inside if h.integration.slug in asked else wanted,
                 documents.terms(h.row),
                 self._agreement(q, h, shares),
                 share if h.integration.slug in asked else 0.0,
+                self._name_terms[h.row],
             )
             for h in hits
         ]

@@ -9,10 +9,12 @@ import pytest
 from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.discovery.confidence import (
     CUED_SHARE,
+    DESCRIBED_SHARE,
     MATCH_FLOOR,
     NAME_PENALTY,
     OBJECT_PENALTY,
     PRODUCT_SHARE,
+    RELATED_SHARE,
     Matcher,
     product_share,
 )
@@ -119,3 +121,63 @@ def test_a_result_in_the_product_asked_of_fits_more() -> None:
 )
 def test_chatty_and_valued_requests_are_not(index: SearchIndex, request_: str) -> None:
     assert not index.answer(request_, ("*",), None, 10).no_match
+
+
+def _best(index: SearchIndex, text: str) -> float:
+    return max(index.matches(text, index.rank(text, ("*",), None, 10)))
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        # The background's unknown words are not the object of the clause that asks.
+        "our dog ate the zanzibarina homework. list my calendars",
+        "the gizmo broke again, can you list my calendars",
+        # What follows a colon is what to send, not what is asked for.
+        "text +1 415 555 0199: your order shipped",
+        # "tell me which ..." asks to see: not a message to send.
+        "tell me which calendars I have",
+    ],
+)
+def test_the_clause_that_asks_is_what_fits(index: SearchIndex, request_: str) -> None:
+    """Issue 26, seventh round: each of these fitted less than 0.5 before."""
+    assert _best(index, request_) == 1.0
+
+
+def test_a_related_word_counts_in_full_share_in_the_name_only() -> None:
+    """A word the tables relate to the request's ("book": create) counts `RELATED_SHARE`
+    when the endpoint's name holds it (what the call does), `DESCRIBED_SHARE` when only
+    its description does ("book me a flight": a GitHub call whose description says
+    "create")."""
+    wanted = [(1.0, frozenset({"book"}), frozenset({"creat"}))]
+    doc = frozenset({"creat", "flight"})
+    assert Matcher.held(wanted, doc, frozenset({"creat", "event"})) == (RELATED_SHARE, 1.0)
+    assert Matcher.held(wanted, doc, frozenset({"codespac"})) == (DESCRIBED_SHARE, 1.0)
+    assert Matcher.held(wanted, doc) == (RELATED_SHARE, 1.0)  # no name given
+    assert DESCRIBED_SHARE < RELATED_SHARE
+
+
+def test_a_products_own_name_tells_none_of_its_calls(index: SearchIndex) -> None:
+    """The words that only name the product the request names do not count (every call of
+    it holds them; the product's share stands for them), unless nothing else is asked."""
+    matcher = index._matcher
+
+    def words(text: str, products: set[str]) -> set[str]:
+        analysed, q = index._analysed(text)
+        wanted = matcher.unbranded(matcher.wanted(analysed, q), products)
+        return {t for _, full, _ in wanted[0] for t in full}
+
+    assert words("list the channels in slack", {"slack"}) == {"list", "channel"}
+    # "calendar" is also a thing calls act on (`list_calendars`): it stays.
+    assert "calendar" in words("list my google calendar events", {"google_calendar"})
+    assert words("slack", {"slack"}) == {"slack"}
+    # A request to a product for something none of its calls does fits nothing.
+    assert _best(index, "hibernate the #design room on slack") < MATCH_FLOOR
+
+
+def test_an_unknown_place_of_the_callers_own_halves_a_match(index: SearchIndex) -> None:
+    """ "on my *zanzibarina* card": a place of the caller's that nothing here knows."""
+    known = _best(index, "check the balance on my card")
+    unknown = _best(index, "check the balance on my zanzibarina card")
+    # (a cued product's share is added after the factor)
+    assert unknown <= OBJECT_PENALTY * known + CUED_SHARE + 1e-9 < known
