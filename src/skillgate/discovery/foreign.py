@@ -16,9 +16,17 @@ in OneDrive, Facebook and Instagram ads in Mailchimp...).
 words is matched as a phrase). `CAPITALISED` are names that are also common English
 words ("Chase", "Signal", "Target", "Discord"): they name the product only when written
 with a capital, and not as a request's first word.
+
+`Foreign.placed` says whether the clause that asks names one as the place or means of its
+action (discovery/confidence.py's `FOREIGN_PENALTY`); the words of the names are never
+spelling-corrected into catalog words (discovery/spelling.py). The check is one set
+look-up per word of the request, and more only when one may start a name.
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Collection
 
 # Read whatever the case. One string per category, split on commas (a name may have spaces).
 _PRODUCTS = (
@@ -171,4 +179,108 @@ def _names(text: str) -> frozenset[str]:
 # Lower case, whatever case the request writes them in.
 PRODUCTS = frozenset(n.lower() for n in _names(_PRODUCTS)) - _OURS
 # As written (capitalised): the product only with its capital.
-CAPITALISED = frozenset(n for n in _names(_CAPITALISED) if n.lower() not in _OURS)
+CAPITALISED = frozenset(
+    n for n in _names(_CAPITALISED) if n.lower() not in _OURS
+)  # Every word of a name read whatever its case: never a typo of a catalog word ("uber" is
+# not "user"; discovery/spelling.py).
+WORDS = frozenset(w for n in PRODUCTS for w in n.split() if w.isalpha())
+
+# A word as the table's names are split into (letters, digits, "&", "+": "h&r", "disney+"),
+# with an owner's "'s" after it ("Salesforce's pipeline").
+_TOKEN = re.compile(r"([A-Za-z0-9][A-Za-z0-9&+]*)(['\u2019]s\b)?")
+# Words that put what follows as where or by what the request is done ("on Venmo", "via
+# Telegram", "in Salesforce", "to LinkedIn"), and those that do so only before the caller's
+# own ("from my Revolut account", "with our PayPal"): without it they more often say who
+# ("the email from PayPal", "a meeting with Salesforce", "Dana at Stripe").
+_PLACING = frozenset(["in", "on", "to", "into", "onto", "via", "using", "through", "over"])
+_PLACING_OWN = frozenset(["from", "with", "at"])
+_OWN = frozenset(["my", "our", "your"])
+# The words that may stand between those and the name ("in my Salesforce", "on the Shopify
+# store").
+_BETWEEN = frozenset(["my", "our", "your", "the", "their", "his", "her"])
+# A name used as a thing, with an article, at the end of what the request acts on: the
+# product's service ("get me an Uber", "book a Lyft").
+_ARTICLES = frozenset(["a", "an"])
+# The words for where things are kept in a product, which may follow its name where the
+# name says the place ("on my Venmo balance", "in the Shopify store"); any other word
+# after the name makes it a word of what is acted on ("my Delta flight", "with the HubSpot
+# sales rep"): in passing.
+_PLACES = frozenset(
+    ["account", "accounts", "app", "profile", "page", "feed", "story", "timeline", "store",
+     "shop", "site", "website", "workspace", "dashboard", "console", "portal", "inbox",
+     "wallet", "balance", "library", "cart", "wishlist", "watchlist", "queue", "instance",
+     "server", "cluster", "channel", "group", "chat"]
+)  # fmt: skip
+# What ends a name's phrase: a word that starts another (a preposition, a clause word).
+_ENDS = frozenset(
+    ["for", "to", "in", "on", "at", "about", "with", "from", "into", "onto", "by", "and",
+     "or", "but", "so", "because", "before", "after", "when", "if", "that", "which", "as",
+     "saying", "called", "named", "titled", "tomorrow", "today", "tonight", "now", "asap"]
+)  # fmt: skip
+
+
+class Foreign:
+    """Where a request names a product of the table as the place or means of its action."""
+
+    def __init__(
+        self, products: Collection[str] = PRODUCTS, capitalised: Collection[str] = CAPITALISED
+    ) -> None:
+        self._names = frozenset(products)
+        self._capitalised = frozenset(capitalised)
+        # The words a name may start with (lower case), and the most words a name has.
+        self._starts = frozenset(n.split()[0] for n in self._names) | frozenset(
+            n.split()[0].lower() for n in self._capitalised
+        )
+        self._longest = max((len(n.split()) for n in (*self._names, *self._capitalised)), default=0)
+
+    def placed(self, clause: str, head: str) -> bool:
+        """Whether `clause` (the clause that asks, as written) names a product of the table
+        as where or by what to act: after a word that places it ("on Venmo", "via
+        Telegram", "from my Revolut account") or "my" ("my Uber account"), ending its
+        phrase or before a word for a place in it ("my Venmo balance"); with an owner's
+        "'s" ("Salesforce's pipeline"); as its first word ("Venmo Jake $30"); or with an
+        article as the last word of its object place `head` ("get me an Uber"). Not in
+        passing ("email the Salesforce export to Dana", "my Delta flight")."""
+        tokens = [(m.group(1), bool(m.group(2))) for m in _TOKEN.finditer(clause)]
+        lower = [t.lower() for t, _ in tokens]
+        if self._starts.isdisjoint(lower):
+            return False  # the cost of most requests: one set look-up per word
+        last = len(_TOKEN.findall(head)) - 1  # where the object place ends
+        for i, word in enumerate(lower):
+            if word not in self._starts:
+                continue
+            end = self._name_end(tokens, lower, i)
+            if end is None:
+                continue
+            if i == 0 or tokens[end][1]:
+                return True  # the request's verb, or the owner of what it acts on
+            if end == last and lower[i - 1] in _ARTICLES:
+                return True
+            after = lower[end + 1] if end + 1 < len(lower) else None
+            if (after is None or after in _ENDS or after in _PLACES) and _placed_at(lower, i):
+                return True
+        return False
+
+    def _name_end(self, tokens: list[tuple[str, bool]], lower: list[str], i: int) -> int | None:
+        """The last word of the longest name of the table starting at word `i`, if any."""
+        for n in range(min(self._longest, len(lower) - i), 0, -1):
+            name = " ".join(lower[i : i + n])
+            if name in self._names:
+                return i + n - 1
+            written = " ".join(t for t, _ in tokens[i : i + n])
+            if i and written in self._capitalised:
+                return i + n - 1
+        return None
+
+
+def _placed_at(lower: list[str], i: int) -> bool:
+    """Whether the name at word `i` follows a word that places it, or "my" / "our"."""
+    if i and lower[i - 1] in _OWN:
+        return True
+    j = i - 1
+    while j >= 0 and lower[j] in _BETWEEN and i - j <= 2:
+        j -= 1
+    if j < 0:
+        return False
+    own = j + 1 < i and lower[j + 1] in _OWN
+    return lower[j] in _PLACING or (own and lower[j] in _PLACING_OWN)
