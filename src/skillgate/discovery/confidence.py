@@ -170,7 +170,7 @@ class Matcher:
         synonym tables (never unknown: they stand for catalog words); `named`: the terms
         of the endpoints' names; `products`: each integration's slug -> its name."""
         self._analyzer = analyzer
-        self._foreign = Foreign()
+        self._foreign = Foreign([*(products or {}), *(products or {}).values()])
         self._words: dict[str, tuple[str, ...]] = {}  # a word's terms (`_terms_of`)
         self._named = frozenset(named)
         # The terms of each product's name that no endpoint's name holds ("slack", not

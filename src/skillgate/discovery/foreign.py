@@ -26,7 +26,7 @@ look-up per word of the request, and more only when one may start a name.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 # Read whatever the case. One string per category, split on commas (a name may have spaces).
 _PRODUCTS = (
@@ -223,10 +223,17 @@ class Foreign:
     """Where a request names a product of the table as the place or means of its action."""
 
     def __init__(
-        self, products: Collection[str] = PRODUCTS, capitalised: Collection[str] = CAPITALISED
+        self,
+        ours: Iterable[str] = (),
+        products: Collection[str] = PRODUCTS,
+        capitalised: Collection[str] = CAPITALISED,
     ) -> None:
-        self._names = frozenset(products)
-        self._capitalised = frozenset(capitalised)
+        """`ours`: the loaded catalog's integration names and slugs: a name of the table
+        that is (part of) one of them is ours, not foreign (a catalog may add an
+        integration the table holds: "Uber Rides" takes "uber")."""
+        held = [" " + re.sub(r"[\W_]+", " ", o.lower()).strip() + " " for o in ours]
+        self._names = frozenset(n for n in products if not _within(n, held))
+        self._capitalised = frozenset(n for n in capitalised if not _within(n.lower(), held))
         # The words a name may start with (lower case), and the most words a name has.
         self._starts = frozenset(n.split()[0] for n in self._names) | frozenset(
             n.split()[0].lower() for n in self._capitalised
@@ -271,6 +278,11 @@ class Foreign:
             if i and written in self._capitalised:
                 return i + n - 1
         return None
+
+
+def _within(name: str, held: list[str]) -> bool:
+    """Whether `name` is a whole-word part of one of `held` (spaced, lower case)."""
+    return any(f" {name} " in h for h in held)
 
 
 def _placed_at(lower: list[str], i: int) -> bool:

@@ -19,7 +19,7 @@ from skillgate.discovery.confidence import (
     Matcher,
     product_share,
 )
-from skillgate.discovery.foreign import CAPITALISED, PRODUCTS
+from skillgate.discovery.foreign import CAPITALISED, PRODUCTS, Foreign
 from skillgate.discovery.products import Products
 from skillgate.discovery.search import SearchIndex
 
@@ -252,3 +252,10 @@ def test_the_table_of_foreign_products_holds_none_of_ours() -> None:
     assert not [n for n in PRODUCTS if ours.of(n)]
     assert not [n for n in CAPITALISED if ours.of(n) or n.lower() in ours.named]
     assert len(PRODUCTS) + len(CAPITALISED) > 500
+
+
+def test_a_product_the_catalog_gains_is_no_longer_foreign() -> None:
+    clause = "get me an Uber"
+    assert Foreign().placed(clause, clause)
+    assert not Foreign(["Uber Rides", "uber_rides"]).placed(clause, clause)
+    assert Foreign(["Uberflip"]).placed(clause, clause)  # a whole word only
