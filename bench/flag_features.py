@@ -68,8 +68,8 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
     if not hits:
         return {"hits": 0, "best": 0.0}
     matcher = index._matcher
-    wanted = matcher.wanted(text, q)
     asked, named = index.asked_of(text, q)
+    wanted = matcher.wanted(text, q, named)
     # As SearchIndex.matches reads it: a named product's own name not counted for its results.
     inside = matcher.unbranded(wanted, asked) if named else wanted
 

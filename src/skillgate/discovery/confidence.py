@@ -26,6 +26,13 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   number on my *fedex* package": `_MY_PLACE`; not a place asked about, "what's in my
   *zorblax* repository") multiplies every result's match by `OBJECT_PENALTY` as an
   unknown object does;
+- a product nothing here is (discovery/foreign.py's table of well-known products and
+  services the catalog does not integrate) named as where or by what to act ("send $20
+  to Sam on Venmo", "add the lead to Salesforce", "get me an Uber", "Venmo Jake $30"),
+  when the request names no product of ours, multiplies every result's match by
+  `FOREIGN_PENALTY` (under the floor: the answer says nothing fits; the order is left
+  alone); named in passing ("email the Salesforce export to Dana", "my Delta flight") it
+  does not count;
 - the words after "about", "called", "saying"... (the request's content,
   analysis.Query.content) and its times do not count; the object place is read in the
   clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
@@ -70,6 +77,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 
 from skillgate.discovery.analysis import Analyzer, Query, asks_to_see
+from skillgate.discovery.foreign import Foreign
 from skillgate.discovery.phrasing import hint_pattern, phrased
 from skillgate.discovery.verbs import DOING
 
@@ -80,6 +88,10 @@ RELATED_SHARE = 0.8
 DESCRIBED_SHARE = 0.6
 # The factor per word unknown to the catalog in the request's object place.
 OBJECT_PENALTY = 0.5
+# The factor of every match when the request names a product nothing here is as where or
+# by what to act ("send $20 to Sam on Venmo"; discovery/foreign.py) and none of ours: as
+# two unknown words in its object place, under the floor even with a cued product's share.
+FOREIGN_PENALTY = 0.25
 # The weight share of a request's word that is in no endpoint's name ("delete the *old
 # vendor* from my contacts"): a value to act on more often than what the call does.
 ARGUMENT_SHARE = 0.5
@@ -158,6 +170,7 @@ class Matcher:
         synonym tables (never unknown: they stand for catalog words); `named`: the terms
         of the endpoints' names; `products`: each integration's slug -> its name."""
         self._analyzer = analyzer
+        self._foreign = Foreign([*(products or {}), *(products or {}).values()])
         self._words: dict[str, tuple[str, ...]] = {}  # a word's terms (`_terms_of`)
         self._named = frozenset(named)
         # The terms of each product's name that no endpoint's name holds ("slack", not
@@ -177,9 +190,11 @@ class Matcher:
                     known = frozenset(m for m in meant if m in self._idf)
                     self._stands_for[phrase[0]] = self._stands_for.get(phrase[0], known) | known
 
-    def wanted(self, text: str, q: Query) -> Wanted:
-        """What the request asks for (`text` as searched, `q` its analysis): the known
-        words with their weights, and the factor of the unknown ones."""
+    def wanted(self, text: str, q: Query, named: bool = False) -> Wanted:
+        """What the request asks for (`text` as searched, `q` its analysis, `named`: it
+        names a product of ours): the known words with their weights, and the factor of
+        the unknown ones and of a product nothing here is, named as the place of the
+        action (`FOREIGN_PENALTY`)."""
         out: list[Word] = []
         said = phrased(text, imperative=True)
         question = "?" in text
@@ -222,7 +237,10 @@ class Matcher:
         unknown = len(self._object_unknowns(head) | places)
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
-        return out, OBJECT_PENALTY**unknown
+        factor = OBJECT_PENALTY**unknown
+        if not named and self._foreign.placed(_first(text), head):
+            factor *= FOREIGN_PENALTY  # to be done in a product nothing here is
+        return out, factor
 
     def unbranded(self, wanted: Wanted, products: Collection[str]) -> Wanted:
         """`wanted` without the words that only name one of `products` (those the request

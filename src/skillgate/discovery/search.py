@@ -265,11 +265,11 @@ class SearchIndex:
         if not hits:
             return []
         text, q = self._analysed(query)
-        wanted = self._matcher.wanted(text, q)
+        asked, named = self.asked_of(text, q)
+        wanted = self._matcher.wanted(text, q, named)
         documents = self._documents
         assert documents is not None  # hits come from an index with documents
         shares = self.coverage(q)
-        asked, named = self.asked_of(text, q)
         share = product_share(named)
         # The product's own name says which product, not which of its calls: for its
         # results it does not count; another product's lack it ("change my spotify

@@ -14,7 +14,9 @@ least `ENGLISH_COUNT` times in its corpus: "passport", "crash", "many" are words
 typos of "password", "trash", "any"; "calenders" and "finalise", counted less, are
 corrected), words of fewer than `SHORTEST` letters, words with a capital after the
 request's first word (a name: "Ana", "Priya"), words joined to digits, `_`, `-`, `/`,
-`.` or `@` (ids, references, addresses), and words no catalog word is close to.
+`.` or `@` (ids, references, addresses), the words of the names of products nothing here
+is (discovery/foreign.py: "uber" is no typo of "user"), and words no catalog word is close
+to.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 
 from symspellpy import SymSpell, Verbosity
+
+from skillgate.discovery.foreign import WORDS as FOREIGN_WORDS
 
 # The shortest word corrected, and the edits allowed by a word's length: one edit up to
 # `ONE_EDIT_UP_TO` letters, two beyond (a 4-letter word two edits away from a catalog
@@ -74,7 +78,9 @@ class Speller:
         self._symspell = SymSpell(max_dictionary_edit_distance=MAX_EDITS, prefix_length=7)
         for word, count in counts.items():
             self._symspell.create_dictionary_entry(word, count)
-        self._vocabulary = frozenset(counts) | english()
+        # The names of products nothing here is are no typos of catalog words ("uber" is
+        # not "user"; discovery/foreign.py).
+        self._vocabulary = frozenset(counts) | english() | FOREIGN_WORDS
         self._known = known
         self._memo: dict[str, str] = {}
         self._kept: set[str] = set()  # the words of `_memo` left as written

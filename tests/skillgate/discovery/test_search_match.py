@@ -10,6 +10,7 @@ from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.discovery.confidence import (
     CUED_SHARE,
     DESCRIBED_SHARE,
+    FOREIGN_PENALTY,
     MATCH_FLOOR,
     NAME_PENALTY,
     OBJECT_PENALTY,
@@ -18,6 +19,8 @@ from skillgate.discovery.confidence import (
     Matcher,
     product_share,
 )
+from skillgate.discovery.foreign import CAPITALISED, PRODUCTS, Foreign
+from skillgate.discovery.products import Products
 from skillgate.discovery.search import SearchIndex
 
 
@@ -181,3 +184,78 @@ def test_an_unknown_place_of_the_callers_own_halves_a_match(index: SearchIndex) 
     unknown = _best(index, "check the balance on my zanzibarina card")
     # (a cued product's share is added after the factor)
     assert unknown <= OBJECT_PENALTY * known + CUED_SHARE + 1e-9 < known
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "send $20 to Sam on Venmo",
+        "add the lead to Salesforce",
+        "open a merge request in GitLab",  # "merge request" cues GitHub: still under
+        "get me an Uber",
+        "Venmo my roommate $60 for the utilities",
+        "transfer $500 from my Revolut account",
+        "what is in Salesforce's pipeline this quarter",
+    ],
+)
+def test_a_product_nothing_here_is_as_the_place_is_flagged(
+    index: SearchIndex, request_: str
+) -> None:
+    """A product of discovery/foreign.py's table named as where or by what to act."""
+    answer = index.answer(request_, ("*",), None, 10)
+    assert answer.no_match, request_
+    assert index._matcher._foreign.placed(request_, Matcher._head(request_))
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "email the Salesforce export to Dana",  # what is acted on: an export, by email
+        "add a Slack reminder about the Uber receipt",  # one of ours is named
+        "create a calendar event for my Delta flight on Friday",  # "my Delta flight"
+        "invite Sam from Salesforce to the Monday standup",  # who, not where
+        "schedule a meeting with the HubSpot sales rep on Thursday",
+        "add Netflix to the list of subscriptions in the budget doc",  # no article
+        "add my Uber receipts to the expenses spreadsheet",
+    ],
+)
+def test_a_product_nothing_here_is_in_passing_is_not(index: SearchIndex, request_: str) -> None:
+    answer = index.answer(request_, ("*",), None, 10)
+    assert not answer.no_match, request_
+
+
+def test_the_flag_leaves_the_order_alone(index: SearchIndex) -> None:
+    """A product named as the place lowers every match alike (FOREIGN_PENALTY)."""
+    text = "add the lead to Salesforce"
+    hits = index.rank(text, ("*",), None, 10)
+    analysed, q = index._analysed(text)
+    on = index._matcher.wanted(analysed, q)
+    off = index._matcher.wanted(analysed, q, named=True)  # as if a product of ours were
+    assert on[0] == off[0]
+    assert on[1] == pytest.approx(off[1] * FOREIGN_PENALTY)
+    assert index.rank(text, ("*",), None, 10) == hits
+
+
+def test_the_speller_leaves_a_foreign_products_name_alone(index: SearchIndex) -> None:
+    # "uber" is one edit from "user", a catalog word; it is a product nothing here is.
+    assert index._speller.word("uber") == "uber"
+    assert index._speller.correct("get me an uber to the airport") == (
+        "get me an uber to the airport"
+    )
+    assert index._speller.word("usre") == "user"  # a typo is still corrected
+
+
+def test_the_table_of_foreign_products_holds_none_of_ours() -> None:
+    """discovery/foreign.py: none of the catalog's products, by name or nickname."""
+    shipped = load_catalog()
+    ours = Products({slug: i.name for slug, i in shipped.integrations.items()})
+    assert not [n for n in PRODUCTS if ours.of(n)]
+    assert not [n for n in CAPITALISED if ours.of(n) or n.lower() in ours.named]
+    assert len(PRODUCTS) + len(CAPITALISED) > 500
+
+
+def test_a_product_the_catalog_gains_is_no_longer_foreign() -> None:
+    clause = "get me an Uber"
+    assert Foreign().placed(clause, clause)
+    assert not Foreign(["Uber Rides", "uber_rides"]).placed(clause, clause)
+    assert Foreign(["Uberflip"]).placed(clause, clause)  # a whole word only

@@ -59,3 +59,10 @@ def test_misspelled_requests_find_the_endpoint(
 ) -> None:
     ranked = [f"{h.integration.slug}/{h.endpoint.name}" for h in index.search(request_, ("*",))]
     assert expected in ranked[:3], ranked[:3]
+
+
+def test_a_product_nothing_here_is_stays_as_written() -> None:
+    """discovery/foreign.py's names are no typos ("uber" is one edit from "user")."""
+    speller = Speller({"user": 50}, [], lambda w: w == "user")
+    assert speller.correct("get me an uber") == "get me an uber"
+    assert speller.correct("list the usre") == "list the user"
