@@ -54,6 +54,8 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:give|send)\s+((?:\S+\s+){0,3}?)a\s+heads[\s-]?up\b", r"send \1a message"),
         (r"\b((?:the\s+)?\w+)\s+(?:got|gets|get)\s+a\s+heads[\s-]?up\b", r"send \1 a message"),
         (r"\b(?:bounce|kick)\s+(?=(?:it|the|our|my|that|this)\b)", "restart "),
+        # A verdict, not a request to look at something ("the PR looks good, approve it").
+        (r"\b(?:looks|looked|seems)\s+(?:good|fine|great|ok|okay)(?:\s+to\s+me)?\b", ""),
     )
 )
 
@@ -62,7 +64,7 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 _IDIOM_WORDS = frozenset(
     ["dig", "hunt", "track", "pull", "bring", "drop", "shoot", "fire", "send", "ping", "jot",
      "write", "note", "put", "spin", "get", "tear", "nuke", "loop", "push", "bump", "hop",
-     "what", "bounce", "kick", "heads"]
+     "what", "bounce", "kick", "heads", "looks", "looked", "seems"]
 )  # fmt: skip
 _LETTERS = re.compile(r"[a-z]+")
 

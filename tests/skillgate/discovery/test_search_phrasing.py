@@ -52,6 +52,9 @@ from skillgate.discovery.phrasing import phrased
             "can you add it to my calendar",
             "",
         ),
+        # A verdict is no request to look at anything ("looks" is not "look at").
+        ("approve PR 91, looks good to me", "approve PR 91,", ""),
+        ("look at the logs", "look at the logs", ""),
         # A request of one clause and no time is as written.
         ("list the open pull requests", "list the open pull requests", ""),
     ],

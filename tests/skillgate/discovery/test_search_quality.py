@@ -3,7 +3,7 @@
     .venv/bin/pytest -s tests/skillgate/discovery/test_search_quality.py
 
 - the development set (search_eval.yaml: `tasks`, `held_out`, `dev_kinds`, `unnamed`,
-  `chatty_fresh`, `chatty_wide`, `none_wide`): top-1/3/10
+  `chatty_fresh`, `chatty_wide`, `none_wide`, `blind`, `common`): top-1/3/10
   per kind, the share of no-endpoint requests the answer flags and of answerable ones
   wrongly flagged, with the misses; and a new query's p50 in-process;
 - the public BFCL v4 `live_multiple` pool (fixtures/bfcl, see its README): top-1/5 of
@@ -72,6 +72,7 @@ def dev_figures(index: SearchIndex) -> dict[str, dict[str, Rates]]:
         "chatty_wide": measure(rank, dev["chatty_wide"], "chatty"),
         "none_wide": measure(rank, dev["none_wide"], "none"),
         "blind": measure(rank, dev["blind"], "plain"),
+        "common": measure(rank, dev["common"], "plain"),
     }
 
 
@@ -105,7 +106,7 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
     before = [
         r
         for section, by_kind in figures.items()
-        if section not in ("chatty_wide", "none_wide", "blind")
+        if section not in ("chatty_wide", "none_wide", "blind", "common")
         for k, r in by_kind.items()
         if k != "none"
     ]
