@@ -159,6 +159,9 @@ class Query(NamedTuple):
     # A place asked about ("what's in my documents folder"): its terms rank as content
     # (what it holds is asked for, not the place), and still count in `match`.
     places: tuple[str, ...] = ()
+    # The stem of the request's first word once the lead-ins are out ("can you list ...":
+    # list): its verb, when it leads with one (discovery/kinds.py).
+    lead: str = ""
 
 
 class Analyzer:
@@ -392,4 +395,5 @@ class Analyzer:
         said = set(own) | related
         searched = [*places, *(self.terms(content) if content else ())]
         content_terms = tuple(t for t in dict.fromkeys(searched) if t not in said)
-        return Query(own, others, content_terms, when, asked, places)
+        lead = stems[0] if stems else ""
+        return Query(own, others, content_terms, when, asked, places, lead)

@@ -39,6 +39,7 @@ from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.confidence import Matcher, product_share
 from skillgate.discovery.cues import Cues
 from skillgate.discovery.hit import Hit, hit_for
+from skillgate.discovery.kinds import Kinds
 from skillgate.discovery.postings import RELATED_WEIGHT, Postings, knowing
 from skillgate.discovery.priors import priors
 from skillgate.discovery.products import Products
@@ -104,6 +105,7 @@ class SearchIndex:
         )
         self.prior = priors([(h.integration.slug, h.endpoint) for h in self.hits], boost or {})
         self._name_terms = [frozenset(terms) for terms in analysed.names]
+        self._kinds = Kinds(self.analyzer, [h.endpoint.name for h in self.hits])
         self._products = Products({slug: i.name for slug, i in catalog.integrations.items()})
         self._cues = Cues(self.analyzer, self.ranges)
         self.bm25 = analysed.bm25
@@ -192,6 +194,9 @@ class SearchIndex:
             total *= cover
         if q.when:
             total *= self._timed
+        kinds = self._kinds.factors(q)  # a call named for changing when reading is asked
+        if kinds is not None:
+            total *= kinds
         named = self._products.of(query)
         # No product named: the words that imply one (discovery/cues.py).
         boosts = {slug: NAMED_BOOST for slug in named} or self._cues.factors(query, q.terms)
