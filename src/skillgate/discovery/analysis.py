@@ -73,6 +73,12 @@ _WHAT = re.compile(
     r"\s+(?P<held>on|in)?\b",
     re.IGNORECASE,
 )
+# A question that asks to read, not to do (no "how": "how do I add ..." asks for the add).
+_ASKS_TO_READ = re.compile(
+    r"^\W*(?:who|whose|which|is|are|was|were|has|have|any"
+    r"|(?:do|does|did)\s+(?:you|we|i|they|he|she|it|the|my|our|any)\b)\b",
+    re.IGNORECASE,
+)
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
 _HEX_RUN = re.compile(r"[0-9a-f]{10}")  # what every `_HEX_ID` holds (a cheap test first)
@@ -160,7 +166,8 @@ class Query(NamedTuple):
     # (what it holds is asked for, not the place), and still count in `match`.
     places: tuple[str, ...] = ()
     # The stem of the request's first word once the lead-ins are out ("can you list ...":
-    # list): its verb, when it leads with one (discovery/kinds.py).
+    # list): its verb, when it leads with one; `get` for a question that asks to read
+    # ("are there any ...", "did the invoice come through?") (discovery/kinds.py).
     lead: str = ""
 
 
@@ -347,6 +354,9 @@ class Analyzer:
         if _ASKING_WORDS(text):
             text = _ASKING.sub("show me", text, count=1)
         question: set[str] = set()
+        # A question ("are there any salons...", "did the invoice come through?", "who
+        # opened issue 1000") asks to read: its lead is `get` (discovery/kinds.py).
+        asks_to_read = _ASKS_TO_READ.match(text) is not None
         what = _WHAT.match(text)
         if what is not None:
             text = text[what.end() :]
@@ -395,5 +405,5 @@ class Analyzer:
         said = set(own) | related
         searched = [*places, *(self.terms(content) if content else ())]
         content_terms = tuple(t for t in dict.fromkeys(searched) if t not in said)
-        lead = stems[0] if stems else ""
+        lead = "get" if asks_to_read else stems[0] if stems else ""
         return Query(own, others, content_terms, when, asked, places, lead)

@@ -30,3 +30,10 @@ def test_a_request_to_change_demotes_calls_named_for_reading() -> None:
 def test_a_request_led_by_no_verb_of_either_kind_changes_nothing() -> None:
     assert _factors("postgres servers") is None
     assert _factors("reply to the comment on the budget doc") is None  # as often a noun
+
+
+def test_a_question_asks_to_read() -> None:
+    m = KIND_MISMATCH
+    assert _factors("are there any salons in Rohnert Park") == [m, 1, 1, m, 1]
+    assert _factors("did you play the new song") == [m, 1, 1, m, 1]
+    assert _factors("how do I add a server") is None  # asks for the add: no kind said
