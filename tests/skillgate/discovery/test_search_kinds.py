@@ -36,4 +36,5 @@ def test_a_question_asks_to_read() -> None:
     m = KIND_MISMATCH
     assert _factors("are there any salons in Rohnert Park") == [m, 1, 1, m, 1]
     assert _factors("did you play the new song") == [m, 1, 1, m, 1]
-    assert _factors("how do I add a server") is None  # asks for the add: no kind said
+    # "how" asks for the call: the verb after it says the kind
+    assert _factors("how do I add a server") == [1, m, m, 1, 1]
