@@ -34,7 +34,7 @@ import numpy as np
 from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
 from skillgate.discovery.analysed import Documents, for_catalog
-from skillgate.discovery.analysis import Analyzer, Query
+from skillgate.discovery.analysis import LEAD_INS, STOPWORDS, Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.confidence import Matcher, product_share
 from skillgate.discovery.cues import Cues
@@ -44,7 +44,7 @@ from skillgate.discovery.postings import RELATED_WEIGHT, Postings, knowing
 from skillgate.discovery.priors import priors
 from skillgate.discovery.products import Products
 from skillgate.discovery.rerank import Reorder
-from skillgate.discovery.semantic import Semantic, second_look
+from skillgate.discovery.semantic import Semantic, second_look, unknown_share
 from skillgate.discovery.spelling import Speller
 from skillgate.discovery.texts import table_words
 
@@ -90,6 +90,8 @@ class SearchIndex:
         self.analyzer = Analyzer()
         analysed = for_catalog(catalog, self.analyzer)
         self.analyzer.names({t for name in analysed.names for t in name})
+        # The words that say nothing of what a request is for (semantic.unknown_share).
+        self._said = STOPWORDS | LEAD_INS | self.analyzer.filler
         self.hits: list[Hit] = []
         self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
         for slug, integration in catalog.integrations.items():
@@ -112,9 +114,8 @@ class SearchIndex:
         self._indexed = analysed.indexed
         self._postings = Postings(self.bm25, analysed.names)
         table = table_words()
-        self._speller = Speller(
-            dict(analysed.words), table, knowing(self.analyzer, self._postings.lists)
-        )
+        self._knows = knowing(self.analyzer, self._postings.lists)
+        self._speller = Speller(dict(analysed.words), table, self._knows)
         # Each document's terms (for `match`), read from the score matrix when asked.
         self._documents = Documents(self.bm25) if self._indexed else None
         df = self._postings.document_frequency()
@@ -330,7 +331,8 @@ class SearchIndex:
         order = np.argsort(-values, kind="stable")[:depth]
         best = found[order]
         if semantic is not None:
-            best = semantic.reorder(text, best, values[order])[:wanted]
+            unknown = unknown_share(text, self._knows, self._said)
+            best = semantic.reorder(text, best, values[order], unknown)[:wanted]
         hits = self.hits
         ranked = self._reorder.first([hits[i] for i in best.tolist()], {*q.terms, *q.related})
         return ranked[:limit]
