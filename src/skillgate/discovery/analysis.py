@@ -28,7 +28,7 @@ from skillgate.discovery.synonyms import (
     SPELLINGS,
     SYNONYMS,
 )
-from skillgate.discovery.verbs import DOING, MORE_VERBS
+from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, NOUN_VERBS, READING
 
 # Words that say nothing about which endpoint is meant.
 _STOPWORDS = """a about all also am an and any are as at be been but by can could did do does
@@ -165,9 +165,10 @@ class Query(NamedTuple):
     # A place asked about ("what's in my documents folder"): its terms rank as content
     # (what it holds is asked for, not the place), and still count in `match`.
     places: tuple[str, ...] = ()
-    # The stem of the request's first word once the lead-ins are out ("can you list ...":
-    # list): its verb, when it leads with one; `get` for a question that asks to read
-    # ("are there any ...", "did the invoice come through?") (discovery/kinds.py).
+    # The request's verb for its kind (discovery/kinds.py): the stem of its first word once
+    # the lead-ins are out ("can you list ...": list) or of the first verb of its asking
+    # clause (`Analyzer._lead`); `get` for a question that asks to read ("are there any
+    # ...", "did the invoice come through?").
     lead: str = ""
 
 
@@ -195,6 +196,10 @@ class Analyzer:
         self._places = frozenset(self.terms("repository channel"))
         self._reads = frozenset(self.terms("get list search find read"))
         self._verbs = frozenset(s for w in [*DOING, *MORE_VERBS] for s in self.stems(self.words(w)))
+        # The verbs of a request's kind (discovery/kinds.py), and those that past its first
+        # word are more often nouns ("add it to my to-do *list*", "leave a *comment*").
+        self._kind_verbs = frozenset(self.stems([*READING, *CHANGING]))
+        self._mid_verbs = self._kind_verbs - frozenset(self.stems([*NOUN_VERBS, "list"]))
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
         # The first term of each phrase of the tables: a query's term that starts none
         # needs no look-up of the phrases it might start.
@@ -344,6 +349,18 @@ class Analyzer:
             return ()
         return tuple(sorted(question - related - set(own)))
 
+    def _lead(self, text: str, stems: list[str]) -> str:
+        """The request's verb (`Query.lead`): its first word's stem when that is a verb of
+        a kind (verbs.READING, CHANGING), else the first such verb of the clause that
+        asks but a participle ("the tickets *assigned* to me") or a word more often a
+        noun there ("I'd like some help *finding* three hotel rooms": find); else the first
+        word's stem."""
+        if not stems or stems[0] in self._kind_verbs:
+            return stems[0] if stems else ""
+        words = [w for w in self.words(text.split(" . ", 1)[0]) if not w.endswith("ed")]
+        found = (s for s in self.stems(words) if s in self._mid_verbs)
+        return next(found, stems[0])
+
     def query(self, text: str, known: Container[str] | None = None) -> Query:
         """The query's terms and related terms; `known`: the terms the catalog holds (a
         plural of a word it does not know, `torvalds`, asks for no listing)."""
@@ -405,5 +422,5 @@ class Analyzer:
         said = set(own) | related
         searched = [*places, *(self.terms(content) if content else ())]
         content_terms = tuple(t for t in dict.fromkeys(searched) if t not in said)
-        lead = "get" if asks_to_read else stems[0] if stems else ""
+        lead = "get" if asks_to_read else self._lead(text, stems)
         return Query(own, others, content_terms, when, asked, places, lead)

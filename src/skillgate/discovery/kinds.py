@@ -13,7 +13,7 @@ either kind changes nothing; a word of both kinds ("open" an issue or a file) is
 neither list. The verbs are general English (verbs.py, `READING` and `CHANGING`), not any
 product's.
 
-A verb as often a noun ("reply", "post", "order": `NOUNS`) leading a request says nothing
+A verb as often a noun ("reply", "post", "order": verbs.NOUN_VERBS) leading a request says nothing
 of its kind.
 
 Measured (`PYTHONPATH=src:. .venv/bin/python bench/search_dev.py`): development set, all
@@ -29,17 +29,13 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from skillgate.discovery.analysis import Analyzer, Query
-from skillgate.discovery.verbs import CHANGING, READING
+from skillgate.discovery.verbs import CHANGING, NOUN_VERBS, READING
 
 # The score multiplier of a call whose name's verb is of the other kind than the request's.
 KIND_MISMATCH = 0.7
 _NONE, _READS, _CHANGES = 0, 1, 2
-# Verbs as often nouns ("a reply", "the post", "my order"): a request they lead says no kind
-# (a name they lead still does). With "reply" as a kind, "reply to the comment on the
-# budget doc" lost Drive's `list_comments` from the top 3 (the held-out section's top-3
-# 0.787 -> 0.775).
-NOUNS = ("reply", "comment", "message", "email", "text", "post", "label", "tag", "star",
-         "order", "book", "mark", "play", "ping", "share", "leave")  # fmt: skip
+# With "reply" as a kind (verbs.NOUN_VERBS), "reply to the comment on the budget doc" lost
+# Drive's `list_comments` from the top 3 (the held-out section's top-3 0.787 -> 0.775).
 
 
 class Kinds:
@@ -48,7 +44,7 @@ class Kinds:
         self._analyzer = analyzer
         self._reading = frozenset(analyzer.stems(READING))
         self._changing = frozenset(analyzer.stems(CHANGING)) - self._reading
-        self._nouns = frozenset(analyzer.stems(NOUNS))
+        self._nouns = frozenset(analyzer.stems(NOUN_VERBS))
         self._kinds = np.array([self._first(analyzer.stems(analyzer.words(n))) for n in names])
         # Per kind of request, each endpoint's factor (a multiply costs less than a mask).
         self._factors = {

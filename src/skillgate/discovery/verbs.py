@@ -53,3 +53,10 @@ CHANGING = frozenset(
      "deploy", "trigger", "text", "email", "message", "ping", "fix", "mark", "refund",
      "erase", "wipe", "trash", "void"]
 )  # fmt: skip
+# Verbs as often nouns ("a reply", "the post", "my order"): a request they lead says no
+# kind (kinds.py; a name they lead still does), and one past a request's first word is
+# not its verb (analysis.py).
+NOUN_VERBS = frozenset(
+    ["reply", "comment", "message", "email", "text", "post", "label", "tag", "star",
+     "order", "book", "mark", "play", "ping", "share", "leave"]
+)  # fmt: skip

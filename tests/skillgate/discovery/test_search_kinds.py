@@ -38,3 +38,13 @@ def test_a_question_asks_to_read() -> None:
     assert _factors("did you play the new song") == [m, 1, 1, m, 1]
     # "how" asks for the call: the verb after it says the kind
     assert _factors("how do I add a server") == [1, m, m, 1, 1]
+
+
+def test_the_verb_of_the_asking_clause_when_the_first_word_is_none() -> None:
+    m = KIND_MISMATCH
+    # "finding": the request's verb; "planned" (a participle) and "list" (a noun there) not
+    assert _factors("my friends and I would like some help finding a pop song") == [
+        m, 1, 1, m, 1
+    ]  # fmt: skip
+    assert _factors("the servers we planned") is None
+    assert _factors("stick the server on my to-do list") is None
