@@ -58,5 +58,5 @@ CHANGING = frozenset(
 # not its verb (analysis.py).
 NOUN_VERBS = frozenset(
     ["reply", "comment", "message", "email", "text", "post", "label", "tag", "star",
-     "order", "book", "mark", "play", "ping", "share", "leave"]
+     "order", "book", "mark", "play", "ping"]
 )  # fmt: skip
