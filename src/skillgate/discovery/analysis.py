@@ -73,9 +73,11 @@ _WHAT = re.compile(
     r"\s+(?P<held>on|in)?\b",
     re.IGNORECASE,
 )
-# A question that asks to read, not to do (no "how": "how do I add ..." asks for the add).
+# A question that asks to read, not to do (no "how": "how do I add ..." asks for the add;
+# no "what" beyond `_WHAT`'s forms: "what changed between v1.2 and v1.3" then lost the
+# result whose match kept it unflagged).
 _ASKS_TO_READ = re.compile(
-    r"^\W*(?:who|whose|which|is|are|was|were|has|have|any"
+    r"^\W*(?:who|whose|which|when|where|is|are|was|were|has|have|any"
     r"|(?:do|does|did)\s+(?:you|we|i|they|he|she|it|the|my|our|any)\b)\b",
     re.IGNORECASE,
 )
