@@ -47,6 +47,7 @@ from skillgate.discovery.rerank import Reorder
 from skillgate.discovery.semantic import Semantic, second_look, unknown_share
 from skillgate.discovery.spelling import Speller
 from skillgate.discovery.texts import table_words
+from skillgate.discovery.values import Values
 
 # An endpoint's name is what it does: its score is multiplied by 1 + `NAME_COVER` x the
 # share of its name's terms the query holds (`create_issue` for "open a bug": both terms,
@@ -108,6 +109,7 @@ class SearchIndex:
         self.prior = priors([(h.integration.slug, h.endpoint) for h in self.hits], boost or {})
         self._name_terms = [frozenset(terms) for terms in analysed.names]
         self._kinds = Kinds(self.analyzer, [h.endpoint.name for h in self.hits])
+        self._values = Values(self.hits)
         self._products = Products({slug: i.name for slug, i in catalog.integrations.items()})
         self._cues = Cues(self.analyzer, self.ranges)
         self.bm25 = analysed.bm25
@@ -198,6 +200,8 @@ class SearchIndex:
         kinds = self._kinds.factors(q)  # a call named for changing when reading is asked
         if kinds is not None:
             total *= kinds
+        for factors in self._values.factors(query):  # "$125": a call taking an amount
+            total *= factors
         named = self._products.of(query)
         # No product named: the words that imply one (discovery/cues.py).
         boosts = {slug: NAMED_BOOST for slug in named} or self._cues.factors(query, q.terms)

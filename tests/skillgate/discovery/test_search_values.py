@@ -1,0 +1,34 @@
+"""Values a request carries (an amount, an email address) prefer the calls that take one
+(discovery/values.py)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from skillgate.discovery.values import VALUE_BOOST, Values
+
+
+def _hit(*params: str) -> Any:
+    parameters = [SimpleNamespace(name=p) for p in params]
+    return SimpleNamespace(endpoint=SimpleNamespace(parameters=parameters))
+
+
+HITS = [_hit("amount", "receiver"), _hit("email_address"), _hit("query")]
+
+
+def _factors(text: str) -> list[list[float]]:
+    return [f.tolist() for f in Values(HITS).factors(text)]
+
+
+def test_an_amount_prefers_calls_taking_one() -> None:
+    assert _factors("send $125 to Alex") == [[VALUE_BOOST, 1, 1]]
+    assert _factors("3 friends gave me 10 euros each") == [[VALUE_BOOST, 1, 1]]
+
+
+def test_an_email_address_prefers_calls_taking_one() -> None:
+    assert _factors("add maria.g@brightpath.io to the newsletter") == [[1, VALUE_BOOST, 1]]
+
+
+def test_a_request_naming_no_value_changes_nothing() -> None:
+    assert _factors("list the 20 newest issues") == []
