@@ -200,7 +200,7 @@ class SearchIndex:
         kinds = self._kinds.factors(q)  # a call named for changing when reading is asked
         if kinds is not None:
             total *= kinds
-        for factors in self._values.factors(query):  # "$125": a call taking an amount
+        for factors in self._values.factors(query, self._products.names):  # "$125": an amount
             total *= factors
         named = self._products.of(query)
         # No product named: the words that imply one (discovery/cues.py).

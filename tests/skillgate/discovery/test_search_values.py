@@ -14,11 +14,15 @@ def _hit(*params: str) -> Any:
     return SimpleNamespace(endpoint=SimpleNamespace(parameters=parameters))
 
 
-HITS = [_hit("amount", "receiver"), _hit("email_address"), _hit("query")]
+HITS = [_hit("amount", "receiver"), _hit("email_address"), _hit("query", "city")]
+
+
+def _product(name: str) -> bool:
+    return name in {"Mailchimp", "Google Calendar"}
 
 
 def _factors(text: str) -> list[list[float]]:
-    return [f.tolist() for f in Values(HITS).factors(text)]
+    return [f.tolist() for f in Values(HITS).factors(text, _product)]
 
 
 def test_an_amount_prefers_calls_taking_one() -> None:
@@ -32,3 +36,9 @@ def test_an_email_address_prefers_calls_taking_one() -> None:
 
 def test_a_request_naming_no_value_changes_nothing() -> None:
     assert _factors("list the 20 newest issues") == []
+
+
+def test_a_place_prefers_calls_taking_one_but_a_product_is_no_place() -> None:
+    assert _factors("find me a psychologist in Santa Rosa") == [[1, 1, VALUE_BOOST]]
+    assert _factors("add her to our newsletter audience in Mailchimp") == []
+    assert _factors("what's on my agenda in Google Calendar") == []
