@@ -14,7 +14,13 @@ def _hit(*params: str) -> Any:
     return SimpleNamespace(endpoint=SimpleNamespace(parameters=parameters))
 
 
-HITS = [_hit("amount", "receiver"), _hit("email_address"), _hit("query", "city")]
+HITS = [
+    _hit("amount", "receiver"),
+    _hit("email_address"),
+    _hit("query", "city"),
+    _hit("product_id"),
+    _hit("title"),
+]
 
 
 def _product(name: str) -> bool:
@@ -26,12 +32,12 @@ def _factors(text: str) -> list[list[float]]:
 
 
 def test_an_amount_prefers_calls_taking_one() -> None:
-    assert _factors("send $125 to Alex") == [[VALUE_BOOST, 1, 1]]
-    assert _factors("3 friends gave me 10 euros each") == [[VALUE_BOOST, 1, 1]]
+    assert _factors("send $125 to Alex") == [[VALUE_BOOST, 1, 1, 1, 1]]
+    assert _factors("3 friends gave me 10 euros each") == [[VALUE_BOOST, 1, 1, 1, 1]]
 
 
 def test_an_email_address_prefers_calls_taking_one() -> None:
-    assert _factors("add maria.g@brightpath.io to the newsletter") == [[1, VALUE_BOOST, 1]]
+    assert _factors("add maria.g@brightpath.io to the newsletter") == [[1, VALUE_BOOST, 1, 1, 1]]
 
 
 def test_a_request_naming_no_value_changes_nothing() -> None:
@@ -39,6 +45,12 @@ def test_a_request_naming_no_value_changes_nothing() -> None:
 
 
 def test_a_place_prefers_calls_taking_one_but_a_product_is_no_place() -> None:
-    assert _factors("find me a psychologist in Santa Rosa") == [[1, 1, VALUE_BOOST]]
+    assert _factors("find me a psychologist in Santa Rosa") == [[1, 1, VALUE_BOOST, 1, 1]]
     assert _factors("add her to our newsletter audience in Mailchimp") == []
     assert _factors("what's on my agenda in Google Calendar") == []
+
+
+def test_an_id_and_quoted_text_prefer_calls_taking_them() -> None:
+    assert _factors("is product ID SK123 in stock") == [[1, 1, 1, VALUE_BOOST, 1]]
+    assert _factors("add a card 'Kickoff with Brightline'") == [[1, 1, 1, 1, VALUE_BOOST]]
+    assert _factors("it's Sam's") == []  # apostrophes quote nothing
