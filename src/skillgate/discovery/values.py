@@ -7,7 +7,8 @@ newsletter") for a call that takes an email, one that names a place ("in San Jos
 Palo Alto": a capitalised name after in, near, at or around that is no product of the
 catalog, "in Mailchimp") for a call that takes a place, an id said as one ("product ID
 SK123") for a call taking an id, quoted text ("add a card 'Kickoff with Brightline'") for
-one taking a title, a name or a message: an endpoint with a parameter of that kind
+one taking a title, a name or a message, a year or how many at most for a call taking
+one: an endpoint with a parameter of that kind
 (`KINDS`: `amount`, `email`, `city`, `destination`, `product_id`, `title`...) has its
 score multiplied by `VALUE_BOOST`, as one taking a time is for a request that says when
 (search.TIME_BOOST).
@@ -22,7 +23,10 @@ unchanged, BFCL 0.713/0.829 -> 0.717/0.833. The id and the quoted text: 0.714/0.
 holding query, keyword, text, name...: development top-1 0.718 but BFCL 0.716; without
 name and query: 0.712/0.896). With all five kinds, x1.25 instead of x1.3: the development
 set unchanged, BFCL 0.721/0.835 -> 0.724/0.836 (x1.2: BFCL 0.725 but top-3 0.898; x1.4:
-top-1 0.717).
+top-1 0.717). Then a year ("songs from 2018") for a `year` parameter and how many at most
+("limit it to 5 articles") for a limit, count or size: the development set unchanged,
+BFCL 0.724/0.836 -> 0.727/0.837 (a rating, "rated 4.2 or higher", for rating or star
+parameters: BFCL top-5 0.835, left out).
 """
 
 from __future__ import annotations
@@ -56,6 +60,16 @@ KINDS = (
     (
         re.compile(r"(?<!\w)['\"\u2018\u201c][^'\"\u2019\u201d]{2,}['\"\u2019\u201d](?!\w)"),
         re.compile(r"(?i)(?:^|_)(?:text|content|title|message|subject|body|summary|name)$"),
+    ),
+    # A year ("songs from 2018"): a call taking a year.
+    (re.compile(r"\b(?:19|20)\d\d\b(?![-/.:]\d)"), re.compile(r"(?i)(?:^|_)year$|[a-z]Year$")),
+    # How many at most ("limit it to 5 articles", "top 10"): a call taking a limit.
+    (
+        re.compile(
+            r"(?i)\b(?:limit(?:\s+it)?(?:\s+to)?|max(?:imum)?(?:\s+of)?|top|at most|up to"
+            r"|no more than)\s+\d+"
+        ),
+        re.compile(r"(?i)limit|max|count|num|size|top"),
     ),
     (
         re.compile(r"\b(?:in|near|at|around)\s+(?!the\b)(?P<place>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"),

@@ -54,3 +54,11 @@ def test_an_id_and_quoted_text_prefer_calls_taking_them() -> None:
     assert _factors("is product ID SK123 in stock") == [[1, 1, 1, VALUE_BOOST, 1]]
     assert _factors("add a card 'Kickoff with Brightline'") == [[1, 1, 1, 1, VALUE_BOOST]]
     assert _factors("it's Sam's") == []  # apostrophes quote nothing
+
+
+def test_a_year_and_a_limit_prefer_calls_taking_them() -> None:
+    hits = [_hit("year"), _hit("max_results"), _hit("query")]
+    found = [f.tolist() for f in Values(hits).factors("find 5 songs from 2018", _product)]
+    assert found == [[VALUE_BOOST, 1, 1]]
+    found = [f.tolist() for f in Values(hits).factors("limit it to 5 articles", _product)]
+    assert found == [[1, VALUE_BOOST, 1]]
