@@ -200,7 +200,7 @@ class SearchIndex:
         kinds = self._kinds.factors(q)  # a call named for changing when reading is asked
         if kinds is not None:
             total *= kinds
-        for factors in self._values.factors(query, self._products.names):  # "$125": an amount
+        for factors in self._values.factors(query, self._knows_name):  # "$125": an amount
             total *= factors
         named = self._products.of(query)
         # No product named: the words that imply one (discovery/cues.py).
@@ -214,6 +214,10 @@ class SearchIndex:
             start, end = self.ranges[slug]
             total[start:end] *= factor
         return total
+
+    def _knows_name(self, name: str) -> bool:
+        """Whether a name is the catalog's: a product's, or made of words it knows."""
+        return self._products.names(name) or any(self._knows(w.lower()) for w in name.split())
 
     def asked_of(self, query: str, q: Query) -> tuple[frozenset[str], bool]:
         """The integrations the request (`query` as searched, `q` its analysis) names
