@@ -41,7 +41,7 @@ MORE_VERBS = frozenset(
 READING = frozenset(
     ["get", "grab", "list", "find", "search", "lookup", "look", "retrieve", "fetch", "query",
      "show", "read", "view", "check", "count", "describe", "see", "browse", "discover",
-     "explore", "download", "export"]
+     "explore", "download", "export", "provide"]
 )  # fmt: skip
 CHANGING = frozenset(
     ["add", "create", "set", "update", "delete", "remove", "make", "book", "reserve", "buy",
