@@ -31,7 +31,9 @@ parameters: BFCL top-5 0.835, left out). A place only when the catalog does not 
 words (before, only when it was no product): the development set unchanged, BFCL
 0.727/0.837 -> 0.730/0.839. A person ("send $125 to Alex", "with Rachel") for receiver,
 recipient, contact or attendee parameters: BFCL 0.732/0.840 but the development top-1
-0.717 ("reply to the last mail from Ana"), left out.
+0.717 ("reply to the last mail from Ana"), left out. A street address ("2508 University
+Avenue") for the place parameters: the development set unchanged, BFCL top-1 0.733 ->
+0.734.
 """
 
 from __future__ import annotations
@@ -46,6 +48,10 @@ if TYPE_CHECKING:
     from skillgate.discovery.hit import Hit
 
 VALUE_BOOST = 1.25
+# The parameters that take a place (not an email's or an IP's address).
+_PLACES = re.compile(
+    r"(?i)(?<!email_)(?<!ip_)(?:city|location|place|area|address|destination|where)$"
+)
 # Each kind of value: how a request says it, and the names of parameters that take it.
 KINDS = (
     (
@@ -76,11 +82,18 @@ KINDS = (
         ),
         re.compile(r"(?i)limit|max|count|num|size|top"),
     ),
+    # A place ("in San Jose"; `Values.factors` leaves out the names the catalog knows).
     (
         re.compile(r"\b(?:in|near|at|around)\s+(?!the\b)(?P<place>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"),
+        _PLACES,
+    ),
+    # A street address ("2508 University Avenue"): a place too.
+    (
         re.compile(
-            r"(?i)(?<!email_)(?<!ip_)(?:city|location|place|area|address|destination|where)$"
+            r"\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard"
+            r"|Blvd|Drive|Dr|Lane|Ln|Way|Real|Place|Court|Ct)\b"
         ),
+        _PLACES,
     ),
 )
 

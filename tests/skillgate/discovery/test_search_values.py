@@ -49,6 +49,7 @@ def test_a_place_prefers_calls_taking_one_but_a_product_is_no_place() -> None:
     assert _factors("add her to our newsletter audience in Mailchimp") == []
     assert _factors("what's on my agenda in Google Calendar") == []
     assert _factors("the checkout bug sitting in Review") == []  # a word the catalog knows
+    assert _factors("a cab to 2508 University Avenue") == [[1, 1, VALUE_BOOST, 1, 1]]
 
 
 def test_an_id_and_quoted_text_prefer_calls_taking_them() -> None:
