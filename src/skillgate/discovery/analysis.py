@@ -43,7 +43,7 @@ STOPWORDS = frozenset(_STOPWORDS.split())
 # What may come before a request's verb ("please", "can you", "I want to").
 _LEAD_INS = """please can could would will you i we want need to let lets us just now then also
     and hey hi hello ok okay so honestly actually really maybe kindly quickly go ahead help
-    me d m like love"""
+    me d m am like love"""
 LEAD_INS = frozenset(_LEAD_INS.split())
 # The words of chat that hedge, stress or fill ("I *really* need to focus", "how much do
 # we *actually* have", "*ugh*, the login page is broken *again*"), never what a request
