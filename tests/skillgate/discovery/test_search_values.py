@@ -64,3 +64,9 @@ def test_a_year_and_a_limit_prefer_calls_taking_them() -> None:
     assert found == [[VALUE_BOOST, 1, 1]]
     found = [f.tolist() for f in Values(hits).factors("limit it to 5 articles", _known)]
     assert found == [[1, VALUE_BOOST, 1]]
+
+
+def test_a_format_prefers_calls_taking_one() -> None:
+    hits = [_hit("format"), _hit("query")]
+    found = [f.tolist() for f in Values(hits).factors("search apple, respond in json", _known)]
+    assert found == [[VALUE_BOOST, 1]]
