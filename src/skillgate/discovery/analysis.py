@@ -28,7 +28,7 @@ from skillgate.discovery.synonyms import (
     SPELLINGS,
     SYNONYMS,
 )
-from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, NOUN_VERBS, READING
+from skillgate.discovery.verbs import CHANGING, DOING, MID_NOUNS, MORE_VERBS, READING
 
 # Words that say nothing about which endpoint is meant.
 _STOPWORDS = """a about all also am an and any are as at be been but by can could did do does
@@ -201,7 +201,7 @@ class Analyzer:
         # The verbs of a request's kind (discovery/kinds.py), and those that past its first
         # word are more often nouns ("add it to my to-do *list*", "leave a *comment*").
         self._kind_verbs = frozenset(self.stems([*READING, *CHANGING]))
-        self._mid_verbs = self._kind_verbs - frozenset(self.stems([*NOUN_VERBS, "list"]))
+        self._mid_verbs = self._kind_verbs - frozenset(self.stems(MID_NOUNS))
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
         # The first term of each phrase of the tables: a query's term that starts none
         # needs no look-up of the phrases it might start.

@@ -55,8 +55,11 @@ CHANGING = frozenset(
 )  # fmt: skip
 # Verbs as often nouns ("a reply", "the post", "my order"): a request they lead says no
 # kind (kinds.py; a name they lead still does), and one past a request's first word is
-# not its verb (analysis.py).
+# not its verb (analysis.py), nor are these there (`MID_NOUNS`): leading a request they
+# are verbs ("text Sam", "email Priya", "list my repos"), past it things ("my to-do
+# list", "that email").
 NOUN_VERBS = frozenset(
-    ["reply", "comment", "message", "email", "text", "post", "label", "tag", "star",
-     "order", "book", "mark", "play", "ping"]
+    ["reply", "comment", "post", "label", "tag", "star", "order", "book", "mark", "play",
+     "ping"]
 )  # fmt: skip
+MID_NOUNS = NOUN_VERBS | {"list", "text", "email", "message"}
