@@ -81,6 +81,11 @@ _ASKS_TO_READ = re.compile(
     r"|(?:do|does|did)\s+(?:you|we|i|they|he|she|it|the|my|our|any)\b)\b",
     re.IGNORECASE,
 )
+# "get" with an indefinite object ("get me a cab", "can I get three tickets") obtains
+# something, which may be a booking or a purchase: no reading (discovery/kinds.py).
+_GET_ONE = re.compile(
+    r"\bget\s+(?:me\s+|us\s+)?(?:a|an|two|three|four|five|some|\d+)\b", re.IGNORECASE
+)
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
 _HEX_RUN = re.compile(r"[0-9a-f]{10}")  # what every `_HEX_ID` holds (a cheap test first)
@@ -353,11 +358,14 @@ class Analyzer:
 
     def _lead(self, text: str, stems: list[str]) -> str:
         """The request's verb (`Query.lead`): its first word's stem when that is a verb of
-        a kind (verbs.READING, CHANGING), else the first such verb of the clause that
+        a kind (verbs.READING, CHANGING; none for "get" with an indefinite object,
+        `_GET_ONE`), else the first such verb of the clause that
         asks but a participle ("the tickets *assigned* to me") or a word more often a
         noun there ("I'd like some help *finding* three hotel rooms": find); else the first
         word's stem."""
         if not stems or stems[0] in self._kind_verbs:
+            if stems and stems[0] == "get" and _GET_ONE.search(text) is not None:
+                return ""  # "get me a cab", "can I get three tickets": to obtain, not to read
             return stems[0] if stems else ""
         words = [w for w in self.words(text.split(" . ", 1)[0]) if not w.endswith("ed")]
         found = (s for s in self.stems(words) if s in self._mid_verbs)

@@ -48,3 +48,10 @@ def test_the_verb_of_the_asking_clause_when_the_first_word_is_none() -> None:
     ]  # fmt: skip
     assert _factors("the servers we planned") is None
     assert _factors("stick the server on my to-do list") is None
+
+
+def test_get_with_an_indefinite_object_obtains_rather_than_reads() -> None:
+    m = KIND_MISMATCH
+    assert _factors("can I get three tickets for the 7pm show") is None
+    assert _factors("get me a song to play") is None
+    assert _factors("get the servers in our environment") == [m, 1, 1, m, 1]
