@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import Stemmer
 
+from skillgate.discovery.leads import Leads, asks_to_read
 from skillgate.discovery.phrasing import CaseFree, hint, phrased
 from skillgate.discovery.synonyms import (
     ACTIONS,
@@ -28,7 +29,7 @@ from skillgate.discovery.synonyms import (
     SPELLINGS,
     SYNONYMS,
 )
-from skillgate.discovery.verbs import CHANGING, DOING, MID_NOUNS, MORE_VERBS, READING
+from skillgate.discovery.verbs import DOING, MORE_VERBS
 
 # Words that say nothing about which endpoint is meant.
 _STOPWORDS = """a about all also am an and any are as at be been but by can could did do does
@@ -72,19 +73,6 @@ _WHAT = re.compile(
     r"(?:what|when|where)(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)"
     r"\s+(?P<held>on|in)?\b",
     re.IGNORECASE,
-)
-# A question that asks to read, not to do (no "how": "how do I add ..." asks for the add;
-# no "what" beyond `_WHAT`'s forms: "what changed between v1.2 and v1.3" then lost the
-# result whose match kept it unflagged).
-_ASKS_TO_READ = re.compile(
-    r"^\W*(?:who|whose|which|when|where|is|are|was|were|has|have|any"
-    r"|(?:do|does|did)\s+(?:you|we|i|they|he|she|it|the|my|our|any)\b)\b",
-    re.IGNORECASE,
-)
-# "get" with an indefinite object ("get me a cab", "can I get three tickets") obtains
-# something, which may be a booking or a purchase: no reading (discovery/kinds.py).
-_GET_ONE = re.compile(
-    r"\bget\s+(?:me\s+|us\s+)?(?:a|an|two|three|four|five|some|\d+)\b", re.IGNORECASE
 )
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
@@ -172,10 +160,7 @@ class Query(NamedTuple):
     # A place asked about ("what's in my documents folder"): its terms rank as content
     # (what it holds is asked for, not the place), and still count in `match`.
     places: tuple[str, ...] = ()
-    # The request's verb for its kind (discovery/kinds.py): the stem of its first word once
-    # the lead-ins are out ("can you list ...": list) or of the first verb of its asking
-    # clause (`Analyzer._lead`); `get` for a question that asks to read ("are there any
-    # ...", "did the invoice come through?").
+    # The request's verb, for its kind (reading or changing: leads.py, kinds.py).
     lead: str = ""
 
 
@@ -203,10 +188,7 @@ class Analyzer:
         self._places = frozenset(self.terms("repository channel"))
         self._reads = frozenset(self.terms("get list search find read"))
         self._verbs = frozenset(s for w in [*DOING, *MORE_VERBS] for s in self.stems(self.words(w)))
-        # The verbs of a request's kind (discovery/kinds.py), and those that past its first
-        # word are more often nouns ("add it to my to-do *list*", "leave a *comment*").
-        self._kind_verbs = frozenset(self.stems([*READING, *CHANGING]))
-        self._mid_verbs = self._kind_verbs - frozenset(self.stems(MID_NOUNS))
+        self._lead = Leads(self.stems, self.words)  # a request's verb (discovery/leads.py)
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
         # The first term of each phrase of the tables: a query's term that starts none
         # needs no look-up of the phrases it might start.
@@ -356,20 +338,17 @@ class Analyzer:
             return ()
         return tuple(sorted(question - related - set(own)))
 
-    def _lead(self, text: str, stems: list[str]) -> str:
-        """The request's verb (`Query.lead`): its first word's stem when that is a verb of
-        a kind (verbs.READING, CHANGING; none for "get" with an indefinite object,
-        `_GET_ONE`), else the first such verb of the clause that
-        asks but a participle ("the tickets *assigned* to me") or a word more often a
-        noun there ("I'd like some help *finding* three hotel rooms": find); else the first
-        word's stem."""
-        if not stems or stems[0] in self._kind_verbs:
-            if stems and stems[0] == "get" and _GET_ONE.search(text) is not None:
-                return ""  # "get me a cab", "can I get three tickets": to obtain, not to read
-            return stems[0] if stems else ""
-        words = [w for w in self.words(text.split(" . ", 1)[0]) if not w.endswith("ed")]
-        found = (s for s in self.stems(words) if s in self._mid_verbs)
-        return next(found, stems[0])
+    def _meant(self, terms: list[str]) -> set[str]:
+        """What `MEANS` maps any phrase of `terms` to."""
+        found: set[str] = set()
+        means, longest = self._means, self._longest_means
+        for start, term in enumerate(terms):
+            if term in self._means_starts:
+                for size in range(1, longest + 1):
+                    also = means.get(tuple(terms[start : start + size]))
+                    if also is not None:
+                        found |= also
+        return found
 
     def query(self, text: str, known: Container[str] | None = None) -> Query:
         """The query's terms and related terms; `known`: the terms the catalog holds (a
@@ -381,9 +360,7 @@ class Analyzer:
         if _ASKING_WORDS(text):
             text = _ASKING.sub("show me", text, count=1)
         question: set[str] = set()
-        # A question ("are there any salons...", "did the invoice come through?", "who
-        # opened issue 1000") asks to read: its lead is `get` (discovery/kinds.py).
-        asks_to_read = _ASKS_TO_READ.match(text) is not None
+        reads = asks_to_read(text)  # "are there any ...": its verb is get (leads.py)
         what = _WHAT.match(text)
         if what is not None:
             text = text[what.end() :]
@@ -407,13 +384,7 @@ class Analyzer:
                     terms = [t for t in terms[:size] if t in action] + terms[size:]
                     acted = True
                     break
-        means, longest = self._means, self._longest_means
-        for start, term in enumerate(terms):
-            if term in self._means_starts:
-                for size in range(1, longest + 1):
-                    also = means.get(tuple(terms[start : start + size]))
-                    if also is not None:
-                        related |= also
+        related |= self._meant(terms)
         asking = words, stems
         if " . " in text:  # the clause that asks names what it wants ("... uploads - make a
             # bucket"): a plural in another clause asks for no listing
@@ -432,5 +403,5 @@ class Analyzer:
         said = set(own) | related
         searched = [*places, *(self.terms(content) if content else ())]
         content_terms = tuple(t for t in dict.fromkeys(searched) if t not in said)
-        lead = "get" if asks_to_read else self._lead(text, stems)
+        lead = "get" if reads else self._lead.of(text, stems)
         return Query(own, others, content_terms, when, asked, places, lead)
