@@ -12,7 +12,9 @@ A query scores every document at once (one `bincount` over its terms' postings,
 discovery/postings.py, read from bm25s's sparse score matrix), each score then
 multiplied by the share of the endpoint's name the query holds (`NAME_COVER`) and, for
 an integration the query names ("in Asana"), by `NAMED_BOOST` (naming none, by the
-product cues of discovery/cues.py: "inbox" implies Gmail, "ENG-55" Linear); endpoints
+product cues of discovery/cues.py: "inbox" implies Gmail, "ENG-55" Linear), by the
+request's kind against the call's (reading or changing: discovery/kinds.py) and by the
+values the request carries ("$125", "in San Jose": discovery/values.py); endpoints
 the caller may not see are masked out (integrations the key's scopes allow; for a
 `slug:read` scope only endpoints that do not change data, as in the listing), and the
 best `limit` come back, best first. Before all that, words the index does not know are
