@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import Stemmer
 
+from skillgate.discovery.leads import Leads, asks_to_read
 from skillgate.discovery.phrasing import CaseFree, hint, phrased
 from skillgate.discovery.synonyms import (
     ACTIONS,
@@ -43,7 +44,7 @@ STOPWORDS = frozenset(_STOPWORDS.split())
 # What may come before a request's verb ("please", "can you", "I want to").
 _LEAD_INS = """please can could would will you i we want need to let lets us just now then also
     and hey hi hello ok okay so honestly actually really maybe kindly quickly go ahead help
-    me d m like love"""
+    me d m am like love"""
 LEAD_INS = frozenset(_LEAD_INS.split())
 # The words of chat that hedge, stress or fill ("I *really* need to focus", "how much do
 # we *actually* have", "*ugh*, the login page is broken *again*"), never what a request
@@ -166,6 +167,8 @@ class Query(NamedTuple):
     # A place asked about ("what's in my documents folder"): its terms rank as content
     # (what it holds is asked for, not the place), and still count in `match`.
     places: tuple[str, ...] = ()
+    # The request's verb, for its kind (reading or changing: leads.py, kinds.py).
+    lead: str = ""
 
 
 class Analyzer:
@@ -192,6 +195,7 @@ class Analyzer:
         self._places = frozenset(self.terms("repository channel"))
         self._reads = frozenset(self.terms("get list search find read"))
         self._verbs = frozenset(s for w in [*DOING, *MORE_VERBS] for s in self.stems(self.words(w)))
+        self._lead = Leads(self.stems, self.words)  # a request's verb (discovery/leads.py)
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
         # The first term of each phrase of the tables: a query's term that starts none
         # needs no look-up of the phrases it might start.
@@ -341,6 +345,18 @@ class Analyzer:
             return ()
         return tuple(sorted(question - related - set(own)))
 
+    def _meant(self, terms: list[str]) -> set[str]:
+        """What `MEANS` maps any phrase of `terms` to."""
+        found: set[str] = set()
+        means, longest = self._means, self._longest_means
+        for start, term in enumerate(terms):
+            if term in self._means_starts:
+                for size in range(1, longest + 1):
+                    also = means.get(tuple(terms[start : start + size]))
+                    if also is not None:
+                        found |= also
+        return found
+
     def query(self, text: str, known: Container[str] | None = None) -> Query:
         """The query's terms and related terms; `known`: the terms the catalog holds (a
         plural of a word it does not know, `torvalds`, asks for no listing)."""
@@ -351,6 +367,7 @@ class Analyzer:
         if _ASKING_WORDS(text):
             text = _ASKING.sub("show me", text, count=1)
         question: set[str] = set()
+        reads = asks_to_read(text)  # "are there any ...": its verb is get (leads.py)
         what = _WHAT.match(text)
         if what is not None:
             text = text[what.end() :]
@@ -374,13 +391,7 @@ class Analyzer:
                     terms = [t for t in terms[:size] if t in action] + terms[size:]
                     acted = True
                     break
-        means, longest = self._means, self._longest_means
-        for start, term in enumerate(terms):
-            if term in self._means_starts:
-                for size in range(1, longest + 1):
-                    also = means.get(tuple(terms[start : start + size]))
-                    if also is not None:
-                        related |= also
+        related |= self._meant(terms)
         asking = words, stems
         if " . " in text:  # the clause that asks names what it wants ("... uploads - make a
             # bucket"): a plural in another clause asks for no listing
@@ -399,4 +410,5 @@ class Analyzer:
         said = set(own) | related
         searched = [*places, *(self.terms(content) if content else ())]
         content_terms = tuple(t for t in dict.fromkeys(searched) if t not in said)
-        return Query(own, others, content_terms, when, asked, places)
+        lead = "get" if reads else self._lead.of(text, stems)
+        return Query(own, others, content_terms, when, asked, places, lead)

@@ -60,6 +60,10 @@ class Products:
         self._words = tuple({(p.split() or [""])[0] for p in self.named})
         self._shorts = tuple({(p.split() or [""])[0] for p in short})
 
+    def names(self, text: str) -> bool:
+        """Whether `text` names an integration."""
+        return bool(self.of(text))
+
     def of(self, text: str) -> set[str]:
         """The integrations `text` names."""
         found: set[str] = set()

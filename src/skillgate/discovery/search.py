@@ -12,7 +12,9 @@ A query scores every document at once (one `bincount` over its terms' postings,
 discovery/postings.py, read from bm25s's sparse score matrix), each score then
 multiplied by the share of the endpoint's name the query holds (`NAME_COVER`) and, for
 an integration the query names ("in Asana"), by `NAMED_BOOST` (naming none, by the
-product cues of discovery/cues.py: "inbox" implies Gmail, "ENG-55" Linear); endpoints
+product cues of discovery/cues.py: "inbox" implies Gmail, "ENG-55" Linear), by the
+request's kind against the call's (reading or changing: discovery/kinds.py) and by the
+values the request carries ("$125", "in San Jose": discovery/values.py); endpoints
 the caller may not see are masked out (integrations the key's scopes allow; for a
 `slug:read` scope only endpoints that do not change data, as in the listing), and the
 best `limit` come back, best first. Before all that, words the index does not know are
@@ -34,18 +36,20 @@ import numpy as np
 from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
 from skillgate.discovery.analysed import Documents, for_catalog
-from skillgate.discovery.analysis import Analyzer, Query
+from skillgate.discovery.analysis import LEAD_INS, STOPWORDS, Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.confidence import Matcher, product_share
 from skillgate.discovery.cues import Cues
 from skillgate.discovery.hit import Hit, hit_for
+from skillgate.discovery.kinds import Kinds
 from skillgate.discovery.postings import RELATED_WEIGHT, Postings, knowing
 from skillgate.discovery.priors import priors
 from skillgate.discovery.products import Products
 from skillgate.discovery.rerank import Reorder
-from skillgate.discovery.semantic import Semantic, second_look
+from skillgate.discovery.semantic import Semantic, second_look, unknown_share
 from skillgate.discovery.spelling import Speller
 from skillgate.discovery.texts import table_words
+from skillgate.discovery.values import Values
 
 # An endpoint's name is what it does: its score is multiplied by 1 + `NAME_COVER` x the
 # share of its name's terms the query holds (`create_issue` for "open a bug": both terms,
@@ -89,6 +93,8 @@ class SearchIndex:
         self.analyzer = Analyzer()
         analysed = for_catalog(catalog, self.analyzer)
         self.analyzer.names({t for name in analysed.names for t in name})
+        # The words that say nothing of what a request is for (semantic.unknown_share).
+        self._said = STOPWORDS | LEAD_INS | self.analyzer.filler
         self.hits: list[Hit] = []
         self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
         for slug, integration in catalog.integrations.items():
@@ -104,15 +110,16 @@ class SearchIndex:
         )
         self.prior = priors([(h.integration.slug, h.endpoint) for h in self.hits], boost or {})
         self._name_terms = [frozenset(terms) for terms in analysed.names]
+        self._kinds = Kinds(self.analyzer, [h.endpoint.name for h in self.hits])
+        self._values = Values(self.hits)
         self._products = Products({slug: i.name for slug, i in catalog.integrations.items()})
         self._cues = Cues(self.analyzer, self.ranges)
         self.bm25 = analysed.bm25
         self._indexed = analysed.indexed
         self._postings = Postings(self.bm25, analysed.names)
         table = table_words()
-        self._speller = Speller(
-            dict(analysed.words), table, knowing(self.analyzer, self._postings.lists)
-        )
+        self._knows = knowing(self.analyzer, self._postings.lists)
+        self._speller = Speller(dict(analysed.words), table, self._knows)
         # Each document's terms (for `match`), read from the score matrix when asked.
         self._documents = Documents(self.bm25) if self._indexed else None
         df = self._postings.document_frequency()
@@ -199,6 +206,11 @@ class SearchIndex:
             total *= cover
         if q.when:
             total *= self._timed
+        kinds = self._kinds.factors(q)  # a call named for changing when reading is asked
+        if kinds is not None:
+            total *= kinds
+        for factors in self._values.factors(query, self._knows_name):  # "$125": an amount
+            total *= factors
         named = self._products.of(query)
         # No product named: the words that imply one (discovery/cues.py).
         boosts = {slug: NAMED_BOOST for slug in named} or self._cues.factors(query, q.terms)
@@ -211,6 +223,10 @@ class SearchIndex:
             start, end = self.ranges[slug]
             total[start:end] *= factor
         return total
+
+    def _knows_name(self, name: str) -> bool:
+        """Whether a name is the catalog's: a product's, or made of words it knows."""
+        return self._products.names(name) or any(self._knows(w.lower()) for w in name.split())
 
     def asked_of(self, query: str, q: Query) -> tuple[frozenset[str], bool]:
         """The integrations the request (`query` as searched, `q` its analysis) names
@@ -337,7 +353,8 @@ class SearchIndex:
         order = np.argsort(-values, kind="stable")[:depth]
         best = found[order]
         if semantic is not None:
-            best = semantic.reorder(text, best, values[order])[:wanted]
+            unknown = unknown_share(text, self._knows, self._said)
+            best = semantic.reorder(text, best, values[order], unknown)[:wanted]
         hits = self.hits
         ranked = self._reorder.first([hits[i] for i in best.tolist()], {*q.terms, *q.related})
         return ranked[:limit]

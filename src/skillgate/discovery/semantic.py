@@ -33,7 +33,7 @@ import importlib.util
 import io
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Container, Sequence
 from functools import cache
 from importlib.metadata import version
 from pathlib import Path
@@ -49,10 +49,19 @@ if TYPE_CHECKING:
 
 # `SKILLGATE_SEMANTIC=0` (or off/false/no) turns the second look off.
 ENV = "SKILLGATE_SEMANTIC"
-# The first stage's candidates the cosine re-orders (20 to 50 measured the same).
-DEPTH = 30
+# The first stage's candidates the cosine re-orders (20 to 50 measured the same before
+# issue 26's seventh round; then 50 against 30: BFCL top-5 0.840 -> 0.842, the development
+# set unchanged).
+DEPTH = 50
 # The cosine's weight beside the score as a share of the best (0.4 to 0.6 measured alike).
 WEIGHT = 0.5
+# The words of a request the catalog does not know ("find me a *psychologist*", "a *taxi*
+# to the airport") are evidence the first stage could not weigh, and the model may: the
+# cosine's weight is multiplied by 1 + `UNKNOWN_GAIN` x their share of the request's words
+# (`unknown_share`). Measured (docs/catalog.md, "Search", seventh round): development set
+# unchanged (all answerable), BFCL top-1/5 0.708/0.824 -> 0.710/0.828; x4: 0.714/0.833 but
+# the development set's top-1 0.708 -> 0.705, top-3 0.895 -> 0.893.
+UNKNOWN_GAIN = 2.0
 # The model's dimensions kept (of 256): half the memory, and measured as good or better.
 DIMS = 128
 
@@ -64,6 +73,8 @@ KEEP = 16  # vector snapshots kept (one per catalog digest; the oldest go)
 _MARK = "\u2581"
 _WORDS = 50_000
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+# A word standing alone (no id, reference or address), as the speller reads one.
+_ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]{3,}(?![\w\-/.@])")
 _SPLIT = re.compile(r"[_/{}.\-]+")
 
 
@@ -77,6 +88,24 @@ def endpoint_text(h: Hit) -> str:
     return (
         f"{h.integration.name}: {_words(e.name)}. {texts.summary(e.description)} {_words(e.path)}"
     )
+
+
+def unknown_share(text: str, knows: Callable[[str], bool], said: Container[str]) -> float:
+    """The share of `text`'s words the catalog does not know (`knows`: whether the index
+    holds a word's term), among its words of three letters or more but names (a capital
+    after the first word), ids and the words that say nothing (`said`: stop words,
+    lead-ins, filler)."""
+    known = unknown = 0
+    for i, m in enumerate(_ALONE.finditer(text)):
+        word = m.group(0)
+        lower = word.lower()
+        if (i and lower != word) or lower in said:
+            continue
+        if knows(lower):
+            known += 1
+        else:
+            unknown += 1
+    return unknown / (known + unknown) if unknown else 0.0
 
 
 def enabled() -> bool:
@@ -216,14 +245,18 @@ class Semantic:
         )
         self.depth = DEPTH
 
-    def reorder(self, text: str, rows: np.ndarray, values: np.ndarray) -> np.ndarray:
+    def reorder(
+        self, text: str, rows: np.ndarray, values: np.ndarray, unknown: float = 0.0
+    ) -> np.ndarray:
         """`rows` (best first, with their first-stage `values`, the first > 0) re-ordered
         by score share + `WEIGHT` x cosine, a candidate of another integration than the
-        first's counting the first's cosine; equal blends keep their order."""
+        first's counting the first's cosine; equal blends keep their order. `unknown`: the
+        share of the request's words the catalog does not know (`UNKNOWN_GAIN`)."""
         if len(rows) < 2:
             return rows
         cosine = self.vectors[rows] @ self._model.vector(text)
         own = self.group[rows] == self.group[rows[0]]
-        blended = values / values[0] + WEIGHT * np.where(own, cosine, cosine[0])
+        weight = WEIGHT * (1 + UNKNOWN_GAIN * unknown)
+        blended = values / values[0] + weight * np.where(own, cosine, cosine[0])
         reordered: np.ndarray = rows[np.argsort(-blended, kind="stable")]
         return reordered

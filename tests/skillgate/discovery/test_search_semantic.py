@@ -173,3 +173,17 @@ def test_without_the_package_it_is_the_first_stage(monkeypatch: pytest.MonkeyPat
         monkeypatch.undo()
         semantic.model.cache_clear()
     assert semantic.model() is not None
+
+
+def test_the_share_of_words_the_catalog_does_not_know() -> None:
+    """Names (a capital after the first word), ids, short words and the words that say
+    nothing do not count (semantic.UNKNOWN_GAIN weighs the cosine more by this share)."""
+    unknown_share = semantic.unknown_share
+
+    def knows(word: str) -> bool:
+        return word in {"find", "ride"}
+
+    said = {"can", "you", "for", "please"}
+    assert unknown_share("Can you find me a psychologist in Santa Rosa?", knows, said) == 0.5
+    assert unknown_share("find a ride to pi_3Pab for Ana", knows, said) == 0.0
+    assert unknown_share("please find", knows, said) == 0.0

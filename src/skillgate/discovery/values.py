@@ -1,0 +1,133 @@
+"""Values a request carries, as evidence of the call that takes them (docs/catalog.md,
+"Search", seventh round).
+
+A request that names an amount of money ("send $125 to Alex", "50 euros") is for a call
+that takes an amount, one that names an email address ("add maria.g@brightpath.io to the
+newsletter") for a call that takes an email, one that names a place ("in San Jose", "near
+Palo Alto": a capitalised name after in, near, at or around that the catalog does not
+know, neither a product, "in Mailchimp", nor its words, "in Review") for a call that takes
+a place, an id said as one ("product ID
+SK123") for a call taking an id, quoted text ("add a card 'Kickoff with Brightline'") for
+one taking a title, a name or a message, a year or how many at most for a call taking
+one: an endpoint with a parameter of that kind
+(`KINDS`: `amount`, `email`, `city`, `destination`, `product_id`, `title`...) has its
+score multiplied by `VALUE_BOOST`, as one taking a time is for a request that says when
+(search.TIME_BOOST).
+
+Measured (`PYTHONPATH=src:. .venv/bin/python bench/search_dev.py`): development set, all
+answerable, top-1/3/10 0.714/0.898/0.957 -> 0.714/0.900/0.957; BFCL pool top-1/5 0.711/
+0.829 -> 0.713/0.829 (the amount: BFCL +2 top-1; the email: the development set's top-3
++1). x1.15: 0.712/0.898/0.957, BFCL 0.713/0.829; x1.5: 0.709/0.900/0.957. A link (a URL
+for a `url` parameter) changed nothing and is left out. The place: the development set
+unchanged, BFCL 0.713/0.829 -> 0.717/0.833. The id and the quoted text: 0.714/0.900/0.957
+-> 0.718/0.900/0.957, BFCL 0.717/0.833 -> 0.721/0.835 (quoted text for any parameter
+holding query, keyword, text, name...: development top-1 0.718 but BFCL 0.716; without
+name and query: 0.712/0.896). With all five kinds, x1.25 instead of x1.3: the development
+set unchanged, BFCL 0.721/0.835 -> 0.724/0.836 (x1.2: BFCL 0.725 but top-3 0.898; x1.4:
+top-1 0.717). Then a year ("songs from 2018") for a `year` parameter and how many at most
+("limit it to 5 articles") for a limit, count or size: the development set unchanged,
+BFCL 0.724/0.836 -> 0.727/0.837 (a rating, "rated 4.2 or higher", for rating or star
+parameters: BFCL top-5 0.835, left out). A place only when the catalog does not know its
+words (before, only when it was no product): the development set unchanged, BFCL
+0.727/0.837 -> 0.730/0.839. A person ("send $125 to Alex", "with Rachel") for receiver,
+recipient, contact or attendee parameters: BFCL 0.732/0.840 but the development top-1
+0.717 ("reply to the last mail from Ana"), left out. A street address ("2508 University
+Avenue") for the place parameters: the development set unchanged, BFCL top-1 0.733 ->
+0.734. A format ("respond in json", "in video format") for a `format` parameter: the
+development set unchanged, BFCL top-1 0.735 -> 0.736 (a unit, "in Fahrenheit", for
+unit parameters: no change, left out).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from skillgate.discovery.hit import Hit
+
+VALUE_BOOST = 1.25
+# The parameters that take a place (not an email's or an IP's address).
+_PLACES = re.compile(
+    r"(?i)(?<!email_)(?<!ip_)(?:city|location|place|area|address|destination|where)$"
+)
+# Each kind of value: how a request says it, and the names of parameters that take it.
+KINDS = (
+    (
+        re.compile(
+            r"\$\s?\d|\b\d+(?:\.\d+)?\s?(?:dollars?|euros?|usd|eur|bucks|gbp|pounds)\b",
+            re.IGNORECASE,
+        ),
+        re.compile(r"(?i)amount|price|cost|total|sum"),
+    ),
+    (re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+"), re.compile(r"(?i)e_?mail|recipient")),
+    # An id said as one ("product ID SK123", "id is 1234"): a call taking an id.
+    (
+        re.compile(r"\b(?:id|ID|Id)\b\s*(?:is|:|=|#|of)?\s*['\"]?[\w\-]*\d"),
+        re.compile(r"(?i)(?:^|_)id$|[a-z]Id$|^id"),
+    ),
+    # Quoted text ("add a card 'Kickoff with Brightline'"): a title, a name, a message.
+    (
+        re.compile(r"(?<!\w)['\"\u2018\u201c][^'\"\u2019\u201d]{2,}['\"\u2019\u201d](?!\w)"),
+        re.compile(r"(?i)(?:^|_)(?:text|content|title|message|subject|body|summary|name)$"),
+    ),
+    # A year ("songs from 2018"): a call taking a year.
+    (re.compile(r"\b(?:19|20)\d\d\b(?![-/.:]\d)"), re.compile(r"(?i)(?:^|_)year$|[a-z]Year$")),
+    # How many at most ("limit it to 5 articles", "top 10"): a call taking a limit.
+    (
+        re.compile(
+            r"(?i)\b(?:limit(?:\s+it)?(?:\s+to)?|max(?:imum)?(?:\s+of)?|top|at most|up to"
+            r"|no more than)\s+\d+"
+        ),
+        re.compile(r"(?i)limit|max|count|num|size|top"),
+    ),
+    # A format ("respond in json", "in video format"): a call taking a format.
+    (
+        re.compile(
+            r"(?i)\b(?:in|as)\s+(?:a\s+)?(?:json|csv|pdf|xml|html|markdown|plain text|text|video"
+            r"|audio)(?:\s+format)?\b|\b(?:json|csv|pdf|xml|html|markdown|video|audio|text)"
+            r"\s+format\b"
+        ),
+        re.compile(r"(?i)format$|^output"),
+    ),
+    # A place ("in San Jose"; `Values.factors` leaves out the names the catalog knows).
+    (
+        re.compile(r"\b(?:in|near|at|around)\s+(?!the\b)(?P<place>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"),
+        _PLACES,
+    ),
+    # A street address ("2508 University Avenue"): a place too.
+    (
+        re.compile(
+            r"\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard"
+            r"|Blvd|Drive|Dr|Lane|Ln|Way|Real|Place|Court|Ct)\b"
+        ),
+        _PLACES,
+    ),
+)
+
+
+class Values:
+    def __init__(self, hits: Sequence[Hit]) -> None:
+        """Per kind of value, each endpoint's factor (`hits`: the index's, in row order)."""
+        self._factors = [
+            np.where(
+                [any(takes.search(p.name) for p in h.endpoint.parameters) for h in hits],
+                VALUE_BOOST,
+                1.0,
+            )
+            for _, takes in KINDS
+        ]
+
+    def factors(self, text: str, known: Callable[[str], bool]) -> list[np.ndarray]:
+        """The factors of the kinds of value `text` (a request) names; `known`: whether a
+        name is the catalog's (a product, "in Mailchimp", or a word it knows, "in
+        Review": then no place)."""
+        found = []
+        for (says, _), factors in zip(KINDS, self._factors, strict=True):
+            m = says.search(text)
+            if m is not None and not ("place" in says.groupindex and known(m["place"])):
+                found.append(factors)
+        return found

@@ -1,0 +1,57 @@
+"""A request's kind (reading or changing) against the verb an endpoint's name leads with
+(discovery/kinds.py)."""
+
+from __future__ import annotations
+
+from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.kinds import KIND_MISMATCH, Kinds
+
+NAMES = ["add_postgres_server", "list_servers", "Music_3_LookupMusic", "play_song", "weather"]
+
+
+def _factors(request: str) -> list[float] | None:
+    analyzer = Analyzer()
+    found = Kinds(analyzer, NAMES).factors(analyzer.query(request))
+    return None if found is None else found.tolist()
+
+
+def test_a_request_to_read_demotes_calls_named_for_changing() -> None:
+    m = KIND_MISMATCH
+    assert _factors("can you list all PostgreSQL servers") == [m, 1, 1, m, 1]
+    assert _factors("find me a pop song from 2018") == [m, 1, 1, m, 1]
+    assert _factors("what's the weather in Hanoi") == [m, 1, 1, m, 1]  # a question: get
+
+
+def test_a_request_to_change_demotes_calls_named_for_reading() -> None:
+    m = KIND_MISMATCH
+    assert _factors("please add a new postgres server") == [1, m, m, 1, 1]
+
+
+def test_a_request_led_by_no_verb_of_either_kind_changes_nothing() -> None:
+    assert _factors("postgres servers") is None
+    assert _factors("reply to the comment on the budget doc") is None  # as often a noun
+
+
+def test_a_question_asks_to_read() -> None:
+    m = KIND_MISMATCH
+    assert _factors("are there any salons in Rohnert Park") == [m, 1, 1, m, 1]
+    assert _factors("did you play the new song") == [m, 1, 1, m, 1]
+    # "how" asks for the call: the verb after it says the kind
+    assert _factors("how do I add a server") == [1, m, m, 1, 1]
+
+
+def test_the_verb_of_the_asking_clause_when_the_first_word_is_none() -> None:
+    m = KIND_MISMATCH
+    # "finding": the request's verb; "planned" (a participle) and "list" (a noun there) not
+    assert _factors("my friends and I would like some help finding a pop song") == [
+        m, 1, 1, m, 1
+    ]  # fmt: skip
+    assert _factors("the servers we planned") is None
+    assert _factors("stick the server on my to-do list") is None
+
+
+def test_get_with_an_indefinite_object_obtains_rather_than_reads() -> None:
+    m = KIND_MISMATCH
+    assert _factors("can I get three tickets for the 7pm show") is None
+    assert _factors("get me a song to play") is None
+    assert _factors("get the servers in our environment") == [m, 1, 1, m, 1]
