@@ -19,8 +19,9 @@ from typing import NamedTuple
 
 import Stemmer
 
+from skillgate.discovery.content import ASKING, ASKING_WORDS, WHAT, split_content
 from skillgate.discovery.leads import Leads, asks_to_read
-from skillgate.discovery.phrasing import CaseFree, hint, phrased
+from skillgate.discovery.phrasing import phrased
 from skillgate.discovery.synonyms import (
     ACTIONS,
     MEANS,
@@ -56,31 +57,6 @@ _FILLER = """really actually basically literally totally honestly seriously defi
     guess think sure fine gonna wanna gotta already ever even again still asap right
     though anyway anyways btw cool great awesome"""
 FILLER = frozenset(_FILLER.split())
-# A question put as a request ("tell me which...", "let me know if...", "I want to know
-# whether..."): asks to see something, as "show" does, wherever the lead-ins end.
-_ASKING = re.compile(
-    r"^(?:\W*(?:please|can|could|would|will|you|i|we|d|just|hey|hi|so|ok|okay)\b)*\W*"
-    r"(?:tell (?:me|us)|let (?:me|us) know|(?:want|like|need) to know|wonder(?:ing)?"
-    r"|(?:am|m) curious)\b",
-    re.IGNORECASE,
-)
-_ASKING_WORDS = hint("tell", "know", "wonder", "curious")  # each form holds one
-
-
-def asks_to_see(text: str) -> bool:
-    """Whether `text` opens with a question put as a request ("tell me which...")."""
-    return _ASKING_WORDS(text) and _ASKING.match(text) is not None
-
-
-# A question ("what's the status of ENG-301", "what does the doc say", "when was the sheet
-# last modified"), also after "can you show me": asks to read one thing (get); "what's on
-# my calendar", "what's in the folder": to list what it holds.
-_WHAT = re.compile(
-    r"^\W*(?:(?:can|could|would|will|please|you|just)\s+)*(?:show\s+me\s+)?"
-    r"(?:what|when|where)(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)"
-    r"\s+(?P<held>on|in)?\b",
-    re.IGNORECASE,
-)
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
 _HEX_RUN = re.compile(r"[0-9a-f]{10}")  # what every `_HEX_ID` holds (a cheap test first)
@@ -118,42 +94,6 @@ def _verb(noun: str) -> str:
 def _plural(word: str, stem: str) -> bool:
     """Whether an English word looks plural: `calendars`, not `status` or `access`."""
     return word.endswith("s") and not word.endswith(("ss", "us", "is")) and stem != word
-
-
-# What introduces a request's content rather than the call ("open a bug about the login
-# page", "a channel called project-x", "comment saying LGTM"): the words after it are
-# what to send or look for, and say little about which endpoint does it.
-_CONTENT = CaseFree(r"\b(?:about|regarding|saying|titled|called|named)\b")
-_CONTENT_WORDS = hint("about", "regarding", "saying", "titled", "called", "named")
-# "that" after a verb of telling, in the same clause, before a sentence's subject ("text
-# my sister that I'm late"; not "the text of that email"): what follows is what to say.
-_TOLD_THAT = re.compile(
-    r"\b(?:tell|text|email|message|ping|notify|remind|comment|reply|post|say|dm|sms|inform"
-    r"|warn|respond|announce|write)\b(?:(?!\s\.\s)[^.])*?\b(that)\s+(?=(?:i|i'm|we|we're"
-    r"|you|he|she|they|it|it's|the|our|my|his|her|their|everyone|nobody|someone|there)\b)",
-    re.IGNORECASE,
-)
-# Not after a word that asks about the thing itself ("tell me about", "details about a
-# user"): there what follows is what to get.
-_ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "more"])
-
-
-def _content(text: str) -> tuple[str, str]:
-    """(the request without its content, the content): split at the first word of
-    `_CONTENT` that has words before it, none of `_ASKS_ABOUT` just before."""
-    marker = _CONTENT.search(text) if _CONTENT_WORDS(text) else None
-    told = _TOLD_THAT.search(text) if "that" in text.lower() else None
-    if told is not None and (marker is None or told.start(1) < marker[0]):
-        marker = told.span(1)  # what to tell ("text my sister that I'm running late")
-    if marker is None:
-        return text, ""
-    start, end = marker
-    before = text[:start].split()
-    if not before or before[-1].lower() in _ASKS_ABOUT:
-        return text, ""
-    content, _, others = text[end:].partition(" . ")
-    # The clauses phrasing.py put after the one that asks are not its content.
-    return f"{text[:start]} . {others}" if others else text[:start], content
 
 
 class Query(NamedTuple):
@@ -364,15 +304,15 @@ class Analyzer:
         request, context, _ = phrased(text)
         if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
-        if _ASKING_WORDS(text):
-            text = _ASKING.sub("show me", text, count=1)
+        if ASKING_WORDS(text):
+            text = ASKING.sub("show me", text, count=1)
         question: set[str] = set()
         reads = asks_to_read(text)  # "are there any ...": its verb is get (leads.py)
-        what = _WHAT.match(text)
+        what = WHAT.match(text)
         if what is not None:
             text = text[what.end() :]
             question = self._list if what.group("held") else self._get
-        text, content = _content(text)
+        text, content = split_content(text)
         if context:
             content = f"{content} {context}"
         filler = self.filler

@@ -43,7 +43,7 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   you resend the invoice...") do not count when that clause names what to act on, nor
   those only after a colon in it, unless the request is a question (what to send:
   "text +1 415...: your *table* for 4 is ready"); "tell me which ..." asks to see, not
-  to send (`analysis.asks_to_see`);
+  to send (`content.asks_to_see`);
 - the endpoint's name is what it does: a result whose name shares less than
   `NAME_AGREES` with the request (the share of its name's terms the request holds,
   related terms at their weight, as the ranking's `NAME_COVER` reads it) has its match
@@ -76,7 +76,8 @@ import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from skillgate.discovery.analysis import Analyzer, Query, asks_to_see
+from skillgate.discovery.analysis import Analyzer, Query
+from skillgate.discovery.content import asks_to_see
 from skillgate.discovery.foreign import Foreign
 from skillgate.discovery.phrasing import hint_pattern, phrased
 from skillgate.discovery.verbs import DOING

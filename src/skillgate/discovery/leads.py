@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from skillgate.discovery.verbs import CHANGING, MID_NOUNS, READING
 
 # A question that asks to read, not to do (no "how": "how do I add ..." asks for the add;
-# no "what" beyond analysis._WHAT's forms: "what changed between v1.2 and v1.3" then lost
+# no "what" beyond content.WHAT's forms: "what changed between v1.2 and v1.3" then lost
 # the result whose match kept it unflagged).
 _ASKS_TO_READ = re.compile(
     r"^\W*(?:who|whose|which|when|where|is|are|was|were|has|have|any"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skillgate.discovery import analysis, confidence, phrasing, semantic, spelling
+from skillgate.discovery import analysis, confidence, content, phrasing, semantic, spelling
 from skillgate.discovery.spelling import Speller
 
 EVAL = Path(__file__).parent / "search_eval.yaml"
@@ -56,8 +56,8 @@ TEXTS = _texts()
         (phrasing._ASKS_WORDS, phrasing._ASKS.pattern),
         (phrasing._IF, phrasing._WHETHER),
         (lambda t: phrasing._CLAUSE_MARK.search(t) is not None, phrasing._CLAUSE),
-        (analysis._CONTENT_WORDS, analysis._CONTENT.pattern),
-        (analysis._ASKING_WORDS, analysis._ASKING),
+        (content.CONTENT_WORDS, content.CONTENT.pattern),
+        (content.ASKING_WORDS, content.ASKING),
         (lambda t: analysis._HEX_RUN.search(t) is not None, analysis._HEX_ID),
         (confidence._MY, confidence._MY_PLACE),
     ],
@@ -82,7 +82,7 @@ def test_shorthand_is_spelt_out_only_where_it_stands() -> None:
 
 @pytest.mark.parametrize(
     "twin",
-    [phrasing._WHEN, phrasing._ASKS, phrasing._POLITE, analysis._CONTENT],
+    [phrasing._WHEN, phrasing._ASKS, phrasing._POLITE, content.CONTENT],
     ids=["when", "asks", "polite", "content"],
 )
 def test_a_case_free_twin_finds_what_the_pattern_finds(twin: phrasing.CaseFree) -> None:

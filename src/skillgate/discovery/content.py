@@ -1,0 +1,73 @@
+"""What a request says beside the call it asks for (docs/catalog.md, "Search"): its
+question forms ("tell me which...", "what's on my calendar") and its content ("open a
+bug about the login page", "text my sister that I'm late"), read before its words
+become terms (discovery/analysis.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillgate.discovery.phrasing import CaseFree, hint
+
+# A question put as a request ("tell me which...", "let me know if...", "I want to know
+# whether..."): asks to see something, as "show" does, wherever the lead-ins end.
+ASKING = re.compile(
+    r"^(?:\W*(?:please|can|could|would|will|you|i|we|d|just|hey|hi|so|ok|okay)\b)*\W*"
+    r"(?:tell (?:me|us)|let (?:me|us) know|(?:want|like|need) to know|wonder(?:ing)?"
+    r"|(?:am|m) curious)\b",
+    re.IGNORECASE,
+)
+ASKING_WORDS = hint("tell", "know", "wonder", "curious")  # each form holds one
+
+
+def asks_to_see(text: str) -> bool:
+    """Whether `text` opens with a question put as a request ("tell me which...")."""
+    return ASKING_WORDS(text) and ASKING.match(text) is not None
+
+
+# A question ("what's the status of ENG-301", "what does the doc say", "when was the sheet
+# last modified"), also after "can you show me": asks to read one thing (get); "what's on
+# my calendar", "what's in the folder": to list what it holds.
+WHAT = re.compile(
+    r"^\W*(?:(?:can|could|would|will|please|you|just)\s+)*(?:show\s+me\s+)?"
+    r"(?:what|when|where)(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)"
+    r"\s+(?P<held>on|in)?\b",
+    re.IGNORECASE,
+)
+
+
+# What introduces a request's content rather than the call ("open a bug about the login
+# page", "a channel called project-x", "comment saying LGTM"): the words after it are
+# what to send or look for, and say little about which endpoint does it.
+CONTENT = CaseFree(r"\b(?:about|regarding|saying|titled|called|named)\b")
+CONTENT_WORDS = hint("about", "regarding", "saying", "titled", "called", "named")
+# "that" after a verb of telling, in the same clause, before a sentence's subject ("text
+# my sister that I'm late"; not "the text of that email"): what follows is what to say.
+TOLD_THAT = re.compile(
+    r"\b(?:tell|text|email|message|ping|notify|remind|comment|reply|post|say|dm|sms|inform"
+    r"|warn|respond|announce|write)\b(?:(?!\s\.\s)[^.])*?\b(that)\s+(?=(?:i|i'm|we|we're"
+    r"|you|he|she|they|it|it's|the|our|my|his|her|their|everyone|nobody|someone|there)\b)",
+    re.IGNORECASE,
+)
+# Not after a word that asks about the thing itself ("tell me about", "details about a
+# user"): there what follows is what to get.
+ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "more"])
+
+
+def split_content(text: str) -> tuple[str, str]:
+    """(the request without its content, the content): split at the first word of
+    `CONTENT` that has words before it, none of `ASKS_ABOUT` just before."""
+    marker = CONTENT.search(text) if CONTENT_WORDS(text) else None
+    told = TOLD_THAT.search(text) if "that" in text.lower() else None
+    if told is not None and (marker is None or told.start(1) < marker[0]):
+        marker = told.span(1)  # what to tell ("text my sister that I'm running late")
+    if marker is None:
+        return text, ""
+    start, end = marker
+    before = text[:start].split()
+    if not before or before[-1].lower() in ASKS_ABOUT:
+        return text, ""
+    content, _, others = text[end:].partition(" . ")
+    # The clauses phrasing.py put after the one that asks are not its content.
+    return f"{text[:start]} . {others}" if others else text[:start], content
