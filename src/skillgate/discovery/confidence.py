@@ -81,6 +81,7 @@ from skillgate.discovery.content import asks_to_see
 from skillgate.discovery.foreign import Foreign
 from skillgate.discovery.phrasing import hint_pattern, phrased
 from skillgate.discovery.verbs import DOING
+from skillgate.discovery.world import World
 
 # The share of a word's weight a document earns with only a word the tables relate to it,
 # when the endpoint's name holds that word ("book": `create_event`), and when only its
@@ -172,6 +173,7 @@ class Matcher:
         of the endpoints' names; `products`: each integration's slug -> its name."""
         self._analyzer = analyzer
         self._foreign = Foreign([*(products or {}), *(products or {}).values()])
+        self._world = World()
         self._words: dict[str, tuple[str, ...]] = {}  # a word's terms (`_terms_of`)
         self._named = frozenset(named)
         # The terms of each product's name that no endpoint's name holds ("slack", not
@@ -239,8 +241,10 @@ class Matcher:
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         factor = OBJECT_PENALTY**unknown
-        if not named and self._foreign.placed(_first(text), head):
-            factor *= FOREIGN_PENALTY  # to be done in a product nothing here is
+        if not named and (
+            self._foreign.placed(_first(text), head) or self._world.acts_on(_first(text), head)
+        ):
+            factor *= FOREIGN_PENALTY  # to be done in a product or a domain nothing here is
         return out, factor
 
     def unbranded(self, wanted: Wanted, products: Collection[str]) -> Wanted:
