@@ -3,6 +3,8 @@ the answer says when nothing in the catalog does what is asked."""
 
 from __future__ import annotations
 
+import re
+
 import orjson
 import pytest
 
@@ -22,6 +24,7 @@ from skillgate.discovery.confidence import (
 from skillgate.discovery.foreign import CAPITALISED, PRODUCTS, Foreign
 from skillgate.discovery.products import Products
 from skillgate.discovery.search import SearchIndex
+from skillgate.discovery.world import ACTS, OTHER_SENSE, THINGS, World
 
 
 @pytest.fixture(scope="module")
@@ -259,3 +262,60 @@ def test_a_product_the_catalog_gains_is_no_longer_foreign() -> None:
     assert Foreign().placed(clause, clause)
     assert not Foreign(["Uber Rides", "uber_rides"]).placed(clause, clause)
     assert Foreign(["Uberflip"]).placed(clause, clause)  # a whole word only
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "book me a flight to Denver",
+        "reserve a table for four at 8",
+        "call me a cab",
+        "check my bank balance",
+        "renew my passport",
+        "turn off the living room lights",
+        "find a plumber near me",
+        "translate this into French",
+    ],
+)
+def test_a_domain_nothing_here_acts_in_is_flagged(index: SearchIndex, request_: str) -> None:
+    """A thing or activity of discovery/world.py's table that the clause that asks acts on."""
+    answer = index.answer(request_, ("*",), None, 10)
+    assert answer.no_match, request_
+    assert World().acts_on(request_, Matcher._head(request_))
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "add my flight to the calendar",  # carried to a calendar
+        "email Dana the hotel confirmation",  # what is acted on: a confirmation
+        "remind me to check in for my flight",
+        "find the flight confirmation in my inbox",  # "flight" is a word of the object
+        "cancel my dentist appointment on Thursday",  # an appointment is a calendar event
+        "add a task to call the plumber tomorrow",
+    ],
+)
+def test_a_domain_nothing_here_acts_in_in_passing_is_not(index: SearchIndex, request_: str) -> None:
+    assert not World().acts_on(request_, Matcher._head(request_)), request_
+    answer = index.answer(request_, ("*",), None, 10)
+    assert not answer.no_match, request_
+
+
+def test_the_world_table_holds_no_phrase_of_an_endpoints_name() -> None:
+    """discovery/world.py: no entry (leading "a", "the", "my"... left out) is a phrase of an
+    endpoint's name ("table": BigQuery's, "order": Square's); a word a name holds in
+    another sense (`OTHER_SENSE`: "flight") only with an article or an object."""
+    names = set()
+    for integration in load_catalog().integrations.values():
+        for endpoint in integration.endpoints:
+            words = re.split(r"[_\W]+", endpoint.name.lower())
+            for n in (1, 2, 3):
+                names |= {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
+    determiners = {"a", "an", "the", "my", "our", "me"}
+    held = []
+    for entry in THINGS | ACTS:
+        bare = " ".join(w for w in entry.split() if w not in determiners)
+        if entry in names or (bare in names and bare not in OTHER_SENSE):
+            held.append(entry)
+    assert not held
+    assert not OTHER_SENSE & (THINGS | ACTS)  # never alone
