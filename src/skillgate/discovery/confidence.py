@@ -32,7 +32,9 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   when the request names no product of ours, multiplies every result's match by
   `FOREIGN_PENALTY` (under the floor: the answer says nothing fits; the order is left
   alone); named in passing ("email the Salesforce export to Dana", "my Delta flight") it
-  does not count;
+  does not count; so too a thing or activity no integration acts on (discovery/world.py:
+  "book me a flight to Denver", "turn off the living room lights"), when the clause that
+  asks acts on it, not in passing ("add my flight to the calendar");
 - the words after "about", "called", "saying"... (the request's content,
   analysis.Query.content) and its times do not count; the object place is read in the
   clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
