@@ -76,7 +76,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.content import asks_to_see
@@ -169,13 +169,15 @@ class Matcher:
         table: Collection[str],
         named: Collection[str] = (),
         products: Mapping[str, str] | None = None,
+        endpoints: Iterable[str] = (),
     ) -> None:
         """`df`: per indexed term, how many documents hold it; `table`: the words of the
         synonym tables (never unknown: they stand for catalog words); `named`: the terms
-        of the endpoints' names; `products`: each integration's slug -> its name."""
+        of the endpoints' names; `products`: each integration's slug -> its name;
+        `endpoints`: the endpoints' names (discovery/world.py)."""
         self._analyzer = analyzer
         self._foreign = Foreign([*(products or {}), *(products or {}).values()])
-        self._world = World()
+        self._world = World(endpoints)
         self._words: dict[str, tuple[str, ...]] = {}  # a word's terms (`_terms_of`)
         self._named = frozenset(named)
         # The terms of each product's name that no endpoint's name holds ("slack", not
