@@ -210,8 +210,10 @@ class World:
                 continue
             for n in range(min(self._longest, len(said) - i), 0, -1):
                 if tuple(said[i : i + n]) in self._things:
+                    # An entry that ends with a preposition ends its own noun phrase
+                    # ("shares of": Apple is whose shares).
                     after = said[i + n] if i + n < len(said) else None
-                    if after is None or after in _AFTER:
+                    if after is None or after in _AFTER or said[i + n - 1] in _AFTER:
                         return True
                     break
         return False
