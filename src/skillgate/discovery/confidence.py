@@ -32,7 +32,9 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   when the request names no product of ours, multiplies every result's match by
   `FOREIGN_PENALTY` (under the floor: the answer says nothing fits; the order is left
   alone); named in passing ("email the Salesforce export to Dana", "my Delta flight") it
-  does not count;
+  does not count; so too a thing or activity no integration acts on (discovery/world.py:
+  "book me a flight to Denver", "turn off the living room lights"), when the clause that
+  asks acts on it, not in passing ("add my flight to the calendar");
 - the words after "about", "called", "saying"... (the request's content,
   analysis.Query.content) and its times do not count; the object place is read in the
   clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
@@ -74,13 +76,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.content import asks_to_see
 from skillgate.discovery.foreign import Foreign
 from skillgate.discovery.phrasing import hint_pattern, phrased
 from skillgate.discovery.verbs import DOING
+from skillgate.discovery.world import World
 
 # The share of a word's weight a document earns with only a word the tables relate to it,
 # when the endpoint's name holds that word ("book": `create_event`), and when only its
@@ -166,12 +169,15 @@ class Matcher:
         table: Collection[str],
         named: Collection[str] = (),
         products: Mapping[str, str] | None = None,
+        endpoints: Iterable[str] = (),
     ) -> None:
         """`df`: per indexed term, how many documents hold it; `table`: the words of the
         synonym tables (never unknown: they stand for catalog words); `named`: the terms
-        of the endpoints' names; `products`: each integration's slug -> its name."""
+        of the endpoints' names; `products`: each integration's slug -> its name;
+        `endpoints`: the endpoints' names (discovery/world.py)."""
         self._analyzer = analyzer
         self._foreign = Foreign([*(products or {}), *(products or {}).values()])
+        self._world = World(endpoints)
         self._words: dict[str, tuple[str, ...]] = {}  # a word's terms (`_terms_of`)
         self._named = frozenset(named)
         # The terms of each product's name that no endpoint's name holds ("slack", not
@@ -239,8 +245,10 @@ class Matcher:
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         factor = OBJECT_PENALTY**unknown
-        if not named and self._foreign.placed(_first(text), head):
-            factor *= FOREIGN_PENALTY  # to be done in a product nothing here is
+        if not named and (
+            self._foreign.placed(_first(text), head) or self._world.acts_on(_first(text), head)
+        ):
+            factor *= FOREIGN_PENALTY  # to be done in a product or a domain nothing here is
         return out, factor
 
     def unbranded(self, wanted: Wanted, products: Collection[str]) -> Wanted:

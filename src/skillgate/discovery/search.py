@@ -130,6 +130,7 @@ class SearchIndex:
             table,
             self._postings.names,
             {slug: i.name for slug, i in catalog.integrations.items()},
+            [h.endpoint.name for h in self.hits],
         )
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         # The semantic second look (discovery/semantic.py); None: the first stage alone.

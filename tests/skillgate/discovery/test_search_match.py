@@ -22,6 +22,7 @@ from skillgate.discovery.confidence import (
 from skillgate.discovery.foreign import CAPITALISED, PRODUCTS, Foreign
 from skillgate.discovery.products import Products
 from skillgate.discovery.search import SearchIndex
+from skillgate.discovery.world import ACTS, THINGS, World
 
 
 @pytest.fixture(scope="module")
@@ -259,3 +260,59 @@ def test_a_product_the_catalog_gains_is_no_longer_foreign() -> None:
     assert Foreign().placed(clause, clause)
     assert not Foreign(["Uber Rides", "uber_rides"]).placed(clause, clause)
     assert Foreign(["Uberflip"]).placed(clause, clause)  # a whole word only
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "book me a flight to Denver",
+        "reserve a table for four at 8",
+        "call me a cab",
+        "check my bank balance",
+        "renew my passport",
+        "turn off the living room lights",
+        "find a plumber near me",
+        "translate this into French",
+    ],
+)
+def test_a_domain_nothing_here_acts_in_is_flagged(index: SearchIndex, request_: str) -> None:
+    """A thing or activity of discovery/world.py's table that the clause that asks acts on."""
+    answer = index.answer(request_, ("*",), None, 10)
+    assert answer.no_match, request_
+    assert World().acts_on(request_, Matcher._head(request_))
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "add my flight to the calendar",  # carried to a calendar
+        "email Dana the hotel confirmation",  # what is acted on: a confirmation
+        "remind me to check in for my flight",
+        "find the flight confirmation in my inbox",  # "flight" is a word of the object
+        "cancel my dentist appointment on Thursday",  # an appointment is a calendar event
+        "add a task to call the plumber tomorrow",
+    ],
+)
+def test_a_domain_nothing_here_acts_in_in_passing_is_not(index: SearchIndex, request_: str) -> None:
+    assert not World().acts_on(request_, Matcher._head(request_)), request_
+    answer = index.answer(request_, ("*",), None, 10)
+    assert not answer.no_match, request_
+
+
+def test_the_world_table_holds_no_phrase_of_an_endpoints_name() -> None:
+    """discovery/world.py: no entry (its article left out, singular) is a phrase of a
+    shipped endpoint's name ("table" is BigQuery's, "order" Square's), but for name
+    phrases of another sense (`OTHER_SENSE`: GitHub's "pre_flight")."""
+    names = [e.name for i in load_catalog().integrations.values() for e in i.endpoints]
+    assert World(names).dropped == frozenset()
+    assert len(THINGS) + len(ACTS) > 250
+
+
+def test_a_catalog_that_does_it_takes_the_entry_out() -> None:
+    """An endpoint whose name holds an entry: the catalog does that, it is not foreign."""
+    clause = "what's the weather in Hanoi"
+    assert World().acts_on(clause, clause)
+    world = World(["Weather_1_GetWeather", "Hotels_4_SearchHotel", "find_flights"])
+    assert not world.acts_on(clause, clause)
+    assert {"weather", "hotels", "hotel", "a flight", "flights"} <= world.dropped
+    assert "pizza" not in world.dropped
