@@ -60,6 +60,9 @@ FILLER = frozenset(_FILLER.split())
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
 _HEX_RUN = re.compile(r"[0-9a-f]{10}")  # what every `_HEX_ID` holds (a cheap test first)
+# "is", "has"... opening what is left of a request: a question, unless a reference
+# opened the request as its subject ("ENG-142 is done, close it").
+_COPULA = re.compile(r"^\W*(?:is|are|was|were|has|have)\b", re.IGNORECASE)
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
@@ -309,6 +312,7 @@ class Analyzer:
     def query(self, text: str, known: Container[str] | None = None) -> Query:
         """The query's terms and related terms; `known`: the terms the catalog holds (a
         plural of a word it does not know, `torvalds`, asks for no listing)."""
+        opening = text.split(maxsplit=1)[0] if text.strip() else ""
         text, related, one, item = self._references(text)
         request, context, _ = phrased(text)
         if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
@@ -317,6 +321,8 @@ class Analyzer:
             text = ASKING.sub("show me", text, count=1)
         question: set[str] = set()
         reads = asks_to_read(text)  # "are there any ...": its verb is get (leads.py)
+        if reads and _COPULA.match(text) and self._references(opening)[0].strip() != opening:
+            reads = False  # "ENG-142 is done, close it": the reference is the subject
         what = WHAT.match(text)
         if what is not None:
             text = text[what.end() :]

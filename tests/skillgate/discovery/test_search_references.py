@@ -184,3 +184,13 @@ def test_a_reading_request_naming_one_item_finds_the_call_on_it(
     index: SearchIndex, request_: str, expected: str
 ) -> None:
     assert expected in _ranked(index, request_)
+
+
+def test_a_reference_opening_a_request_is_its_subject(index: SearchIndex) -> None:
+    """ "ENG-9 is done, close it": no question ("is ..."), the verb that follows leads;
+    a question after a link stays one."""
+    analyzer = index.analyzer
+    subject = analyzer.query("OPS-77 is done, close it")
+    assert (subject.lead, subject.asked) == ("close", ())
+    assert analyzer.query("is OPS-77 fixed?").lead == "get"
+    assert analyzer.query("https://app.box.com/file/42 who has it?").lead == "get"
