@@ -60,6 +60,9 @@ FILLER = frozenset(_FILLER.split())
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
 _HEX_RUN = re.compile(r"[0-9a-f]{10}")  # what every `_HEX_ID` holds (a cheap test first)
+# "is", "has"... opening what is left of a request: a question, unless a reference
+# opened the request as its subject ("ENG-142 is done, close it").
+_COPULA = re.compile(r"^\W*(?:is|are|was|were|has|have)\b", re.IGNORECASE)
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
@@ -109,6 +112,9 @@ class Query(NamedTuple):
     places: tuple[str, ...] = ()
     # The request's verb, for its kind (reading or changing: leads.py, kinds.py).
     lead: str = ""
+    # Whether the request names one item by a reference (`pi_3Pab...`, `ENG-12`, a link to
+    # an issue; not a repository, a channel or a person): a call on one item (values.py).
+    item: bool = False
 
 
 class Analyzer:
@@ -133,6 +139,9 @@ class Analyzer:
         self._get, self._list = set(self.terms("get")), set(self.terms("list"))
         # References to places where items are (`acme/web`, `#general`), not to one item.
         self._places = frozenset(self.terms("repository channel"))
+        # What an address or a mention refers to: a person, whom a call takes as a value
+        # (`email`, `user`), not an item of the path (values.py's `ITEM_BOOST`).
+        self._people = frozenset(self.terms("email user"))
         self._reads = frozenset(self.terms("get list search find read"))
         self._verbs = frozenset(s for w in [*DOING, *MORE_VERBS] for s in self.stems(self.words(w)))
         self._lead = Leads(self.stems, self.words)  # a request's verb (discovery/leads.py)
@@ -246,20 +255,23 @@ class Analyzer:
                 return True
         return False
 
-    def _references(self, text: str) -> tuple[str, set[str], bool]:
-        """`text` without its references of a known shape, what they refer to, and whether
-        it names one item (a reference but to a repository or channel, where items are; a long
-        hex id)."""
+    def _references(self, text: str) -> tuple[str, set[str], bool, bool]:
+        """`text` without its references of a known shape, what they refer to, whether it
+        names one item (a reference but to a repository or channel, where items are; a long
+        hex id), and whether that is an item, not a person (an email address, @ana)."""
         related: set[str] = set()
         one = _HEX_RUN.search(text) is not None and _HEX_ID.search(text) is not None
+        item = one
         for char, pattern, meant in self._shapes:
             if char in text:
                 # A reference says what it is, and its own words (`acme/web`) say nothing.
                 text, found = pattern.subn(" ", text)
                 if found:
                     related.update(meant)
-                    one |= self._places.isdisjoint(meant)
-        return text, related, one
+                    if self._places.isdisjoint(meant):
+                        one = True
+                        item |= self._people.isdisjoint(meant)
+        return text, related, one, item
 
     def _acts(self, words: list[str]) -> bool:
         """Whether the request's `words` say an action (a verb of `DOING` or
@@ -300,7 +312,8 @@ class Analyzer:
     def query(self, text: str, known: Container[str] | None = None) -> Query:
         """The query's terms and related terms; `known`: the terms the catalog holds (a
         plural of a word it does not know, `torvalds`, asks for no listing)."""
-        text, related, one = self._references(text)
+        opening = text.split(maxsplit=1)[0] if text.strip() else ""
+        text, related, one, item = self._references(text)
         request, context, _ = phrased(text)
         if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
@@ -308,6 +321,8 @@ class Analyzer:
             text = ASKING.sub("show me", text, count=1)
         question: set[str] = set()
         reads = asks_to_read(text)  # "are there any ...": its verb is get (leads.py)
+        if reads and _COPULA.match(text) and self._references(opening)[0].strip() != opening:
+            reads = False  # "ENG-142 is done, close it": the reference is the subject
         what = WHAT.match(text)
         if what is not None:
             text = text[what.end() :]
@@ -351,4 +366,4 @@ class Analyzer:
         searched = [*places, *(self.terms(content) if content else ())]
         content_terms = tuple(t for t in dict.fromkeys(searched) if t not in said)
         lead = "get" if reads else self._lead.of(text, stems)
-        return Query(own, others, content_terms, when, asked, places, lead)
+        return Query(own, others, content_terms, when, asked, places, lead, item)

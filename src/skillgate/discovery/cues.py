@@ -85,8 +85,16 @@ CUES: dict[str, tuple[str, ...]] = {
 # (slug, a character every match holds, regular expression over the query as typed).
 CUE_SHAPES: tuple[tuple[str, str, str], ...] = (
     ("linear", "-", r"\b[A-Z]{2,6}-\d+\b"),  # ENG-55
-    # Stripe's object ids (cus_, ch_, pi_, sub_, in_, re_, prod_, price_, po_, pm_, cs_).
-    ("stripe", "_", r"\b(?:cus|ch|pi|sub|in|re|prod|price|po|pm|cs)_[A-Za-z0-9]{4,}"),
+    # Stripe's object ids (cus_, ch_, pi_, sub_, in_, re_, prod_, price_, po_, pm_, cs_,
+    # evt_, acct_, txn_, dp_, seti_, si_, ii_, tr_, promo_, qt_, cn_).
+    (
+        "stripe",
+        "_",
+        r"\b(?:cus|ch|pi|sub|in|re|prod|price|po|pm|cs|evt|acct|txn|dp|du|seti|si|ii|tr|promo"
+        r"|qt|cn)_[A-Za-z0-9]{4,}",
+    ),
+    ("twilio", "", r"\b(?:SM|MM|CA|RE|PN|AC)[0-9a-f]{32}\b"),  # Twilio's SIDs
+    ("vercel", "_", r"\b(?:dpl|prj)_[A-Za-z0-9]{8,}"),  # Vercel's deployment and project ids
     ("slack", "", r"\b[CGUW](?=[A-Z]*\d)[A-Z0-9]{8,11}\b"),  # C01ABCDEF, U024BE7LH
     ("notion", "", r"\b[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\b"),
     ("github", "/", r"(?<![\w/.])[A-Za-z][\w.-]*/[A-Za-z][\w.-]*(?![\w/])"),  # acme/web

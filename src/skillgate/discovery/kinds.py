@@ -72,6 +72,10 @@ class Kinds:
             return _READS if reads and not changes else _CHANGES if changes and not reads else 0
         return 0 if q.lead in self._nouns else self._first((q.lead,))
 
+    def reads(self, q: Query) -> bool:
+        """Whether the request reads (its question form's or its lead verb's kind)."""
+        return self._of(q) == _READS
+
     def factors(self, q: Query) -> np.ndarray | None:
         """Each endpoint's factor for the request: `KIND_MISMATCH` for those named for the
         other kind than the request's, else 1; None when the request's kind is unknown."""

@@ -2,6 +2,7 @@
 "Search", seventh round). The query analysis (analysis.py) keeps it as `Query.lead`.
 
 - A question that asks to read ("are there any salons ...", "did the PR get merged?",
+  "why did the build fail", "how many members does it have",
   "who opened issue 1000") has `get` for its verb (`asks_to_read`).
 - Else the request's first word, once the lead-ins are out, when it is a verb of a kind
   (verbs.READING, CHANGING), but "get" with an indefinite object ("get me a cab", "can I
@@ -19,11 +20,13 @@ from collections.abc import Callable, Iterable
 
 from skillgate.discovery.verbs import CHANGING, MID_NOUNS, READING
 
-# A question that asks to read, not to do (no "how": "how do I add ..." asks for the add;
+# A question that asks to read, not to do ("why did the build fail", "how many ... are
+# there", issue 26's references round; no other "how": "how do I add ..." asks for the add;
 # no "what" beyond content.WHAT's forms: "what changed between v1.2 and v1.3" then lost
 # the result whose match kept it unflagged).
 _ASKS_TO_READ = re.compile(
-    r"^\W*(?:who|whose|which|when|where|is|are|was|were|has|have|any"
+    r"^\W*(?:who|whose|which|when|where|why|how\s+(?:long|many|much|often)|is|are|was|were"
+    r"|has|have|any"
     r"|(?:do|does|did)\s+(?:you|we|i|they|he|she|it|the|my|our|any)\b)\b",
     re.IGNORECASE,
 )

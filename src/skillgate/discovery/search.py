@@ -212,6 +212,8 @@ class SearchIndex:
             total *= kinds
         for factors in self._values.factors(query, self._knows_name):  # "$125": an amount
             total *= factors
+        if q.item and self._kinds.reads(q):  # "in_1MtH...": a call on that one item
+            total *= self._values.item
         named = self._products.of(query)
         # No product named: the words that imply one (discovery/cues.py).
         boosts = {slug: NAMED_BOOST for slug in named} or self._cues.factors(query, q.terms)

@@ -50,6 +50,13 @@ if TYPE_CHECKING:
     from skillgate.discovery.hit import Hit
 
 VALUE_BOOST = 1.25
+# A request that reads and names one item by a reference (analysis.Query.item:
+# `in_1MtH...`, `ENG-12`, a link to a pull request) is for the call reading that item:
+# one whose path ends with the item's parameter (`/v1/invoices/{invoice}`,
+# `/Calls/{Sid}.json`) rather than the listing of its kind (`/v1/invoices`). Only for a
+# request that reads (kinds.py): "refund ch_..." creates a refund of the charge.
+ITEM_BOOST = 1.2
+_ONE_ITEM = re.compile(r"\{[^}/]+\}(?:\.json)?$")
 # The parameters that take a place (not an email's or an IP's address).
 _PLACES = re.compile(
     r"(?i)(?<!email_)(?<!ip_)(?:city|location|place|area|address|destination|where)$"
@@ -120,6 +127,9 @@ class Values:
             )
             for _, takes in KINDS
         ]
+        self.item = np.where(
+            [_ONE_ITEM.search(h.endpoint.path) is not None for h in hits], ITEM_BOOST, 1.0
+        )
 
     def factors(self, text: str, known: Callable[[str], bool]) -> list[np.ndarray]:
         """The factors of the kinds of value `text` (a request) names; `known`: whether a

@@ -3,9 +3,10 @@
     .venv/bin/pytest -s tests/skillgate/discovery/test_search_quality.py
 
 - the development set (search_eval.yaml: `tasks`, `held_out`, `dev_kinds`, `unnamed`,
-  `chatty_fresh`, `chatty_wide`, `none_wide`, `blind`, `common`): top-1/3/10
-  per kind, the share of no-endpoint requests the answer flags and of answerable ones
-  wrongly flagged, with the misses; and a new query's p50 in-process;
+  `chatty_fresh`, `chatty_wide`, `none_wide`, `blind`, `common`,
+  `reference_wide`): top-1/3/10 per kind, the share of no-endpoint requests the
+  answer flags and of answerable ones wrongly flagged, with the misses; and a new
+  query's p50 in-process;
 - the public BFCL v4 `live_multiple` pool (fixtures/bfcl, see its README): top-1/5 of
   this ranker beside plain BM25 over the same pool;
 - the sealed set (search_sealed.yaml): aggregate figures only, never its misses. It is
@@ -73,6 +74,7 @@ def dev_figures(index: SearchIndex) -> dict[str, dict[str, Rates]]:
         "none_wide": measure(rank, dev["none_wide"], "none"),
         "blind": measure(rank, dev["blind"], "plain"),
         "common": measure(rank, dev["common"], "plain"),
+        "reference_wide": measure(rank, dev["reference_wide"], "plain"),
     }
 
 
@@ -106,7 +108,7 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
     before = [
         r
         for section, by_kind in figures.items()
-        if section not in ("chatty_wide", "none_wide", "blind", "common")
+        if section not in ("chatty_wide", "none_wide", "blind", "common", "reference_wide")
         for k, r in by_kind.items()
         if k != "none"
     ]

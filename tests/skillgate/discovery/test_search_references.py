@@ -136,3 +136,61 @@ def test_a_link_is_not_a_repository(index: SearchIndex) -> None:
     words say nothing."""
     q = index.analyzer.query("open https://example.com/acme/web-app")
     assert not {"repositori", "acm", "web", "app"} & set(q.terms + q.related)
+
+
+def test_more_shapes_read_as_objects(index: SearchIndex) -> None:
+    """Stripe's other prefixes, Twilio's SIDs, Vercel's ids, a commit SHA and links to a
+    commit, a release and a Box folder say their object (issue 26's references round)."""
+    analyzer = index.analyzer
+    sid = "0123456789abcdef0123456789abcdef"
+    for text, meant in [
+        ("details of evt_9Xy8Wv7Ut6", "event"),
+        ("txn_1Q2w3E4r5T6y amount", "balance transaction"),
+        ("dp_1AbCdEfGhIj evidence", "dispute"),
+        ("cs_live_b1C2d3E4f5 status", "checkout session"),
+        (f"status of SM{sid}", "message"),
+        (f"end CA{sid}", "call"),
+        ("dpl_AbCdEf12345 logs", "deployment"),
+        (f"show {'ab12' * 10}", "commit"),
+        ("https://github.com/octo/cli/commit/ab12cd34", "commit"),
+        ("https://github.com/octo/cli/releases/tag/v1.2.0", "release"),
+        ("https://app.box.com/folder/12345678 items", "folder"),
+    ]:
+        q = analyzer.query(text)
+        assert set(analyzer.terms(meant)) <= set(q.related) | set(q.terms), (text, q)
+
+
+def test_a_reference_to_one_item_is_an_item_but_a_person(index: SearchIndex) -> None:
+    """`Query.item`: a reference to one item (values.ITEM_BOOST), not a person's address,
+    a repository or a channel."""
+    analyzer = index.analyzer
+    assert analyzer.query("show me po_1Zz9Yy8Xx7").item
+    assert analyzer.query("read thread 18a1b2c3d4e5f6a7 in gmail").item
+    assert not analyzer.query("is bo@example.org a customer in stripe").item
+    assert not analyzer.query("who starred acme/web").item
+    assert not analyzer.query("what was posted in #eng today").item
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        ("show me evt_9Xy8Wv7Ut6QqRr", "stripe/get_events_id"),
+        ("why did dpl_Qw3Er5Ty7Ui9Op fail?", "vercel/get_deployment"),
+        (f"how long was CA{'0123456789abcdef' * 2}?", "twilio/get_call"),
+        ("who can open https://app.box.com/file/55501234", "box/list_file_collaborations"),
+    ],
+)
+def test_a_reading_request_naming_one_item_finds_the_call_on_it(
+    index: SearchIndex, request_: str, expected: str
+) -> None:
+    assert expected in _ranked(index, request_)
+
+
+def test_a_reference_opening_a_request_is_its_subject(index: SearchIndex) -> None:
+    """ "ENG-9 is done, close it": no question ("is ..."), the verb that follows leads;
+    a question after a link stays one."""
+    analyzer = index.analyzer
+    subject = analyzer.query("OPS-77 is done, close it")
+    assert (subject.lead, subject.asked) == ("close", ())
+    assert analyzer.query("is OPS-77 fixed?").lead == "get"
+    assert analyzer.query("https://app.box.com/file/42 who has it?").lead == "get"

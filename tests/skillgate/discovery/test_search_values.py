@@ -6,12 +6,12 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from skillgate.discovery.values import VALUE_BOOST, Values
+from skillgate.discovery.values import ITEM_BOOST, VALUE_BOOST, Values
 
 
-def _hit(*params: str) -> Any:
+def _hit(*params: str, path: str = "/things") -> Any:
     parameters = [SimpleNamespace(name=p) for p in params]
-    return SimpleNamespace(endpoint=SimpleNamespace(parameters=parameters))
+    return SimpleNamespace(endpoint=SimpleNamespace(parameters=parameters, path=path))
 
 
 HITS = [
@@ -70,3 +70,10 @@ def test_a_format_prefers_calls_taking_one() -> None:
     hits = [_hit("format"), _hit("query")]
     found = [f.tolist() for f in Values(hits).factors("search apple, respond in json", _known)]
     assert found == [[VALUE_BOOST, 1]]
+
+
+def test_a_call_on_one_item_is_one_whose_path_ends_with_its_parameter() -> None:
+    """`Values.item`: the factor of a reading request naming one item (search.py)."""
+    paths = ["/v1/invoices", "/v1/invoices/{invoice}", "/Calls/{Sid}.json", "/i/{id}/void"]
+    item = Values([_hit(path=p) for p in paths]).item.tolist()
+    assert item == [1, ITEM_BOOST, ITEM_BOOST, 1]
