@@ -73,15 +73,18 @@ class Documents:
         vocab = np.full(len(bm25.vocab_dict), "", dtype=object)
         for term, t in bm25.vocab_dict.items():
             vocab[t] = term
-        # The terms themselves (the vocabulary's strings, shared), document after document:
-        # a document's set is then built in C (a tenth of the cost of looking each up).
-        self._terms = vocab[terms[order]]
+        # The terms themselves (the vocabulary's strings, shared), a tuple per document:
+        # a document's set is then built in C from it (a numpy slice and its list cost more
+        # than the set).
+        flat = vocab[terms[order]].tolist()
         counts = np.bincount(matrix["indices"], minlength=matrix["num_docs"])
-        self._starts: list[int] = np.concatenate([[0], np.cumsum(counts)]).tolist()
+        ends = np.cumsum(counts).tolist()
+        self._rows = [
+            tuple(flat[end - n : end]) for n, end in zip(counts.tolist(), ends, strict=True)
+        ]
 
     def terms(self, row: int) -> frozenset[str]:
-        starts = self._starts
-        return frozenset(self._terms[starts[row] : starts[row + 1]].tolist())
+        return frozenset(self._rows[row])
 
 
 def _document(

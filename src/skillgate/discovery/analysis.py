@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import Stemmer
 
+from skillgate.discovery.literals import mark
 from skillgate.discovery.phrasing import CaseFree, hint, phrased
 from skillgate.discovery.synonyms import (
     ACTIONS,
@@ -191,7 +192,12 @@ class Analyzer:
         self._means_starts = {p[0] for p in self._means}
         self._action_starts = {p[0] for p in self._actions}
         self._plural = tuple(self.terms(PLURAL_MEANS))
-        self._shapes = [(c, re.compile(p), tuple(self.terms(t))) for c, p, t in SHAPES]
+        # Each shape's pattern only where the text holds what its every match holds: the
+        # table's character, or a longer string of the pattern's own ("notion.s", "cus_").
+        self._shapes = [
+            (mark(pattern, c), pattern, tuple(self.terms(t)))
+            for c, pattern, t in ((c, re.compile(p), t) for c, p, t in SHAPES)
+        ]
         # The chat words left out of a query (`FILLER`); the index takes out those its
         # endpoints' names hold (`names`).
         self.filler: frozenset[str] = FILLER

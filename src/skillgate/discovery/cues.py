@@ -19,6 +19,7 @@ import re
 from collections.abc import Collection, Iterable
 
 from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.literals import mark
 from skillgate.discovery.synonyms import LINKS, link
 
 # The score multiplier per distinct cue of an integration, and how many cues count.
@@ -111,7 +112,12 @@ class Cues:
                 if terms:
                     self._phrases.setdefault(terms, set()).add(slug)
         self._longest = max(map(len, self._phrases), default=0)
-        self._shapes = [(s, c, re.compile(p)) for s, c, p in CUE_SHAPES if s in slugs]
+        # Each pattern only where the text holds what its every match holds (literals.py).
+        self._shapes = [
+            (s, mark(pattern, c), pattern)
+            for s, c, pattern in ((s, c, re.compile(p)) for s, c, p in CUE_SHAPES)
+            if s in slugs
+        ]
 
     def found(self, text: str, terms: Iterable[str]) -> dict[str, int]:
         """Per integration, how many distinct cues the query holds (`text` as typed,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skillgate.discovery import analysis, confidence, phrasing, semantic, spelling
+from skillgate.discovery import analysis, confidence, cues, idioms, phrasing, semantic, spelling
 from skillgate.discovery.spelling import Speller
 
 EVAL = Path(__file__).parent / "search_eval.yaml"
@@ -28,6 +28,13 @@ FORMS = [
     "about the invoice", "called Q3", "to my instagram", "from our bank", "at my office",
     '"quoted"', "pi_3Pab12", "18a1b2c3d4e5", "acme/web", "#general", "w/o", "b4", "fyi", "u.", ".u",
     "Around 5", "NEXT MONTH", "AT 5PM", "\u017fep 5", "\u0131f", "caf\u00e9", "\u212aelvin",
+    # idioms (idioms.py) and references of every shape (synonyms.SHAPES, cues.CUE_SHAPES)
+    "dig it up", "Sam got a headsup", "give him a heads-up", "Put it on my calendar",
+    "pu\u017fh back the", "\u212aick the", "D\u0130G up", "hop on a call", "nuke",
+    "https://notion.so/Weekly-4f2a", "www.youtube.com/watch?v=1", "youtu.be/x", "acme.vercel.app",
+    "app.netlify.com/sites/x", "1drv.ms/x", "acme.sharepoint.com/x", "github.com/a/b/pull/3",
+    "cus_9Xab", "in_1Abc", "C01ABCDEF2", "U024BE7LH", "123e4567-e89b-12d3-a456-426614174000",
+    "to #eng", "@ana", "ana@example.com", "ENG-55", "acme/web#12", "+1 555 123 4567",
 ]  # fmt: skip
 
 
@@ -140,3 +147,35 @@ def test_a_texts_token_ids_are_the_tokenizers_own() -> None:
     for text in texts:
         ids = model._tokenizer.encode(text, add_special_tokens=False).ids
         assert model.ids(text) == ids, text
+
+
+def test_idioms_pass_only_where_the_text_holds_their_guards() -> None:
+    def slow(text: str) -> str:  # every idiom, unguarded
+        for pattern, plain in idioms._IDIOMS:
+            text = pattern.sub(plain, text)
+        return text
+
+    changed = 0
+    for text in TEXTS:
+        assert idioms.idioms(text) == slow(text), text
+        changed += slow(text) != text
+    assert changed  # the texts exercise the idioms
+
+
+def test_reference_shapes_run_only_where_the_text_holds_their_mark() -> None:
+    analyzer = analysis.Analyzer()
+    every = cues.Cues(analyzer, {slug for slug, _, _ in cues.CUE_SHAPES})
+    shapes, cue_shapes = analyzer._shapes, every._shapes
+    assert [m for m, _, _ in shapes] != [c for c, _, _ in analysis.SHAPES]  # marks derived
+    slow_shapes = [("", p, meant) for _, p, meant in shapes]
+    slow_cues = [(slug, "", p) for slug, _, p in cue_shapes]
+    found = 0
+    for text in TEXTS:
+        fast = analyzer._references(text), every.found(text, ())
+        analyzer._shapes, every._shapes = slow_shapes, slow_cues
+        try:
+            assert (analyzer._references(text), every.found(text, ())) == fast, text
+        finally:
+            analyzer._shapes, every._shapes = shapes, cue_shapes
+        found += bool(fast[0][1])
+    assert found  # the texts exercise the shapes
