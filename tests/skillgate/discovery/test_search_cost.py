@@ -15,7 +15,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skillgate.discovery import analysis, confidence, cues, idioms, phrasing, semantic, spelling
+from skillgate.discovery import (
+    analysis,
+    confidence,
+    cues,
+    idioms,
+    phrasing,
+    products,
+    semantic,
+    spelling,
+)
 from skillgate.discovery.spelling import Speller
 
 EVAL = Path(__file__).parent / "search_eval.yaml"
@@ -179,3 +188,43 @@ def test_reference_shapes_run_only_where_the_text_holds_their_mark() -> None:
             analyzer._shapes, every._shapes = shapes, cue_shapes
         found += bool(fast[0][1])
     assert found  # the texts exercise the shapes
+
+
+def test_products_are_found_as_the_regex_alone_finds_them() -> None:
+    names = {
+        "google_calendar": "Google Calendar",
+        "microsoft_teams": "Microsoft Teams",
+        "onedrive": "OneDrive and SharePoint",
+        "microsoft_todo": "Microsoft To Do",
+        "github": "GitHub",
+        "monday": "monday.com",
+    }
+    found = products.Products(names)
+    named = [
+        "in Google Calendar", "on Teams", "gdrive", "use MS Teams", "my Drive", "in SharePoint",
+        "To Do", "github's", "x-github", "monday.com board", "GOOGLE CALENDAR", "google cal",
+    ]  # fmt: skip
+    rng = random.Random(26)
+    texts = [*TEXTS, *named]
+    for text in TEXTS[::5]:
+        words = text.split(" ")
+        at = rng.randrange(len(words) + 1)
+        texts.append(" ".join([*words[:at], rng.choice(named), *words[at:]]))
+
+    def slow(text: str) -> set[str]:  # each regex on every text
+        assert found._lower is not None
+        assert found._capital is not None
+        return {found.named[n] for n in found._lower.findall(text.lower())} | {
+            found._short[n] for n in found._capital.findall(text)
+        }
+
+    assert sum(bool(slow(t)) for t in texts) > len(named)  # the texts exercise the names
+    for text in texts:
+        assert found.of(text) == slow(text), text
+
+
+def test_a_request_is_phrased_for_its_match_as_without_the_kept_reading() -> None:
+    for text in TEXTS:
+        for imperative in (False, True):
+            kept = phrasing.phrased(text, imperative)
+            assert phrasing._phrased.__wrapped__(text, imperative) == kept, text
