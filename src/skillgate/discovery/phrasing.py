@@ -109,14 +109,21 @@ def _cut(text: str, spans: list[tuple[int, int]], replacement: str) -> str:
     return "".join(pieces)
 
 
-_DAY = (
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|tonight|today|tomorrow|yesterday"
-    r"|morning|afternoon|evening|night|noon|midnight"
+# The days and months, in one place: the times below read them, and the speller corrects
+# to them ("wendesday": discovery/texts.py's `table_words`).
+DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+_DAY = f"(?:{'|'.join(d.removesuffix('day') for d in DAYS)})day" + (
+    r"|weekend|tonight|today|tomorrow|yesterday|morning|afternoon|evening|night|noon|midnight"
 )
 _UNIT = r"minute|min|hour|hr|day|week|month|quarter|year"
-_MONTH = (
-    r"january|february|march|april|may|june|july|august|september|october|november"
-    r"|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+# Each month's name, then its first three letters (and "sept"), as people shorten them.
+_SHORT_MONTHS = [m[:3] for m in MONTHS]
+_MONTH = "|".join(
+    [*MONTHS, *(s + ("|sept" if s == "sep" else "") for s in _SHORT_MONTHS if s not in MONTHS)]
 )
 # When: an argument of the call. Longest forms first; each may be led by a preposition.
 _WHEN = CaseFree(
@@ -139,7 +146,7 @@ _WHEN = CaseFree(
 # before a unit): a
 # text holding none needs no pass of `_WHEN` (`_may_say_when`, cheaper by far).
 _WHEN_WORDS = hint("day", "weekend", "night", "tomorrow", "morning", "noon", "evening", "around")
-_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+_MONTHS = "|".join(_SHORT_MONTHS)  # what every name of `_MONTH` starts with
 _UNITS = "min|hour|hr|week|month|quarter|year"  # `_UNIT`'s but "day", one of `_WHEN_WORDS`
 _NUMBERED = re.compile(rf"\d[\d\s]*(?:[:/.\-]|[ap]m|st|nd|rd|th|of|{_MONTHS}|{_UNITS})")
 # (Two patterns: each then starts with literals, which the regex engine scans for.)
