@@ -196,7 +196,8 @@ class Matcher:
     def _head(text: str) -> str:
         """The request up to its first preposition or clause word, quoted text left out:
         where it says what to do to what."""
-        text = _QUOTED.sub(" ", text)
+        if '"' in text or "'" in text or "\u201c" in text:  # each quote starts with one
+            text = _QUOTED.sub(" ", text)
         if not text.isascii():
             return _BOUNDARY.split(text, maxsplit=1)[0]
         found = _BOUNDARY_LOWER.search(text.lower())

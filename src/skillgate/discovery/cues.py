@@ -112,6 +112,7 @@ class Cues:
                 if terms:
                     self._phrases.setdefault(terms, set()).add(slug)
         self._longest = max(map(len, self._phrases), default=0)
+        self._firsts = frozenset(phrase[0] for phrase in self._phrases)
         # Each pattern only where the text holds what its every match holds (literals.py).
         self._shapes = [
             (s, mark(pattern, c), pattern)
@@ -127,7 +128,10 @@ class Cues:
             if char in text and pattern.search(text):
                 seen.setdefault(slug, set()).update((pattern, i) for i in range(SHAPE_CUES))
         words = list(terms)
+        firsts = self._firsts
         for start in range(len(words)):
+            if words[start] not in firsts:
+                continue  # no cue starts with this term (most: a set's look-up)
             for size in range(1, min(self._longest, len(words) - start) + 1):
                 phrase = tuple(words[start : start + size])
                 for slug in self._phrases.get(phrase, ()):

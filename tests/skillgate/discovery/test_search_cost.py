@@ -7,6 +7,7 @@ and mixed case, with the forms each pattern reads put in, and texts not all ASCI
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Callable
@@ -17,6 +18,7 @@ import yaml
 
 from skillgate.discovery import (
     analysis,
+    answer,
     confidence,
     cues,
     idioms,
@@ -171,23 +173,31 @@ def test_idioms_pass_only_where_the_text_holds_their_guards() -> None:
     assert changed  # the texts exercise the idioms
 
 
-def test_reference_shapes_run_only_where_the_text_holds_their_mark() -> None:
+class _Everything:
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+def test_reference_shapes_and_cues_run_only_where_the_text_holds_their_mark() -> None:
     analyzer = analysis.Analyzer()
-    every = cues.Cues(analyzer, {slug for slug, _, _ in cues.CUE_SHAPES})
-    shapes, cue_shapes = analyzer._shapes, every._shapes
+    every = cues.Cues(analyzer, {slug for slug, _, _ in cues.CUE_SHAPES} | set(cues.CUES))
+    shapes, cue_shapes, firsts = analyzer._shapes, every._shapes, every._firsts
     assert [m for m, _, _ in shapes] != [c for c, _, _ in analysis.SHAPES]  # marks derived
     slow_shapes = [("", p, meant) for _, p, meant in shapes]
     slow_cues = [(slug, "", p) for slug, _, p in cue_shapes]
-    found = 0
+    found = cued = 0
     for text in TEXTS:
-        fast = analyzer._references(text), every.found(text, ())
-        analyzer._shapes, every._shapes = slow_shapes, slow_cues
+        terms = analyzer.terms(text)
+        fast = analyzer._references(text), every.found(text, terms)
+        analyzer._shapes, every._shapes, every._firsts = slow_shapes, slow_cues, _Everything()
         try:
-            assert (analyzer._references(text), every.found(text, ())) == fast, text
+            assert (analyzer._references(text), every.found(text, terms)) == fast, text
         finally:
-            analyzer._shapes, every._shapes = shapes, cue_shapes
+            analyzer._shapes, every._shapes, every._firsts = shapes, cue_shapes, firsts
         found += bool(fast[0][1])
+        cued += bool(fast[1])
     assert found  # the texts exercise the shapes
+    assert cued  # and the cues
 
 
 def test_products_are_found_as_the_regex_alone_finds_them() -> None:
@@ -228,3 +238,12 @@ def test_a_request_is_phrased_for_its_match_as_without_the_kept_reading() -> Non
         for imperative in (False, True):
             kept = phrasing.phrased(text, imperative)
             assert phrasing._phrased.__wrapped__(text, imperative) == kept, text
+
+
+def test_a_match_is_written_as_float_formatting_writes_it() -> None:
+    rng = random.Random(26)
+    values = [rng.random() for _ in range(20_000)] + [k / 800 for k in range(801)]
+    values += [0.0, 1.0, 5e-324, 0.005, 0.015, 0.125, 0.375, 0.995, math.nextafter(0.125, 1)]
+    values += [math.nextafter(0.125, 0), 1.5, -0.25]  # (out of 0..1: formatted as before)
+    for value in values:
+        assert answer._match_field(value) == b',"match":' + f"{value:.2f}".encode(), value
