@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from skillgate.catalog.loader import Catalog
 from skillgate.discovery import (
     analysis,
     answer,
@@ -27,6 +28,9 @@ from skillgate.discovery import (
     semantic,
     spelling,
 )
+from skillgate.discovery.answer import SearchAnswer
+from skillgate.discovery.rendered import STATUS_TAIL
+from skillgate.discovery.search import SearchIndex
 from skillgate.discovery.spelling import Speller
 
 EVAL = Path(__file__).parent / "search_eval.yaml"
@@ -247,3 +251,20 @@ def test_a_match_is_written_as_float_formatting_writes_it() -> None:
     values += [math.nextafter(0.125, 0), 1.5, -0.25]  # (out of 0..1: formatted as before)
     for value in values:
         assert answer._match_field(value) == b',"match":' + f"{value:.2f}".encode(), value
+
+
+def test_an_answers_body_is_the_results_joined_as_before() -> None:
+    from tests.skillgate.discovery.test_search_cues import TWINS
+
+    index = SearchIndex(Catalog(integrations=TWINS))
+    for query in ("send a message", "send a message in the channel", "water the garden"):
+        for connected in (frozenset(), frozenset({"slack"}), frozenset(TWINS)):
+            found = index.answer(query, ("*",), None, 3, connected)
+            on = found.slugs & connected
+            results = b",".join(
+                h.head + m + STATUS_TAIL[h.integration.slug in on]
+                for h, m in zip(found.hits, found._matches, strict=True)
+            )
+            assert found.body(connected) == found._start + results + found._end
+    empty = SearchAnswer("x", [], [])
+    assert empty.body(frozenset()) == empty._start + empty._end
