@@ -249,6 +249,8 @@ def test_a_match_is_written_as_float_formatting_writes_it() -> None:
     values = [rng.random() for _ in range(20_000)] + [k / 800 for k in range(801)]
     values += [0.0, 1.0, 5e-324, 0.005, 0.015, 0.125, 0.375, 0.995, math.nextafter(0.125, 1)]
     values += [math.nextafter(0.125, 0), 1.5, -0.25]  # (out of 0..1: formatted as before)
+    halves = [k / 200 for k in range(201)]  # a hair either side of a half: formatted
+    values += [math.nextafter(h, 0) for h in halves] + [math.nextafter(h, 1) for h in halves]
     for value in values:
         assert answer._match_field(value) == b',"match":' + f"{value:.2f}".encode(), value
 
