@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import Stemmer
 
-from skillgate.discovery.literals import mark
+from skillgate.discovery.literals import mark, runs
 from skillgate.discovery.phrasing import CaseFree, hint, phrased
 from skillgate.discovery.synonyms import (
     ACTIONS,
@@ -193,11 +193,12 @@ class Analyzer:
         self._action_starts = {p[0] for p in self._actions}
         self._plural = tuple(self.terms(PLURAL_MEANS))
         # Each shape's pattern only where the text holds what its every match holds: the
-        # table's character, or a longer string of the pattern's own ("notion.s", "cus_").
-        self._shapes = [
-            (mark(pattern, c), pattern, tuple(self.terms(t)))
+        # table's character (a run of shapes at once), and a longer string of the
+        # pattern's own, which holds it ("notion.s", "cus_").
+        self._shapes = runs(
+            (c, (mark(pattern, c), pattern, tuple(self.terms(t))))
             for c, pattern, t in ((c, re.compile(p), t) for c, p, t in SHAPES)
-        ]
+        )
         # The chat words left out of a query (`FILLER`); the index takes out those its
         # endpoints' names hold (`names`).
         self.filler: frozenset[str] = FILLER
@@ -307,13 +308,16 @@ class Analyzer:
         hex id)."""
         related: set[str] = set()
         one = _HEX_RUN.search(text) is not None and _HEX_ID.search(text) is not None
-        for char, pattern, meant in self._shapes:
-            if char in text:
-                # A reference says what it is, and its own words (`acme/web`) say nothing.
-                text, found = pattern.subn(" ", text)
-                if found:
-                    related.update(meant)
-                    one |= self._places.isdisjoint(meant)
+        for char, shapes in self._shapes:
+            if char not in text:
+                continue  # no shape of the run can match: each holds the character
+            for held, pattern, meant in shapes:
+                if held in text:
+                    # A reference says what it is, and its own words (`acme/web`) say nothing.
+                    text, found = pattern.subn(" ", text)
+                    if found:
+                        related.update(meant)
+                        one |= self._places.isdisjoint(meant)
         return text, related, one
 
     def _acts(self, words: list[str]) -> bool:

@@ -227,8 +227,7 @@ class Matcher:
     def _object_unknowns(self, head: str) -> set[str]:
         """The terms of the words the catalog does not know in the request's head."""
         found: set[str] = set()
-        for i, m in enumerate(_ALONE.finditer(head)):
-            word = m.group(0)
+        for i, word in enumerate(_ALONE.findall(head)):  # (no match objects made)
             lower = word.lower()
             if (i and not word.islower()) or lower in _WHEN or lower in _COUNTS:
                 continue  # a name, a time, how many

@@ -19,7 +19,7 @@ import re
 from collections.abc import Collection, Iterable
 
 from skillgate.discovery.analysis import Analyzer
-from skillgate.discovery.literals import mark
+from skillgate.discovery.literals import mark, runs
 from skillgate.discovery.synonyms import LINKS, link
 
 # The score multiplier per distinct cue of an integration, and how many cues count.
@@ -113,20 +113,24 @@ class Cues:
                     self._phrases.setdefault(terms, set()).add(slug)
         self._longest = max(map(len, self._phrases), default=0)
         self._firsts = frozenset(phrase[0] for phrase in self._phrases)
-        # Each pattern only where the text holds what its every match holds (literals.py).
-        self._shapes = [
-            (s, mark(pattern, c), pattern)
+        # Each pattern only where the text holds what its every match holds (literals.py):
+        # the table's character (a run of shapes at once), and a longer string holding it.
+        self._shapes = runs(
+            (c, (s, mark(pattern, c), pattern))
             for s, c, pattern in ((s, c, re.compile(p)) for s, c, p in CUE_SHAPES)
             if s in slugs
-        ]
+        )
 
     def found(self, text: str, terms: Iterable[str]) -> dict[str, int]:
         """Per integration, how many distinct cues the query holds (`text` as typed,
         `terms` its own search terms in order)."""
         seen: dict[str, set[object]] = {}
-        for slug, char, pattern in self._shapes:
-            if char in text and pattern.search(text):
-                seen.setdefault(slug, set()).update((pattern, i) for i in range(SHAPE_CUES))
+        for char, shapes in self._shapes:
+            if char not in text:
+                continue
+            for slug, held, pattern in shapes:
+                if held in text and pattern.search(text):
+                    seen.setdefault(slug, set()).update((pattern, i) for i in range(SHAPE_CUES))
         words = list(terms)
         firsts = self._firsts
         for start in range(len(words)):
