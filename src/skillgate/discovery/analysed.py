@@ -61,6 +61,9 @@ class Analysed:
         return bool(self.bm25.vocab_dict)
 
 
+_KEPT = 2_048  # documents' term sets kept (`Documents.terms`)
+
+
 class Documents:
     """Each document's terms, read from the score matrix (a term scores in every
     document that holds it) instead of kept as a set per endpoint."""
@@ -82,9 +85,18 @@ class Documents:
         self._rows = [
             tuple(flat[end - n : end]) for n, end in zip(counts.tolist(), ends, strict=True)
         ]
+        # The sets last asked for (an answer's `match` reads its results' documents; the
+        # same endpoints come up for many requests): at most `_KEPT`, ~1 KB each.
+        self._sets: dict[int, frozenset[str]] = {}
 
     def terms(self, row: int) -> frozenset[str]:
-        return frozenset(self._rows[row])
+        found = self._sets.get(row)
+        if found is None:
+            found = frozenset(self._rows[row])
+            if len(self._sets) >= _KEPT:
+                self._sets.clear()  # simpler than an LRU, as the search's other caches
+            self._sets[row] = found
+        return found
 
 
 def _document(

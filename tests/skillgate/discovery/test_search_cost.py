@@ -274,3 +274,17 @@ def test_an_answers_body_is_the_results_joined_as_before() -> None:
             assert found.body(connected) == found._start + results + found._end
     empty = SearchAnswer("x", [], [])
     assert empty.body(frozenset()) == empty._start + empty._end
+
+
+def test_a_documents_terms_are_its_terms_in_the_score_matrix_kept_or_not() -> None:
+    from tests.skillgate.discovery.test_search_cues import TWINS
+
+    index = SearchIndex(Catalog(integrations=TWINS))
+    documents = index._documents
+    assert documents is not None
+    matrix, vocab = index.bm25.scores, index.bm25.vocab_dict
+    starts, docs = matrix["indptr"], matrix["indices"]
+    for row in [*range(len(index.hits)), 0, 1]:  # the last two kept from the first pass
+        held = {t for t, i in vocab.items() if i + 1 < len(starts)
+                and row in docs[starts[i] : starts[i + 1]].tolist()}  # fmt: skip
+        assert documents.terms(row) == held
