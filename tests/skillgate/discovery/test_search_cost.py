@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skillgate.catalog.loader import Catalog
+from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.discovery import (
     analysis,
     answer,
@@ -208,15 +208,21 @@ def test_reference_shapes_and_cues_run_only_where_the_text_holds_their_mark() ->
     assert cued  # and the cues
 
 
-def test_products_are_found_as_the_regex_alone_finds_them() -> None:
-    names = {
-        "google_calendar": "Google Calendar",
-        "microsoft_teams": "Microsoft Teams",
-        "onedrive": "OneDrive and SharePoint",
-        "microsoft_todo": "Microsoft To Do",
-        "github": "GitHub",
-        "monday": "monday.com",
-    }
+SOME_PRODUCTS = {
+    "google_calendar": "Google Calendar",
+    "microsoft_teams": "Microsoft Teams",
+    "onedrive": "OneDrive and SharePoint",
+    "microsoft_todo": "Microsoft To Do",
+    "github": "GitHub",
+    "monday": "monday.com",
+}
+
+
+@pytest.mark.parametrize("shipped", [False, True], ids=["some", "shipped"])
+def test_products_are_found_as_the_regex_alone_finds_them(shipped: bool) -> None:
+    names = SOME_PRODUCTS
+    if shipped:
+        names = {slug: i.name for slug, i in load_catalog().integrations.items()}
     found = products.Products(names)
     named = [
         "in Google Calendar", "on Teams", "gdrive", "use MS Teams", "my Drive", "in SharePoint",
