@@ -63,6 +63,9 @@ class Analysed:
         return bool(self.bm25.vocab_dict)
 
 
+_KEPT = 2_048  # documents' term sets kept (`Documents.terms`)
+
+
 class Documents:
     """Each document's terms, read from the score matrix (a term scores in every
     document that holds it) instead of kept as a set per endpoint."""
@@ -75,15 +78,27 @@ class Documents:
         vocab = np.full(len(bm25.vocab_dict), "", dtype=object)
         for term, t in bm25.vocab_dict.items():
             vocab[t] = term
-        # The terms themselves (the vocabulary's strings, shared), document after document:
-        # a document's set is then built in C (a tenth of the cost of looking each up).
-        self._terms = vocab[terms[order]]
+        # The terms themselves (the vocabulary's strings, shared), a tuple per document:
+        # a document's set is then built in C from it (a numpy slice and its list cost more
+        # than the set).
+        flat = vocab[terms[order]].tolist()
         counts = np.bincount(matrix["indices"], minlength=matrix["num_docs"])
-        self._starts: list[int] = np.concatenate([[0], np.cumsum(counts)]).tolist()
+        ends = np.cumsum(counts).tolist()
+        self._rows = [
+            tuple(flat[end - n : end]) for n, end in zip(counts.tolist(), ends, strict=True)
+        ]
+        # The sets last asked for (an answer's `match` reads its results' documents; the
+        # same endpoints come up for many requests): at most `_KEPT`, ~1 KB each.
+        self._sets: dict[int, frozenset[str]] = {}
 
     def terms(self, row: int) -> frozenset[str]:
-        starts = self._starts
-        return frozenset(self._terms[starts[row] : starts[row + 1]].tolist())
+        found = self._sets.get(row)
+        if found is None:
+            found = frozenset(self._rows[row])
+            if len(self._sets) >= _KEPT:
+                self._sets.clear()  # simpler than an LRU, as the search's other caches
+            self._sets[row] = found
+        return found
 
 
 def _document(

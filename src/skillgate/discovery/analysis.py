@@ -21,6 +21,7 @@ import Stemmer
 
 from skillgate.discovery.content import ASKING, ASKING_WORDS, WHAT, split_content
 from skillgate.discovery.leads import Leads, asks_to_read
+from skillgate.discovery.literals import mark, runs
 from skillgate.discovery.phrasing import phrased
 from skillgate.discovery.synonyms import (
     ACTIONS,
@@ -151,7 +152,13 @@ class Analyzer:
         self._means_starts = {p[0] for p in self._means}
         self._action_starts = {p[0] for p in self._actions}
         self._plural = tuple(self.terms(PLURAL_MEANS))
-        self._shapes = [(c, re.compile(p), tuple(self.terms(t))) for c, p, t in SHAPES]
+        # Each shape's pattern only where the text holds what its every match holds: the
+        # table's character (a run of shapes at once), and a longer string of the
+        # pattern's own, which holds it ("notion.s", "cus_").
+        self._shapes = runs(
+            (c, (mark(pattern, c), pattern, tuple(self.terms(t))))
+            for c, pattern, t in ((c, re.compile(p), t) for c, p, t in SHAPES)
+        )
         # The chat words left out of a query (`FILLER`); the index takes out those its
         # endpoints' names hold (`names`).
         self.filler: frozenset[str] = FILLER
@@ -262,15 +269,18 @@ class Analyzer:
         related: set[str] = set()
         one = _HEX_RUN.search(text) is not None and _HEX_ID.search(text) is not None
         item = one
-        for char, pattern, meant in self._shapes:
-            if char in text:
-                # A reference says what it is, and its own words (`acme/web`) say nothing.
-                text, found = pattern.subn(" ", text)
-                if found:
-                    related.update(meant)
-                    if self._places.isdisjoint(meant):
-                        one = True
-                        item |= self._people.isdisjoint(meant)
+        for char, shapes in self._shapes:
+            if char not in text:
+                continue  # no shape of the run can match: each holds the character
+            for held, pattern, meant in shapes:
+                if held in text:
+                    # A reference says what it is, and its own words (`acme/web`) say nothing.
+                    text, found = pattern.subn(" ", text)
+                    if found:
+                        related.update(meant)
+                        if self._places.isdisjoint(meant):
+                            one = True
+                            item |= self._people.isdisjoint(meant)
         return text, related, one, item
 
     def _acts(self, words: list[str]) -> bool:

@@ -19,6 +19,21 @@ FITS_LINE = "no_match: false (best first; get_skill gives an endpoint's paramete
 NO_MATCH_LINE = "no_match: true (nothing here seems to do the task: do not act on a guess)"
 
 
+# A `match` field for each hundredth from 0 to 1.
+_HUNDREDTHS = [b',"match":' + f"{k / 100:.2f}".encode() for k in range(101)]
+
+
+def _match_field(m: float) -> bytes:
+    """`,"match":` and `m` to two places as `f"{m:.2f}"` writes it (the exact binary
+    value rounded, a half to even), for 0 <= m <= 1 read off `m` x 100 when that is not
+    within a hair of a half (its rounding error is ~1e-14): a float's formatting costs
+    three times as much."""
+    scaled = m * 100.0
+    if 0.0 <= m <= 1.0 and abs(scaled % 1.0 - 0.5) > 1e-9:
+        return _HUNDREDTHS[int(scaled + 0.5)]
+    return b',"match":' + f"{m:.2f}".encode()
+
+
 class SearchAnswer:
     """One search's hits and its JSON answer, rendered once per set of connected
     integrations among the hits' (a kept answer costs a look-up, not a join)."""
@@ -33,7 +48,7 @@ class SearchAnswer:
         self._start = b'{"query":' + orjson.dumps(query) + b',"results":['
         self._end = b'],"no_match":' + (b"true" if self.no_match else b"false") + b"}"
         # Each hit's `match` field, spliced before its status.
-        self._matches = [b',"match":' + f"{m:.2f}".encode() for m in matches]
+        self._matches = [_match_field(m) for m in matches]
         self._bodies: dict[frozenset[str], bytes] = {}
         self._texts: dict[frozenset[str], str] = {}
 
@@ -49,12 +64,15 @@ class SearchAnswer:
         on = self.slugs & connected
         found = self._bodies.get(on)
         if found is None:
-            # Each hit's head (its object without the closing brace) and status.
-            results = b",".join(
-                h.head + m + STATUS_TAIL[h.integration.slug in on]
-                for h, m in zip(self.hits, self._matches, strict=True)
-            )
-            found = self._start + results + self._end
+            # Each hit's head (its object without the closing brace), match and status, all
+            # joined at once (no bytes made per hit).
+            parts = [self._start]
+            for h, m in zip(self.hits, self._matches, strict=True):
+                parts += (h.head, m, STATUS_TAIL[h.integration.slug in on], b",")
+            if len(parts) > 1:
+                parts.pop()  # the last result's comma
+            parts.append(self._end)
+            found = b"".join(parts)
             if len(self._bodies) < BODIES:
                 self._bodies[on] = found
         return found

@@ -277,7 +277,9 @@ class Matcher:
     def _head(text: str) -> str:
         """The request up to its first preposition or clause word, quoted text left out:
         where it says what to do to what."""
-        text = _QUOTED.sub(" ", _first(text))
+        text = _first(text)
+        if '"' in text or "'" in text or "\u201c" in text:  # each quote starts with one
+            text = _QUOTED.sub(" ", text)
         if not text.isascii():
             return _BOUNDARY.split(text, maxsplit=1)[0]
         found = _BOUNDARY_LOWER.search(text.lower())
@@ -307,8 +309,7 @@ class Matcher:
     def _object_unknowns(self, head: str) -> set[str]:
         """The terms of the words the catalog does not know in the request's head."""
         found: set[str] = set()
-        for i, m in enumerate(_ALONE.finditer(head)):
-            word = m.group(0)
+        for i, word in enumerate(_ALONE.findall(head)):  # (no match objects made)
             lower = word.lower()
             if (i and not word.islower()) or lower in _WHEN or lower in _COUNTS:
                 continue  # a name, a time, how many

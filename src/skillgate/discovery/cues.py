@@ -19,6 +19,7 @@ import re
 from collections.abc import Collection, Iterable
 
 from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.literals import mark, runs
 from skillgate.discovery.synonyms import LINKS, link
 
 # The score multiplier per distinct cue of an integration, and how many cues count.
@@ -119,17 +120,30 @@ class Cues:
                 if terms:
                     self._phrases.setdefault(terms, set()).add(slug)
         self._longest = max(map(len, self._phrases), default=0)
-        self._shapes = [(s, c, re.compile(p)) for s, c, p in CUE_SHAPES if s in slugs]
+        self._firsts = frozenset(phrase[0] for phrase in self._phrases)
+        # Each pattern only where the text holds what its every match holds (literals.py):
+        # the table's character (a run of shapes at once), and a longer string holding it.
+        self._shapes = runs(
+            (c, (s, mark(pattern, c), pattern))
+            for s, c, pattern in ((s, c, re.compile(p)) for s, c, p in CUE_SHAPES)
+            if s in slugs
+        )
 
     def found(self, text: str, terms: Iterable[str]) -> dict[str, int]:
         """Per integration, how many distinct cues the query holds (`text` as typed,
         `terms` its own search terms in order)."""
         seen: dict[str, set[object]] = {}
-        for slug, char, pattern in self._shapes:
-            if char in text and pattern.search(text):
-                seen.setdefault(slug, set()).update((pattern, i) for i in range(SHAPE_CUES))
+        for char, shapes in self._shapes:
+            if char not in text:
+                continue
+            for slug, held, pattern in shapes:
+                if held in text and pattern.search(text):
+                    seen.setdefault(slug, set()).update((pattern, i) for i in range(SHAPE_CUES))
         words = list(terms)
+        firsts = self._firsts
         for start in range(len(words)):
+            if words[start] not in firsts:
+                continue  # no cue starts with this term (most: a set's look-up)
             for size in range(1, min(self._longest, len(words) - start) + 1):
                 phrase = tuple(words[start : start + size])
                 for slug in self._phrases.get(phrase, ()):

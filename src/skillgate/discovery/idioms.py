@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from skillgate.discovery.literals import Needed, needed
+
 _WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+)?"
 # Phrasal verbs and idioms of everyday English for what an assistant is asked to do, as
 # the plain verb they stand for ("dig up that email": find; "drop a note in #eng": post
@@ -60,19 +62,47 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
-# The first words of `_IDIOMS`: a request holding none holds no idiom (one cheap scan).
-_IDIOM_WORDS = frozenset(
-    ["dig", "hunt", "track", "pull", "bring", "drop", "shoot", "fire", "send", "ping", "jot",
-     "write", "note", "put", "spin", "get", "tear", "nuke", "loop", "push", "bump", "hop",
-     "what", "bounce", "kick", "heads", "looks", "looked", "seems"]
-)  # fmt: skip
-_LETTERS = re.compile(r"[a-z]+")
+# A pattern that ignores case reads these as the ASCII letters (and no other character
+# as an ASCII letter): a text's lower case with them made those letters holds every
+# literal of an idiom's match.
+_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+def _folded(text: str) -> str:
+    return text.lower() if text.isascii() else text.translate(_FOLD).lower()
+
+
+# The idioms with their guards, every guard, and whether some idiom has none (then every
+# text goes through the idioms).
+Guarded = tuple[tuple[tuple[re.Pattern[str], str, Needed | None], ...], tuple[str, ...], bool]
+_guarded: tuple[object, Guarded] | None = None
+
+
+def _guards() -> Guarded:
+    """Each idiom with the strings one of which each of its matches holds (literals.py:
+    derived, never kept in step by hand), for `_IDIOMS` as it is (a review of the tables,
+    bench/search_tables_review.py, puts its own)."""
+    global _guarded
+    if _guarded is None or _guarded[0] is not _IDIOMS:
+        table = tuple((p, plain, needed(p)) for p, plain in _IDIOMS)
+        words = tuple(sorted({w for _, _, found in table for w in found or ()}))
+        _guarded = (_IDIOMS, (table, words, any(found is None for _, _, found in table)))
+    return _guarded[1]
 
 
 def idioms(text: str) -> str:
-    """`text` with its phrasal verbs and idioms as the plain verbs they stand for."""
-    if _IDIOM_WORDS.isdisjoint(_LETTERS.findall(text.lower())):
+    """`text` with its phrasal verbs and idioms as the plain verbs they stand for (each
+    pattern only where the text holds what its every match holds: a look-up of a few
+    strings, in C, instead of a pass of each pattern)."""
+    table, words, unguarded = _guards()
+    lower = _folded(text)
+    held = {w for w in words if w in lower}
+    if not held and not unguarded:
         return text
-    for pattern, plain in _IDIOMS:
-        text = pattern.sub(plain, text)
+    for pattern, plain, guard in table:
+        if guard is None or not guard.isdisjoint(held):
+            text, done = pattern.subn(plain, text)
+            if done:
+                lower = _folded(text)
+                held = {w for w in words if w in lower}
     return text

@@ -40,8 +40,20 @@ def hint(*words: str) -> Callable[[str], bool]:
     """A cheap test before a case-insensitive pattern each of whose matches holds one of
     `words` (lower case): False when the pattern cannot match the text, that is when the
     text is all ASCII and its lower case holds none of them (a text not all ASCII always
-    passes: the pattern reads letters as Unicode does, "\u017f" as "s", "\u0131" as "i")."""
-    return hint_pattern("|".join(map(re.escape, words)))
+    passes: the pattern reads letters as Unicode does, "\u017f" as "s", "\u0131" as "i").
+    A look-up of each word in C: cheaper than one pass of their alternation, which the
+    regex engine tries at every place."""
+
+    def may_match(text: str) -> bool:
+        if not text.isascii():
+            return True
+        lower = text.lower()
+        for word in words:  # noqa: SIM110 (a loop: `any` over a generator costs more)
+            if word in lower:
+                return True
+        return False
+
+    return may_match
 
 
 def hint_pattern(source: str) -> Callable[[str], bool]:
@@ -97,14 +109,21 @@ def _cut(text: str, spans: list[tuple[int, int]], replacement: str) -> str:
     return "".join(pieces)
 
 
-_DAY = (
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|tonight|today|tomorrow|yesterday"
-    r"|morning|afternoon|evening|night|noon|midnight"
+# The days and months, in one place: the times below read them, and the speller corrects
+# to them ("wendesday": discovery/texts.py's `table_words`).
+DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+_DAY = f"(?:{'|'.join(d.removesuffix('day') for d in DAYS)})day" + (
+    r"|weekend|tonight|today|tomorrow|yesterday|morning|afternoon|evening|night|noon|midnight"
 )
 _UNIT = r"minute|min|hour|hr|day|week|month|quarter|year"
-_MONTH = (
-    r"january|february|march|april|may|june|july|august|september|october|november"
-    r"|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+# Each month's name, then its first three letters (and "sept"), as people shorten them.
+_SHORT_MONTHS = [m[:3] for m in MONTHS]
+_MONTH = "|".join(
+    [*MONTHS, *(s + ("|sept" if s == "sep" else "") for s in _SHORT_MONTHS if s not in MONTHS)]
 )
 # When: an argument of the call. Longest forms first; each may be led by a preposition.
 _WHEN = CaseFree(
@@ -127,7 +146,7 @@ _WHEN = CaseFree(
 # before a unit): a
 # text holding none needs no pass of `_WHEN` (`_may_say_when`, cheaper by far).
 _WHEN_WORDS = hint("day", "weekend", "night", "tomorrow", "morning", "noon", "evening", "around")
-_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+_MONTHS = "|".join(_SHORT_MONTHS)  # what every name of `_MONTH` starts with
 _UNITS = "min|hour|hr|week|month|quarter|year"  # `_UNIT`'s but "day", one of `_WHEN_WORDS`
 _NUMBERED = re.compile(rf"\d[\d\s]*(?:[:/.\-]|[ap]m|st|nd|rd|th|of|{_MONTHS}|{_UNITS})")
 # (Two patterns: each then starts with literals, which the regex engine scans for.)
@@ -315,6 +334,17 @@ def phrased(text: str, imperative: bool = False) -> Phrased:
     """The request in `text` and its context; `imperative`: when no clause asks, the
     first that starts with a verb of doing does ("URGENT: the deploy broke login. Open an
     issue ...")."""
+    if imperative:  # it reads otherwise only where no clause asks and there are several
+        found = _clauses(text)
+        imperative = not found.asking and len(found.clauses) > 1
+    return _phrased(text, imperative)  # so both readings share the one kept
+
+
+@lru_cache(maxsize=4)
+def _phrased(text: str, imperative: bool) -> Phrased:
+    """`phrased`, kept for the few last texts: a request is phrased for its terms
+    (analysis.py) and, the same unless `imperative` reads it otherwise, for its `match`
+    (confidence.py)."""
     text, times, clauses, asking = _clauses(text)
     if imperative and not asking and len(clauses) > 1:  # the first that says what to do
         asking = tuple(i for i, c in enumerate(clauses) if _imperative(c))[:1]

@@ -56,9 +56,12 @@ class Products:
         self._lower = re.compile(rf"\b(?:{alternatives})\b") if self.named else None
         capitals = "|".join(map(re.escape, sorted(short, key=len, reverse=True)))
         self._capital = re.compile(rf"\b{_PLACED}({capitals})\b") if short else None
-        # A name the regex finds is in the text, and so is its first word ("" for a blank).
-        self._words = tuple({(p.split() or [""])[0] for p in self.named})
-        self._shorts = tuple({(p.split() or [""])[0] for p in short})
+        # A name the regex finds starts and ends where words do (`\b`), so the first run of
+        # word characters of a name starting with one is a whole run of the text's too: a
+        # set's look-up, not the regex's pass, for the text that names no product. A name
+        # starting otherwise (or blank) leaves the regex to run on every text.
+        self._firsts = _first_runs(self.named)
+        self._short_firsts = _first_runs(short)
 
     def names(self, text: str) -> bool:
         """Whether `text` names an integration."""
@@ -68,9 +71,22 @@ class Products:
         """The integrations `text` names."""
         found: set[str] = set()
         lowered = text.lower()
-        # Each regex only when a name's first word is in the text at all (cheaper).
-        if self._lower is not None and any(w in lowered for w in self._words):
+        if self._lower is not None and _may_hold(lowered, self._firsts):
             found.update(self.named[n] for n in self._lower.findall(lowered))
-        if self._capital is not None and any(w in text for w in self._shorts):
+        if self._capital is not None and _may_hold(text, self._short_firsts):
             found.update(self._short[n] for n in self._capital.findall(text))
         return found
+
+
+_RUN = re.compile(r"\w+")
+
+
+def _first_runs(names: Mapping[str, str]) -> frozenset[str] | None:
+    """Each name's first run of word characters; None when a name does not start with one."""
+    runs = [_RUN.match(name) for name in names]
+    return None if None in runs else frozenset(m.group(0) for m in runs if m is not None)
+
+
+def _may_hold(text: str, firsts: frozenset[str] | None) -> bool:
+    """Whether `text` may hold a name whose first run is one of `firsts` (None: any)."""
+    return firsts is None or not firsts.isdisjoint(_RUN.findall(text))

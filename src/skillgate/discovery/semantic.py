@@ -137,11 +137,15 @@ class Model:
             ids: list[int] = encode(text, add_special_tokens=False).ids
             return ids
         known = self._words
+        # A word alone is the model's tokens of the word after a mark (what the tokenizer's
+        # normalizer makes of it: `_MARK` prepended, no space in it to replace), without
+        # the pipeline's encoding object around them (no special token: no `<` in the text).
+        tokenize = self._tokenizer.model.tokenize
         out: list[int] = []
         for word in words:
             found = known.get(word)
             if found is None:
-                found = encode(word, add_special_tokens=False).ids
+                found = [token.id for token in tokenize(_MARK + word)]
                 if len(known) < _WORDS:
                     known[word] = found
             out += found

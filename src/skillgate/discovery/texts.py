@@ -8,6 +8,7 @@ import re
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysis import _CAMEL, _WORD, FILLER, LEAD_INS, STOPWORDS
 from skillgate.discovery.cues import CUES
+from skillgate.discovery.phrasing import DAYS, MONTHS
 from skillgate.discovery.products import NICKNAMES
 from skillgate.discovery.synonyms import ACTIONS, MEANS, SYNONYMS
 
@@ -56,11 +57,7 @@ def table_words() -> list[str]:
 
 
 # The days and months (a request's times, phrasing.py): "wendesday" is a typo of one.
-_CALENDAR = (
-    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
-    "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december",
-)  # fmt: skip
+_CALENDAR = (*DAYS, *MONTHS)
 
 
 def summary(description: str) -> str:

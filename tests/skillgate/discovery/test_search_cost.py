@@ -7,6 +7,7 @@ and mixed case, with the forms each pattern reads put in, and texts not all ASCI
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Callable
@@ -15,7 +16,22 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skillgate.discovery import analysis, confidence, content, phrasing, semantic, spelling
+from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.discovery import (
+    analysis,
+    answer,
+    confidence,
+    content,
+    cues,
+    idioms,
+    phrasing,
+    products,
+    semantic,
+    spelling,
+)
+from skillgate.discovery.answer import SearchAnswer
+from skillgate.discovery.rendered import STATUS_TAIL
+from skillgate.discovery.search import SearchIndex
 from skillgate.discovery.spelling import Speller
 
 EVAL = Path(__file__).parent / "search_eval.yaml"
@@ -28,6 +44,13 @@ FORMS = [
     "about the invoice", "called Q3", "to my instagram", "from our bank", "at my office",
     '"quoted"', "pi_3Pab12", "18a1b2c3d4e5", "acme/web", "#general", "w/o", "b4", "fyi", "u.", ".u",
     "Around 5", "NEXT MONTH", "AT 5PM", "\u017fep 5", "\u0131f", "caf\u00e9", "\u212aelvin",
+    # idioms (idioms.py) and references of every shape (synonyms.SHAPES, cues.CUE_SHAPES)
+    "dig it up", "Sam got a headsup", "give him a heads-up", "Put it on my calendar",
+    "pu\u017fh back the", "\u212aick the", "D\u0130G up", "hop on a call", "nuke",
+    "https://notion.so/Weekly-4f2a", "www.youtube.com/watch?v=1", "youtu.be/x", "acme.vercel.app",
+    "app.netlify.com/sites/x", "1drv.ms/x", "acme.sharepoint.com/x", "github.com/a/b/pull/3",
+    "cus_9Xab", "in_1Abc", "C01ABCDEF2", "U024BE7LH", "123e4567-e89b-12d3-a456-426614174000",
+    "to #eng", "@ana", "ana@example.com", "ENG-55", "acme/web#12", "+1 555 123 4567",
 ]  # fmt: skip
 
 
@@ -123,9 +146,10 @@ def test_the_spellers_shortcuts_correct_as_the_word_by_word_pass() -> None:
 
 
 def test_a_texts_token_ids_are_the_tokenizers_own() -> None:
-    model = semantic.model()
-    if model is None:
+    shipped = semantic.model()
+    if shipped is None:
         pytest.skip("wordllama is not installed")
+    model = semantic.Model(shipped._tokenizer, shipped._weights)  # no word kept yet
     texts = [
         *TEXTS,
         "",
@@ -136,7 +160,138 @@ def test_a_texts_token_ids_are_the_tokenizers_own() -> None:
         "a\u2581b",
         "tab\there",
         "\u00e9t\u00e9 \U0001f600",
+        "x\u00a0y \u200b z\u0301 \ufeffa \x00 \U0010ffff \u4e2d\u6587",
     ]
     for text in texts:
         ids = model._tokenizer.encode(text, add_special_tokens=False).ids
         assert model.ids(text) == ids, text
+
+
+def test_idioms_pass_only_where_the_text_holds_their_guards() -> None:
+    def slow(text: str) -> str:  # every idiom, unguarded
+        for pattern, plain in idioms._IDIOMS:
+            text = pattern.sub(plain, text)
+        return text
+
+    changed = 0
+    for text in TEXTS:
+        assert idioms.idioms(text) == slow(text), text
+        changed += slow(text) != text
+    assert changed  # the texts exercise the idioms
+
+
+class _Everything:
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+def test_reference_shapes_and_cues_run_only_where_the_text_holds_their_mark() -> None:
+    analyzer = analysis.Analyzer()
+    every = cues.Cues(analyzer, {slug for slug, _, _ in cues.CUE_SHAPES} | set(cues.CUES))
+    shapes, cue_shapes, firsts = analyzer._shapes, every._shapes, every._firsts
+    marks = [m for _, run in shapes for m, _, _ in run]
+    assert marks != [c for c, _, _ in analysis.SHAPES]  # marks derived
+    assert len(shapes) < len(marks)  # in runs
+    slow_shapes = [("", [("", p, meant) for _, run in shapes for _, p, meant in run])]
+    slow_cues = [("", [(slug, "", p) for _, run in cue_shapes for slug, _, p in run])]
+    found = cued = 0
+    for text in TEXTS:
+        terms = analyzer.terms(text)
+        fast = analyzer._references(text), every.found(text, terms)
+        analyzer._shapes, every._shapes, every._firsts = slow_shapes, slow_cues, _Everything()
+        try:
+            assert (analyzer._references(text), every.found(text, terms)) == fast, text
+        finally:
+            analyzer._shapes, every._shapes, every._firsts = shapes, cue_shapes, firsts
+        found += bool(fast[0][1])
+        cued += bool(fast[1])
+    assert found  # the texts exercise the shapes
+    assert cued  # and the cues
+
+
+SOME_PRODUCTS = {
+    "google_calendar": "Google Calendar",
+    "microsoft_teams": "Microsoft Teams",
+    "onedrive": "OneDrive and SharePoint",
+    "microsoft_todo": "Microsoft To Do",
+    "github": "GitHub",
+    "monday": "monday.com",
+}
+
+
+@pytest.mark.parametrize("shipped", [False, True], ids=["some", "shipped"])
+def test_products_are_found_as_the_regex_alone_finds_them(shipped: bool) -> None:
+    names = SOME_PRODUCTS
+    if shipped:
+        names = {slug: i.name for slug, i in load_catalog().integrations.items()}
+    found = products.Products(names)
+    named = [
+        "in Google Calendar", "on Teams", "gdrive", "use MS Teams", "my Drive", "in SharePoint",
+        "To Do", "github's", "x-github", "monday.com board", "GOOGLE CALENDAR", "google cal",
+    ]  # fmt: skip
+    rng = random.Random(26)
+    texts = [*TEXTS, *named]
+    for text in TEXTS[::5]:
+        words = text.split(" ")
+        at = rng.randrange(len(words) + 1)
+        texts.append(" ".join([*words[:at], rng.choice(named), *words[at:]]))
+
+    def slow(text: str) -> set[str]:  # each regex on every text
+        assert found._lower is not None
+        assert found._capital is not None
+        return {found.named[n] for n in found._lower.findall(text.lower())} | {
+            found._short[n] for n in found._capital.findall(text)
+        }
+
+    assert sum(bool(slow(t)) for t in texts) > len(named)  # the texts exercise the names
+    for text in texts:
+        assert found.of(text) == slow(text), text
+
+
+def test_a_request_is_phrased_for_its_match_as_without_the_kept_reading() -> None:
+    for text in TEXTS:
+        for imperative in (False, True):
+            kept = phrasing.phrased(text, imperative)
+            assert phrasing._phrased.__wrapped__(text, imperative) == kept, text
+
+
+def test_a_match_is_written_as_float_formatting_writes_it() -> None:
+    rng = random.Random(26)
+    values = [rng.random() for _ in range(20_000)] + [k / 800 for k in range(801)]
+    values += [0.0, 1.0, 5e-324, 0.005, 0.015, 0.125, 0.375, 0.995, math.nextafter(0.125, 1)]
+    values += [math.nextafter(0.125, 0), 1.5, -0.25]  # (out of 0..1: formatted as before)
+    halves = [k / 200 for k in range(201)]  # a hair either side of a half: formatted
+    values += [math.nextafter(h, 0) for h in halves] + [math.nextafter(h, 1) for h in halves]
+    for value in values:
+        assert answer._match_field(value) == b',"match":' + f"{value:.2f}".encode(), value
+
+
+def test_an_answers_body_is_the_results_joined_as_before() -> None:
+    from tests.skillgate.discovery.test_search_cues import TWINS
+
+    index = SearchIndex(Catalog(integrations=TWINS))
+    for query in ("send a message", "send a message in the channel", "water the garden"):
+        for connected in (frozenset(), frozenset({"slack"}), frozenset(TWINS)):
+            found = index.answer(query, ("*",), None, 3, connected)
+            on = found.slugs & connected
+            results = b",".join(
+                h.head + m + STATUS_TAIL[h.integration.slug in on]
+                for h, m in zip(found.hits, found._matches, strict=True)
+            )
+            assert found.body(connected) == found._start + results + found._end
+    empty = SearchAnswer("x", [], [])
+    assert empty.body(frozenset()) == empty._start + empty._end
+
+
+def test_a_documents_terms_are_its_terms_in_the_score_matrix_kept_or_not() -> None:
+    from tests.skillgate.discovery.test_search_cues import TWINS
+
+    index = SearchIndex(Catalog(integrations=TWINS))
+    documents = index._documents
+    assert documents is not None
+    matrix, vocab = index.bm25.scores, index.bm25.vocab_dict
+    starts, docs = matrix["indptr"], matrix["indices"]
+    for row in [*range(len(index.hits)), 0, 1]:  # the last two kept from the first pass
+        held = {t for t, i in vocab.items() if i + 1 < len(starts)
+                and row in docs[starts[i] : starts[i + 1]].tolist()}  # fmt: skip
+        assert documents.terms(row) == held
