@@ -136,6 +136,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("wipe", ("clear", "delete")),
     ("tell", ("send", "post", "message")),
     ("ping", ("send", "message")),
+    ("remind", ("remind", "add", "create", "task")),
     ("look", ("find", "search")),
     ("look up", ("get", "search")),
     # Chat verbs, each as the plain verb it stands for (issue 26, fifth round).
