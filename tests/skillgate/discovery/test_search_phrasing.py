@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.idioms import idioms
 from skillgate.discovery.phrasing import phrased
 
 
@@ -139,3 +140,20 @@ def test_what_to_be_reminded_of_is_content() -> None:
     assert analyzer.terms("dentist")[0] in analyzer.query("remind me about the dentist").content
     # Nor is "about" after "tell me" ("tell me about the repo": what to get).
     assert analyzer.terms("repo")[0] in analyzer.query("tell me about the repo").terms
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("check off the todo", "mark as done the todo"),
+        ("cross milk off my list", "mark milk as done my list"),
+        ("tick it off", "mark it as done"),
+        # Not another phrasal verb that has "off" further on.
+        ("check in the code off main", "check in the code off main"),
+        ("check the server logs", "check the server logs"),
+    ],
+)
+def test_checking_off_is_marking_done(text: str, plain: str) -> None:
+    """Issue 26, seventh round: "check off", "cross off", "tick off" mark a thing done
+    ("check" alone reads: get, list)."""
+    assert idioms(text) == plain
