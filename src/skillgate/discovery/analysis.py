@@ -26,6 +26,7 @@ from skillgate.discovery.phrasing import phrased
 from skillgate.discovery.synonyms import (
     ACTIONS,
     MEANS,
+    ONE_ON_ONE,
     PLURAL_MEANS,
     SHAPES,
     SPELLINGS,
@@ -68,6 +69,7 @@ _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
 _WORD = re.compile(r"[a-z0-9]+")
+_ONE_ON_ONE = re.compile(ONE_ON_ONE)
 _CACHE_MAX = 100_000
 # Stems Snowball gets wrong for the APIs: Stripe's `issuing` (cards) is no `issue`, a
 # `contributor` is one who `contributed`, and a `shared` drive or link is a kind of thing,
@@ -186,6 +188,8 @@ class Analyzer:
             for written, word in SPELLINGS:
                 lower = lower.replace(written, word)
             lower = _RE_PREFIX.sub("re", lower)
+        if "1:1" in lower:
+            lower = _ONE_ON_ONE.sub(" 1on1", lower)
         raw = _WORD.findall(lower)
         return [w for w in raw if w not in STOPWORDS and not w.isdigit()]
 

@@ -50,6 +50,12 @@ TOLD_THAT = re.compile(
     r"|you|he|she|they|it|it's|the|our|my|his|her|their|everyone|nobody|someone|there)\b)",
     re.IGNORECASE,
 )
+# "remind me (tomorrow) to ...", "remind us about ...": what follows "to" or "about" is the
+# reminder's text, not the call ("remind me to renew my passport" is no token renewal).
+REMIND_TO = re.compile(
+    r"\bremind\s+(?:me|us|him|her|them|everyone)\b(?:(?!\s\.\s)[^.])*?\b(to|about)\s+\w",
+    re.IGNORECASE,
+)
 # Not after a word that asks about the thing itself ("tell me about", "details about a
 # user"): there what follows is what to get.
 ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "more"])
@@ -62,12 +68,16 @@ def split_content(text: str) -> tuple[str, str]:
     told = TOLD_THAT.search(text) if "that" in text.lower() else None
     if told is not None and (marker is None or told.start(1) < marker[0]):
         marker = told.span(1)  # what to tell ("text my sister that I'm running late")
-    if marker is None:
+    reminded = REMIND_TO.search(text) if "remind" in text.lower() else None
+    if reminded is not None and (marker is None or reminded.start(1) <= marker[0]):
+        marker = reminded.span(1)  # what to be reminded of ("remind me about": not asked)
+    elif marker is None:
         return text, ""
+    else:
+        before = text[: marker[0]].split()
+        if not before or before[-1].lower() in ASKS_ABOUT:
+            return text, ""
     start, end = marker
-    before = text[:start].split()
-    if not before or before[-1].lower() in ASKS_ABOUT:
-        return text, ""
     content, _, others = text[end:].partition(" . ")
     # The clauses phrasing.py put after the one that asks are not its content.
     return f"{text[:start]} . {others}" if others else text[:start], content

@@ -38,6 +38,11 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (r"\b(?:jot|write|note|put)\s+(?:(?:it|them|this|that)\s+)?down\b", "write a note"),
         (r"\bput\s+on\b", "play"),
+        # "check off the todo", "cross milk off my list": mark it done.
+        (
+            r"\b(?:check|cross|tick)\s+(?!(?:in|out|up|on)\b)((?:\S+\s+){0,3}?)off\b",
+            r"mark \1as done",
+        ),
         (r"\b(?:spin|fire)\s+up\b", "create"),
         (r"\b(?:get\s+rid\s+of|tear\s+down|nuke)\b", "delete"),
         (r"\bloop\s+(\S+(?:\s+\S+)?)\s+in\b", r"add \1"),

@@ -39,7 +39,9 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("inbox", "mailbox"),
     ("reaction", "react", "emoji"),
     # Calendars
-    ("event", "meeting", "appointment"),
+    # A meeting's kinds, as people name them ("my 1:1 with Kim", "the standup"):
+    # SPELLINGS makes "1:1" and "stand-up" one word.
+    ("event", "meeting", "appointment", "1on1", "standup"),
     ("time zone", "timezone", "tz"),
     ("free", "available", "availability"),
     # Files and documents
@@ -134,6 +136,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("wipe", ("clear", "delete")),
     ("tell", ("send", "post", "message")),
     ("ping", ("send", "message")),
+    ("remind", ("remind", "add", "create", "task")),
     ("look", ("find", "search")),
     ("look up", ("get", "search")),
     # Chat verbs, each as the plain verb it stands for (issue 26, fifth round).
@@ -173,7 +176,13 @@ SPELLINGS: tuple[tuple[str, str], ...] = (
     ("to-do", "todo"),
     ("to-dos", "todos"),
     ("e-mail", "email"),
+    ("one-on-one", "1on1"),
+    ("1-on-1", "1on1"),
+    ("stand-up", "standup"),
 )
+# "1:1" (a one-on-one meeting; "1:1s" several) made "1on1" as a whole word only: not in
+# "11:15" or "1:10".
+ONE_ON_ONE = r"(?<![\w:.])1:1(?=s?(?![\w:.]))"
 
 # Links to a product's own pages (its web app's addresses, as people paste them): (the
 # address up to what says the kind of thing, the integration, what the link refers to).

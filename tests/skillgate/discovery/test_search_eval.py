@@ -34,9 +34,12 @@ EVAL = Path(__file__).parent / "search_eval.yaml"
 # floors follow, below the measured levels (0.88, 0.78).
 # Issue 26's seventh round (a request's kind, reading or changing: discovery/kinds.py):
 # top-3 0.911, top-1 0.730; held out 0.825 / 0.600. The floors follow (0.90, 0.80).
+# Issue 26's seventh round, recall (overlay descriptions in users' words, a meeting's
+# kinds, reminders' text as content, "check off"): top-3 0.952 -> 0.959, held out 0.875
+# -> 0.887. The floors follow (0.94, 0.85).
 GOAL_TOP3 = 0.90
-TOP3_FLOOR = 0.90
-HELD_OUT_FLOOR = 0.80
+TOP3_FLOOR = 0.94
+HELD_OUT_FLOOR = 0.85
 
 
 def _tasks(section: str = "tasks") -> list[dict[str, Any]]:
@@ -104,8 +107,8 @@ def test_hit_rates(shipped: Catalog, capsys: pytest.CaptureFixture[str]) -> None
 # endpoints, written before any change of the round. Measured on main before it: top-1
 # 0.740, top-3 0.893 (150 requests); after the overlays' descriptions said what 60 of
 # those endpoints do in the words users say (and one idiom), 0.927 / 0.967, held to
-# COMMON_FLOORS.
-COMMON_FLOORS = {1: 0.88, 3: 0.95}
+# COMMON_FLOORS. The seventh round's recall changes: top-3 0.967 -> 0.973 (floor 0.96).
+COMMON_FLOORS = {1: 0.88, 3: 0.96}
 
 
 def _section(
@@ -139,8 +142,8 @@ def test_common_requests(shipped: Catalog, capsys: pytest.CaptureFixture[str]) -
 # ids, keys, links, SIDs and addresses of many shapes over the catalog, written and
 # labelled before measuring. Measured on integ before the round's reference changes:
 # top-1 0.690, top-3 0.789 (142 requests); after them 0.739 / 0.887, held to
-# REFERENCE_FLOORS.
-REFERENCE_FLOORS = {1: 0.70, 3: 0.85}
+# REFERENCE_FLOORS. The seventh round's recall changes: 0.761 / 0.915 (floors 0.72, 0.89).
+REFERENCE_FLOORS = {1: 0.72, 3: 0.89}
 
 
 def test_reference_requests(shipped: Catalog, capsys: pytest.CaptureFixture[str]) -> None:

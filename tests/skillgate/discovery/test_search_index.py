@@ -147,6 +147,18 @@ def test_one_way_meanings_actions_and_plurals(index: SearchIndex) -> None:
     assert names(index, "schedule a meeting")[0] == "calendar/create_event"
 
 
+def test_a_meetings_kinds_are_events(index: SearchIndex) -> None:
+    """Issue 26, seventh round: a 1:1 and a standup are meetings (one word each, as
+    "to-do" is); "1:1" only as a whole word, never inside a time or a ratio."""
+    analyzer = index.analyzer
+    event = analyzer.terms("event")[0]
+    for said in ("my 1:1 with Kim", "my 1:1s", "my one-on-one", "the 1-on-1", "the stand-up"):
+        assert event in analyzer.terms(said), said
+    assert analyzer.terms("the standup") == [event]
+    assert event not in analyzer.terms("at 11:15, a 1:10 ratio, 21:1")
+    assert names(index, "what 1:1s do I have tomorrow")[0] == "calendar/list_events"
+
+
 def test_looking_for_finds_and_looking_up_gets(index: SearchIndex) -> None:
     """Issue 26, fourth round: "I'm looking for ..." asks to find (find, search), "look
     up ..." to read one thing (get, search); "look" itself is in no endpoint's name;

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.idioms import idioms
 from skillgate.discovery.phrasing import phrased
 
 
@@ -122,3 +123,37 @@ def test_letters_that_only_fold_to_shorthand_are_left_as_written(text: str) -> N
     """`_SHORT` matches case-insensitively as Unicode folds ("\u017f" as "s", "\u0131" as "i"); such
     a match is no shorthand, and a request holding one is phrased, not an error."""
     assert phrased(text).request
+
+
+def test_what_to_be_reminded_of_is_content() -> None:
+    """Issue 26, seventh round: "remind me (tomorrow) to renew my passport" asks for a
+    reminder; "renew my passport" is its text (no token renewal), and "remind" leads as
+    adding one."""
+    analyzer = Analyzer()
+    renew = analyzer.terms("renew")[0]
+    for text in ("remind me to renew my passport", "remind me on friday to renew my passport"):
+        q = analyzer.query(text)
+        assert renew not in q.terms, text
+        assert renew in q.content, text
+        assert analyzer.terms("create")[0] in q.related, text
+    # "remind me about the dentist": the dentist is the reminder's text as well.
+    assert analyzer.terms("dentist")[0] in analyzer.query("remind me about the dentist").content
+    # Nor is "about" after "tell me" ("tell me about the repo": what to get).
+    assert analyzer.terms("repo")[0] in analyzer.query("tell me about the repo").terms
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("check off the todo", "mark as done the todo"),
+        ("cross milk off my list", "mark milk as done my list"),
+        ("tick it off", "mark it as done"),
+        # Not another phrasal verb that has "off" further on.
+        ("check in the code off main", "check in the code off main"),
+        ("check the server logs", "check the server logs"),
+    ],
+)
+def test_checking_off_is_marking_done(text: str, plain: str) -> None:
+    """Issue 26, seventh round: "check off", "cross off", "tick off" mark a thing done
+    ("check" alone reads: get, list)."""
+    assert idioms(text) == plain
