@@ -151,6 +151,12 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
 
+# An id of no known shape (`1AbCdEfGh...`, a Drive file's): eight or more letters and
+# digits, both in it, standing alone.
+_ID = re.compile(r"(?<![\w/.-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{8,}(?![\w/])")
+# What every reference holds (analysis.py's shapes, `_ID`): a digit, "_", "/", "#", "@",
+# or a dot inside a word ("acme.vercel.app"); a request without one has none.
+_REFERENCE = re.compile(r"[\d_/#@]|\w\.\w")
 # The words whose terms a `Matcher` keeps.
 _WORDS = 50_000
 # One word a request asks for: its weight, the terms that satisfy it in full, the terms
@@ -187,6 +193,8 @@ class Matcher:
             for slug, name in (products or {}).items()
         }
         self._verbs = frozenset(t for w in DOING for t in analyzer.terms(w))
+        # What a reference to a place where items are refers to (`_referred`).
+        self._where = frozenset(analyzer.terms("repository channel"))
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
         self._table = frozenset(t for w in table for t in analyzer.terms(w))
         # What one word stands for in the tables (`MEANS`, `ACTIONS`: "bug" -> issue).
@@ -206,6 +214,10 @@ class Matcher:
         said = phrased(text, imperative=True)
         question = "?" in text
         text = said.request or text  # the clause that asks first, times left out
+        # Its references read as what they refer to (`_unreferenced`); the clause that
+        # asks still names what to act on with one ("post in #incidents: ...").
+        asking = text
+        text, meant, ids = self._unreferenced(text)
         head = self._head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
@@ -213,13 +225,15 @@ class Matcher:
         first = [] if asks_to_see(text) else self._analyzer.terms(text)[:1]
         own = (*q.terms, *q.places)  # a place asked about is asked for here
         terms = own if not first or first[0] in own else (first[0], *own)
+        if ids:  # an id's pieces ("1AbCdEf...": ab, cd, ef) are no words of the request
+            terms = tuple(t for t in terms if t not in ids)
         # The clause that asks, when others follow it and it names what to act on (not
         # "can you check it": then the others name it): what it asks to be done.
-        asks = set(self._analyzer.terms(_first(text))) if " . " in text else None
+        asks = set(self._analyzer.terms(_first(asking))) if " . " in asking else None
         if asks is not None and asks <= self._verbs:
             asks = None
         if asks is not None:  # the clauses around the ask: not asked for
-            around = set(self._analyzer.terms(text.split(" . ", 1)[1])) - asks
+            around = set(self._analyzer.terms(asking.split(" . ", 1)[1])) - asks
             terms = tuple(t for t in terms if t not in around) or terms
         if not question:  # a colon then says what to send, not what to do
             terms = self._before_colon(_first(text), terms)
@@ -239,6 +253,9 @@ class Matcher:
                 # Only the clause that asks says what is done ("can you schedule an oil
                 # change, the light's been on forever": schedule, change).
                 doing &= term in self._verbs or (asks is not None and term not in asks)
+        referred = self._referred(meant.difference(terms), not out)
+        out.extend(referred)
+        doing &= not referred  # a reference names what is acted on
         # A place asked about ("what's in my zorblax repository") is the caller's own.
         places = self._place_unknowns(_first(text)).difference(q.places)
         unknown = len(self._object_unknowns(head) | places)
@@ -250,6 +267,36 @@ class Matcher:
         ):
             factor *= FOREIGN_PENALTY  # to be done in a product or a domain nothing here is
         return out, factor
+
+    def _unreferenced(self, text: str) -> tuple[str, set[str], frozenset[str]]:
+        """`text` without its references (a link, `re_3Mtw...`, `#general`: the analysis's
+        shapes) and ids of no known shape (`1AbCdEf...`), what the references refer to, and
+        the terms only the ids gave: a reference's pieces are no words of the request, and
+        a link's "https" or "?eid=" no unknown object."""
+        if _REFERENCE.search(text) is None:
+            return text, set(), frozenset()  # most requests: no reference to read
+        text, meant = self._analyzer.references(text)
+        found = _ID.findall(text)
+        if not found:
+            return text, meant, frozenset()
+        text = _ID.sub(" ", text)
+        ids = set(self._analyzer.terms(" ".join(found)))
+        return text, meant, frozenset(ids.difference(self._analyzer.terms(text)))
+
+    def _referred(self, meant: Iterable[str], alone: bool) -> list[Word]:
+        """What a reference names (`re_3Mtw...`: a refund) as words the request asks for:
+        "did re_3Mtw... go through?" asks of a refund though no word of it says so. A
+        place (`#random`: a channel; `acme/web`) says where, not what, unless the request
+        names nothing else (`alone`: "what's been said in #marketing"): "mute #random"
+        asks to mute, which no channel call does."""
+        out: list[Word] = []
+        for term in meant:
+            weight = self._idf.get(term)
+            if weight is not None and (alone or term not in self._where):
+                if self._named and term not in self._named:
+                    weight *= ARGUMENT_SHARE
+                out.append((weight, frozenset([term]), frozenset()))
+        return out
 
     def unbranded(self, wanted: Wanted, products: Collection[str]) -> Wanted:
         """`wanted` without the words that only name one of `products` (those the request
