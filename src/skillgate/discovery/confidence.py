@@ -127,7 +127,7 @@ _WHEN = frozenset(
     [
         "now", "today", "tonight", "tomorrow", "yesterday", "morning", "afternoon",
         "evening", "night", "nightly", "daily", "weekly", "monthly", "yearly", "soon",
-        "later", "earlier", "asap",
+        "later", "earlier", "asap", "sometime", "anytime",
     ]
 )  # fmt: skip
 # Words that say how many: an argument of the call, never what it is.
@@ -157,6 +157,8 @@ _ID = re.compile(r"(?<![\w/.-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{8,}(?![\w/])"
 # What every reference holds (analysis.py's shapes, `_ID`): a digit, "_", "/", "#", "@",
 # or a dot inside a word ("acme.vercel.app"); a request without one has none.
 _REFERENCE = re.compile(r"[\d_/#@]|\w\.\w")
+# The end of a sentence inside a request's head.
+_SENTENCES = re.compile(r"(?<=\w)(?:[.!?]+|\u2026)\s+")
 # The words whose terms a `Matcher` keeps.
 _WORDS = 50_000
 # One word a request asks for: its weight, the terms that satisfy it in full, the terms
@@ -258,7 +260,7 @@ class Matcher:
         doing &= not referred  # a reference names what is acted on
         # A place asked about ("what's in my zorblax repository") is the caller's own.
         places = self._place_unknowns(_first(text)).difference(q.places)
-        unknown = len(self._object_unknowns(head) | places)
+        unknown = len(self._head_unknowns(head) | places)
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         factor = OBJECT_PENALTY**unknown
@@ -349,6 +351,20 @@ class Matcher:
             for term in self._terms_of(m.group(1)):
                 if term not in self._idf and term not in self._table:
                     found.add(term)
+        return found
+
+    def _head_unknowns(self, head: str) -> set[str]:
+        """The unknown words of the request's object place (`_object_unknowns`); none when
+        the head runs over sentences and its last, the one that asks, holds none: those
+        before it are the story ("Sad news, Acme is churning. Their subscription should
+        stop ..."; "I always forget this... have slack remind me ..."). When the last one
+        names something unknown ("oh no, I attached the wrong file. unsend ..."), the
+        story's unknown words count too, as they did in a head of one sentence."""
+        found = self._object_unknowns(head)
+        if found:
+            *story, last = _SENTENCES.split(head)
+            if story and last.strip() and not self._object_unknowns(last):
+                return set()
         return found
 
     def _object_unknowns(self, head: str) -> set[str]:
