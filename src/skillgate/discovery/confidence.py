@@ -159,6 +159,8 @@ _ID = re.compile(r"(?<![\w/.-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{8,}(?![\w/])"
 _REFERENCE = re.compile(r"[\d_/#@]|\w\.\w")
 # The end of a sentence inside a request's head.
 _SENTENCES = re.compile(r"(?<=\w)(?:[.!?]+|\u2026)\s+")
+# What follows it is the question to put, not what is asked for (`_before_asking`).
+_ASKING = re.compile(r"\basking\b", re.IGNORECASE)
 # The words whose terms a `Matcher` keeps.
 _WORDS = 50_000
 # One word a request asks for: its weight, the terms that satisfy it in full, the terms
@@ -239,6 +241,7 @@ class Matcher:
             terms = tuple(t for t in terms if t not in around) or terms
         if not question:  # a colon then says what to send, not what to do
             terms = self._before_colon(_first(text), terms)
+        terms = self._before_asking(_first(text), terms)
         doing = True  # every known word one of doing
         for term in terms:
             if term in _COUNTS or len(term) < 2:
@@ -319,6 +322,17 @@ class Matcher:
         before, colon, after = clause.partition(": ")
         if not colon:
             return terms
+        said = set(self._analyzer.terms(after)) - set(self._analyzer.terms(before))
+        return tuple(t for t in terms if t not in said) or terms
+
+    def _before_asking(self, clause: str, terms: tuple[str, ...]) -> tuple[str, ...]:
+        """`terms` without those only of what follows "asking" in `clause`: the question
+        to put, what to send ("leave a comment asking whether the dates are final"), as
+        the words after "saying" are (analysis.Query.content)."""
+        found = _ASKING.search(clause)
+        if found is None:
+            return terms
+        before, after = clause[: found.start()], clause[found.end() :]
         said = set(self._analyzer.terms(after)) - set(self._analyzer.terms(before))
         return tuple(t for t in terms if t not in said) or terms
 
