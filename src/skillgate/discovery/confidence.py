@@ -46,6 +46,10 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   those only after a colon in it, unless the request is a question (what to send:
   "text +1 415...: your *table* for 4 is ready"); "tell me which ..." asks to see, not
   to send (`content.asks_to_see`);
+- a reference is read as what it refers to, never as words of the request
+  (discovery/referents.py: "did re_3Mtw... go through?" asks of a refund); the head's
+  sentences before the one that asks are its story, their unknown words counted only
+  when that one holds one ("Sad news, Acme is churning. Their subscription should stop");
 - the endpoint's name is what it does: a result whose name shares less than
   `NAME_AGREES` with the request (the share of its name's terms the request holds,
   related terms at their weight, as the ranking's `NAME_COVER` reads it) has its match
@@ -82,6 +86,7 @@ from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.content import asks_to_see
 from skillgate.discovery.foreign import Foreign
 from skillgate.discovery.phrasing import hint_pattern, phrased
+from skillgate.discovery.referents import Referents
 from skillgate.discovery.verbs import DOING
 from skillgate.discovery.world import World
 
@@ -151,15 +156,10 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
 
-# An id of no known shape (`1AbCdEfGh...`, a Drive file's): eight or more letters and
-# digits, both in it, standing alone.
-_ID = re.compile(r"(?<![\w/.-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{8,}(?![\w/])")
-# What every reference holds (analysis.py's shapes, `_ID`): a digit, "_", "/", "#", "@",
-# or a dot inside a word ("acme.vercel.app"); a request without one has none.
-_REFERENCE = re.compile(r"[\d_/#@]|\w\.\w")
 # The end of a sentence inside a request's head.
 _SENTENCES = re.compile(r"(?<=\w)(?:[.!?]+|\u2026)\s+")
-# What follows it is the question to put, not what is asked for (`_before_asking`).
+# What follows them is what to send, not what is asked for (`Matcher._before`).
+_COLON = re.compile(": ")
 _ASKING = re.compile(r"\basking\b", re.IGNORECASE)
 # The words whose terms a `Matcher` keeps.
 _WORDS = 50_000
@@ -168,6 +168,7 @@ _WORDS = 50_000
 # words the catalog does not know.
 Word = tuple[float, frozenset[str], frozenset[str]]
 Wanted = tuple[list[Word], float]
+Terms = tuple[str, ...]
 
 
 class Matcher:
@@ -197,8 +198,7 @@ class Matcher:
             for slug, name in (products or {}).items()
         }
         self._verbs = frozenset(t for w in DOING for t in analyzer.terms(w))
-        # What a reference to a place where items are refers to (`_referred`).
-        self._where = frozenset(analyzer.terms("repository channel"))
+        self._referents = Referents(analyzer)  # a request's references (`_referred`)
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
         self._table = frozenset(t for w in table for t in analyzer.terms(w))
         # What one word stands for in the tables (`MEANS`, `ACTIONS`: "bug" -> issue).
@@ -214,14 +214,13 @@ class Matcher:
         names a product of ours): the known words with their weights, and the factor of
         the unknown ones and of a product nothing here is, named as the place of the
         action (`FOREIGN_PENALTY`)."""
-        out: list[Word] = []
         said = phrased(text, imperative=True)
         question = "?" in text
         text = said.request or text  # the clause that asks first, times left out
-        # Its references read as what they refer to (`_unreferenced`); the clause that
-        # asks still names what to act on with one ("post in #incidents: ...").
+        # Its references read as what they refer to (discovery/referents.py); the clause
+        # that asks still names what to act on with one ("post in #incidents: ...").
         asking = text
-        text, meant, ids = self._unreferenced(text)
+        text, meant, ids = self._referents.read(text)
         head = self._head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
@@ -239,25 +238,11 @@ class Matcher:
         if asks is not None:  # the clauses around the ask: not asked for
             around = set(self._analyzer.terms(asking.split(" . ", 1)[1])) - asks
             terms = tuple(t for t in terms if t not in around) or terms
+        clause = _first(text)
         if not question:  # a colon then says what to send, not what to do
-            terms = self._before_colon(_first(text), terms)
-        terms = self._before_asking(_first(text), terms)
-        doing = True  # every known word one of doing
-        for term in terms:
-            if term in _COUNTS or len(term) < 2:
-                continue  # how many: an argument; a letter ("S&P") says nothing
-            also = self._stands_for.get(term, frozenset())
-            weight = self._idf.get(term)
-            if weight is None and also:
-                weight = max(self._idf[t] for t in also)
-            if weight is not None:
-                full = frozenset([term]) if term in self._idf else frozenset()
-                if self._named and self._named.isdisjoint(full | also):
-                    weight *= ARGUMENT_SHARE  # in no name: what to act on, not the call
-                out.append((weight, full, also))
-                # Only the clause that asks says what is done ("can you schedule an oil
-                # change, the light's been on forever": schedule, change).
-                doing &= term in self._verbs or (asks is not None and term not in asks)
+            terms = self._before(clause, terms, _COLON.search(clause))
+        terms = self._before(clause, terms, _ASKING.search(clause))
+        out, doing = self._known(terms, asks)
         referred = self._referred(meant.difference(terms), not out)
         out.extend(referred)
         doing &= not referred  # a reference names what is acted on
@@ -273,33 +258,37 @@ class Matcher:
             factor *= FOREIGN_PENALTY  # to be done in a product or a domain nothing here is
         return out, factor
 
-    def _unreferenced(self, text: str) -> tuple[str, set[str], frozenset[str]]:
-        """`text` without its references (a link, `re_3Mtw...`, `#general`: the analysis's
-        shapes) and ids of no known shape (`1AbCdEf...`), what the references refer to, and
-        the terms only the ids gave: a reference's pieces are no words of the request, and
-        a link's "https" or "?eid=" no unknown object."""
-        if _REFERENCE.search(text) is None:
-            return text, set(), frozenset()  # most requests: no reference to read
-        text, meant = self._analyzer.references(text)
-        found = _ID.findall(text)
-        if not found:
-            return text, meant, frozenset()
-        text = _ID.sub(" ", text)
-        ids = set(self._analyzer.terms(" ".join(found)))
-        return text, meant, frozenset(ids.difference(self._analyzer.terms(text)))
+    def _known(self, terms: Terms, asks: set[str] | None) -> tuple[list[Word], bool]:
+        """The words of `terms` the catalog knows, weighed, and whether every one is one
+        of doing (`asks`: the terms of the clause that asks, when others follow it)."""
+        out: list[Word] = []
+        doing = True
+        for term in terms:
+            if term in _COUNTS or len(term) < 2:
+                continue  # how many: an argument; a letter ("S&P") says nothing
+            also = self._stands_for.get(term, frozenset())
+            weight = self._idf.get(term)
+            if weight is None and also:
+                weight = max(self._idf[t] for t in also)
+            if weight is not None:
+                full = frozenset([term]) if term in self._idf else frozenset()
+                if self._named and self._named.isdisjoint(full | also):
+                    weight *= ARGUMENT_SHARE  # in no name: what to act on, not the call
+                out.append((weight, full, also))
+                # Only the clause that asks says what is done ("can you schedule an oil
+                # change, the light's been on forever": schedule, change).
+                doing &= term in self._verbs or (asks is not None and term not in asks)
+        return out, doing
 
     def _referred(self, meant: Iterable[str], alone: bool) -> list[Word]:
-        """What a reference names (`re_3Mtw...`: a refund) as words the request asks for:
-        "did re_3Mtw... go through?" asks of a refund though no word of it says so. A
-        place (`#random`: a channel; `acme/web`) says where, not what, unless the request
-        names nothing else (`alone`: "what's been said in #marketing"): "mute #random"
-        asks to mute, which no channel call does."""
+        """What a request's references refer to (`re_3Mtw...`: a refund) as words it asks
+        for, but a place unless it names nothing else (`alone`; `Referents.asked`)."""
         out: list[Word] = []
-        for term in meant:
+        for term in self._referents.asked(meant, alone):
             weight = self._idf.get(term)
-            if weight is not None and (alone or term not in self._where):
+            if weight is not None:
                 if self._named and term not in self._named:
-                    weight *= ARGUMENT_SHARE
+                    weight *= ARGUMENT_SHARE  # in no name: what to act on, not the call
                 out.append((weight, frozenset([term]), frozenset()))
         return out
 
@@ -315,24 +304,14 @@ class Matcher:
         kept = [w for w in wanted[0] if not (w[1] and w[1] <= brand)]
         return (kept, wanted[1]) if kept else wanted
 
-    def _before_colon(self, clause: str, terms: tuple[str, ...]) -> tuple[str, ...]:
-        """`terms` without those only of what follows a colon in `clause` (the clause that
-        asks, not a question): what to send or write ("text +1 415...: your table is
-        ready"), not what is asked for."""
-        before, colon, after = clause.partition(": ")
-        if not colon:
+    def _before(self, clause: str, terms: Terms, at: re.Match[str] | None) -> Terms:
+        """`terms` without those only of what follows `at` in `clause` (the clause that
+        asks): what to send or write, not what is asked for: after a colon ("text +1
+        415...: your table is ready"), after "asking" ("leave a comment asking whether the
+        dates are final"), as after "saying" (analysis.Query.content)."""
+        if at is None:
             return terms
-        said = set(self._analyzer.terms(after)) - set(self._analyzer.terms(before))
-        return tuple(t for t in terms if t not in said) or terms
-
-    def _before_asking(self, clause: str, terms: tuple[str, ...]) -> tuple[str, ...]:
-        """`terms` without those only of what follows "asking" in `clause`: the question
-        to put, what to send ("leave a comment asking whether the dates are final"), as
-        the words after "saying" are (analysis.Query.content)."""
-        found = _ASKING.search(clause)
-        if found is None:
-            return terms
-        before, after = clause[: found.start()], clause[found.end() :]
+        after, before = clause[at.end() :], clause[: at.start()]
         said = set(self._analyzer.terms(after)) - set(self._analyzer.terms(before))
         return tuple(t for t in terms if t not in said) or terms
 
