@@ -404,3 +404,12 @@ def test_what_follows_asking_is_what_to_send(index: SearchIndex) -> None:
     asked = "leave a comment on the Notion spec page asking if the budget numbers are final"
     assert set(index.analyzer.terms("budget final")).isdisjoint(_wanted_terms(index, asked))
     assert not index.answer(asked, ("*",), None, 10).no_match
+
+
+def test_the_clause_that_asks_names_what_to_act_on_with_its_reference(
+    index: SearchIndex,
+) -> None:
+    """ "post in #design" names where to post: the clauses after it are what to send, not
+    what is asked for, though the reference is read apart from the request's words."""
+    asked = "post in #design: build is green again, still watching the error rate"
+    assert _wanted_terms(index, asked) == set(index.analyzer.terms("post"))
