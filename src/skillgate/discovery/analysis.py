@@ -266,6 +266,13 @@ class Analyzer:
                 return True
         return False
 
+    def references(self, text: str) -> tuple[str, set[str]]:
+        """`text` without its references of a known shape, and the terms of what they refer
+        to (`ENG-12`: issue; a link's words say nothing): the no-match flag reads a
+        reference as what it names, never as words of the request (confidence.py)."""
+        stripped, related, _, _ = self._references(text)
+        return stripped, related
+
     def _references(self, text: str) -> tuple[str, set[str], bool, bool]:
         """`text` without its references of a known shape, what they refer to, whether it
         names one item (a reference but to a repository or channel, where items are; a long

@@ -46,6 +46,10 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   those only after a colon in it, unless the request is a question (what to send:
   "text +1 415...: your *table* for 4 is ready"); "tell me which ..." asks to see, not
   to send (`content.asks_to_see`);
+- a reference is read as what it refers to, never as words of the request
+  (discovery/referents.py: "did re_3Mtw... go through?" asks of a refund); the head's
+  sentences before the one that asks are its story, their unknown words counted only
+  when that one holds one ("Sad news, Acme is churning. Their subscription should stop");
 - the endpoint's name is what it does: a result whose name shares less than
   `NAME_AGREES` with the request (the share of its name's terms the request holds,
   related terms at their weight, as the ranking's `NAME_COVER` reads it) has its match
@@ -82,6 +86,7 @@ from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.content import asks_to_see
 from skillgate.discovery.foreign import Foreign
 from skillgate.discovery.phrasing import hint_pattern, phrased
+from skillgate.discovery.referents import Referents
 from skillgate.discovery.verbs import DOING
 from skillgate.discovery.world import World
 
@@ -127,7 +132,7 @@ _WHEN = frozenset(
     [
         "now", "today", "tonight", "tomorrow", "yesterday", "morning", "afternoon",
         "evening", "night", "nightly", "daily", "weekly", "monthly", "yearly", "soon",
-        "later", "earlier", "asap",
+        "later", "earlier", "asap", "sometime", "anytime",
     ]
 )  # fmt: skip
 # Words that say how many: an argument of the call, never what it is.
@@ -151,6 +156,11 @@ _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
 # A word standing alone (no id, reference or address), as spelling.py reads them.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
 
+# The end of a sentence inside a request's head.
+_SENTENCES = re.compile(r"(?<=\w)(?:[.!?]+|\u2026)\s+")
+# What follows them is what to send, not what is asked for (`Matcher._before`).
+_COLON = re.compile(": ")
+_ASKING = re.compile(r"\basking\b", re.IGNORECASE)
 # The words whose terms a `Matcher` keeps.
 _WORDS = 50_000
 # One word a request asks for: its weight, the terms that satisfy it in full, the terms
@@ -158,6 +168,7 @@ _WORDS = 50_000
 # words the catalog does not know.
 Word = tuple[float, frozenset[str], frozenset[str]]
 Wanted = tuple[list[Word], float]
+Terms = tuple[str, ...]
 
 
 class Matcher:
@@ -187,6 +198,7 @@ class Matcher:
             for slug, name in (products or {}).items()
         }
         self._verbs = frozenset(t for w in DOING for t in analyzer.terms(w))
+        self._referents = Referents(analyzer)  # a request's references (`_referred`)
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
         self._table = frozenset(t for w in table for t in analyzer.terms(w))
         # What one word stands for in the tables (`MEANS`, `ACTIONS`: "bug" -> issue).
@@ -202,10 +214,13 @@ class Matcher:
         names a product of ours): the known words with their weights, and the factor of
         the unknown ones and of a product nothing here is, named as the place of the
         action (`FOREIGN_PENALTY`)."""
-        out: list[Word] = []
         said = phrased(text, imperative=True)
         question = "?" in text
         text = said.request or text  # the clause that asks first, times left out
+        # Its references read as what they refer to (discovery/referents.py); the clause
+        # that asks still names what to act on with one ("post in #incidents: ...").
+        asking = text
+        text, meant, ids = self._referents.read(text)
         head = self._head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
@@ -213,17 +228,41 @@ class Matcher:
         first = [] if asks_to_see(text) else self._analyzer.terms(text)[:1]
         own = (*q.terms, *q.places)  # a place asked about is asked for here
         terms = own if not first or first[0] in own else (first[0], *own)
+        if ids:  # an id's pieces ("1AbCdEf...": ab, cd, ef) are no words of the request
+            terms = tuple(t for t in terms if t not in ids)
         # The clause that asks, when others follow it and it names what to act on (not
         # "can you check it": then the others name it): what it asks to be done.
-        asks = set(self._analyzer.terms(_first(text))) if " . " in text else None
+        asks = set(self._analyzer.terms(_first(asking))) if " . " in asking else None
         if asks is not None and asks <= self._verbs:
             asks = None
         if asks is not None:  # the clauses around the ask: not asked for
-            around = set(self._analyzer.terms(text.split(" . ", 1)[1])) - asks
+            around = set(self._analyzer.terms(asking.split(" . ", 1)[1])) - asks
             terms = tuple(t for t in terms if t not in around) or terms
+        clause = _first(text)
         if not question:  # a colon then says what to send, not what to do
-            terms = self._before_colon(_first(text), terms)
-        doing = True  # every known word one of doing
+            terms = self._before(clause, terms, _COLON.search(clause))
+        terms = self._before(clause, terms, _ASKING.search(clause))
+        out, doing = self._known(terms, asks)
+        referred = self._referred(meant.difference(terms), not out)
+        out.extend(referred)
+        doing &= not referred  # a reference names what is acted on
+        # A place asked about ("what's in my zorblax repository") is the caller's own.
+        places = self._place_unknowns(_first(text)).difference(q.places)
+        unknown = len(self._head_unknowns(head) | places)
+        if unknown and doing:
+            return [], 0.0  # the catalog knows the action, not what it is done to
+        factor = OBJECT_PENALTY**unknown
+        if not named and (
+            self._foreign.placed(_first(text), head) or self._world.acts_on(_first(text), head)
+        ):
+            factor *= FOREIGN_PENALTY  # to be done in a product or a domain nothing here is
+        return out, factor
+
+    def _known(self, terms: Terms, asks: set[str] | None) -> tuple[list[Word], bool]:
+        """The words of `terms` the catalog knows, weighed, and whether every one is one
+        of doing (`asks`: the terms of the clause that asks, when others follow it)."""
+        out: list[Word] = []
+        doing = True
         for term in terms:
             if term in _COUNTS or len(term) < 2:
                 continue  # how many: an argument; a letter ("S&P") says nothing
@@ -239,17 +278,19 @@ class Matcher:
                 # Only the clause that asks says what is done ("can you schedule an oil
                 # change, the light's been on forever": schedule, change).
                 doing &= term in self._verbs or (asks is not None and term not in asks)
-        # A place asked about ("what's in my zorblax repository") is the caller's own.
-        places = self._place_unknowns(_first(text)).difference(q.places)
-        unknown = len(self._object_unknowns(head) | places)
-        if unknown and doing:
-            return [], 0.0  # the catalog knows the action, not what it is done to
-        factor = OBJECT_PENALTY**unknown
-        if not named and (
-            self._foreign.placed(_first(text), head) or self._world.acts_on(_first(text), head)
-        ):
-            factor *= FOREIGN_PENALTY  # to be done in a product or a domain nothing here is
-        return out, factor
+        return out, doing
+
+    def _referred(self, meant: Iterable[str], alone: bool) -> list[Word]:
+        """What a request's references refer to (`re_3Mtw...`: a refund) as words it asks
+        for, but a place unless it names nothing else (`alone`; `Referents.asked`)."""
+        out: list[Word] = []
+        for term in self._referents.asked(meant, alone):
+            weight = self._idf.get(term)
+            if weight is not None:
+                if self._named and term not in self._named:
+                    weight *= ARGUMENT_SHARE  # in no name: what to act on, not the call
+                out.append((weight, frozenset([term]), frozenset()))
+        return out
 
     def unbranded(self, wanted: Wanted, products: Collection[str]) -> Wanted:
         """`wanted` without the words that only name one of `products` (those the request
@@ -263,13 +304,14 @@ class Matcher:
         kept = [w for w in wanted[0] if not (w[1] and w[1] <= brand)]
         return (kept, wanted[1]) if kept else wanted
 
-    def _before_colon(self, clause: str, terms: tuple[str, ...]) -> tuple[str, ...]:
-        """`terms` without those only of what follows a colon in `clause` (the clause that
-        asks, not a question): what to send or write ("text +1 415...: your table is
-        ready"), not what is asked for."""
-        before, colon, after = clause.partition(": ")
-        if not colon:
+    def _before(self, clause: str, terms: Terms, at: re.Match[str] | None) -> Terms:
+        """`terms` without those only of what follows `at` in `clause` (the clause that
+        asks): what to send or write, not what is asked for: after a colon ("text +1
+        415...: your table is ready"), after "asking" ("leave a comment asking whether the
+        dates are final"), as after "saying" (analysis.Query.content)."""
+        if at is None:
             return terms
+        after, before = clause[at.end() :], clause[: at.start()]
         said = set(self._analyzer.terms(after)) - set(self._analyzer.terms(before))
         return tuple(t for t in terms if t not in said) or terms
 
@@ -304,6 +346,20 @@ class Matcher:
             for term in self._terms_of(m.group(1)):
                 if term not in self._idf and term not in self._table:
                     found.add(term)
+        return found
+
+    def _head_unknowns(self, head: str) -> set[str]:
+        """The unknown words of the request's object place (`_object_unknowns`); none when
+        the head runs over sentences and its last, the one that asks, holds none: those
+        before it are the story ("Sad news, Acme is churning. Their subscription should
+        stop ..."; "I always forget this... have slack remind me ..."). When the last one
+        names something unknown ("oh no, I attached the wrong file. unsend ..."), the
+        story's unknown words count too, as they did in a head of one sentence."""
+        found = self._object_unknowns(head)
+        if found:
+            *story, last = _SENTENCES.split(head)
+            if story and last.strip() and not self._object_unknowns(last):
+                return set()
         return found
 
     def _object_unknowns(self, head: str) -> set[str]:
