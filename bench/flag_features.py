@@ -33,6 +33,7 @@ from skillgate.discovery.confidence import (
 )
 from skillgate.discovery.phrasing import phrased
 from skillgate.discovery.search import SearchIndex
+from skillgate.discovery.unknowns import Unknowns
 
 # The action classes of a verb (of the request, or the first word of an endpoint's name).
 CLASSES = {
@@ -154,7 +155,7 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
     terms = index.analyzer.terms(said)
     out["n_terms"] = len(terms)
     out["unknown_terms"] = sum(t not in idf and t not in table for t in terms)
-    out["unknown_object"] = len(matcher._object_unknowns(matcher._head(said)))
+    out["unknown_object"] = len(matcher._unknowns._in_object(Unknowns.head(said)))
     # Per result: its match, whether it is in a product the request names or cues, its
     # cosine, its first-stage score per query term.
     products = slugs or cues

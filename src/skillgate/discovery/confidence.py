@@ -85,8 +85,9 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.content import asks_to_see
 from skillgate.discovery.foreign import Foreign
-from skillgate.discovery.phrasing import hint_pattern, phrased
+from skillgate.discovery.phrasing import phrased
 from skillgate.discovery.referents import Referents
+from skillgate.discovery.unknowns import COUNTS, Unknowns, first_clause
 from skillgate.discovery.verbs import DOING
 from skillgate.discovery.world import World
 
@@ -118,51 +119,10 @@ STRONG_MATCH = 0.6
 NAME_PENALTY = 0.5
 # A result's `match` in the search answer, as every door states it.
 MATCH_SCHEMA = {"type": "number", "minimum": 0, "maximum": 1}
-# What ends a request's object place: prepositions, clause words, content markers.
-_BOUNDARY = re.compile(
-    r"\b(?:for|to|in|on|at|about|with|from|into|onto|by|where|that|which|who|when|so"
-    r"|because|since|until|before|after|if|as|saying|called|named|titled|regarding)\b",
-    re.IGNORECASE,
-)
-# The same, case-sensitive, for a text all ASCII in lower case (its positions are the
-# text's; a case-insensitive pass costs several times more).
-_BOUNDARY_LOWER = re.compile(_BOUNDARY.pattern)
-# Words that say when, not what: never the request's object.
-_WHEN = frozenset(
-    [
-        "now", "today", "tonight", "tomorrow", "yesterday", "morning", "afternoon",
-        "evening", "night", "nightly", "daily", "weekly", "monthly", "yearly", "soon",
-        "later", "earlier", "asap", "sometime", "anytime",
-    ]
-)  # fmt: skip
-# Words that say how many: an argument of the call, never what it is.
-_COUNTS = frozenset(
-    ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "dozen", "many",
-     "much", "few", "several", "once", "twice"]
-)  # fmt: skip
-# Words that stand for a person already named: never what the catalog must know.
-_PRONOUNS = frozenset(
-    ["him", "her", "them", "us", "everyone", "everybody", "someone", "somebody", "anyone",
-     "anybody", "nobody", "myself", "himself", "herself", "themselves", "ourselves"]
-)  # fmt: skip
-# Where a request is to be done, when it is the caller's own ("to my instagram", "from
-# our bank"): a word here the catalog does not know names a place nothing here is.
-_MY_PLACE = re.compile(
-    r"\b(?:to|into|onto|from|at|in|on|via|using|through)\s+(?:my|our)\s+([A-Za-z]+)\b", re.I
-)
-# What every `_MY_PLACE` holds.
-_MY = hint_pattern(r"(?:to|from|at|in|on|via|using|through)\s+(?:my|our)")
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
-# A word standing alone (no id, reference or address), as spelling.py reads them.
-_ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
 
-# The end of a sentence inside a request's head.
-_SENTENCES = re.compile(r"(?<=\w)(?:[.!?]+|\u2026)\s+")
 # What follows them is what to send, not what is asked for (`Matcher._before`).
 _COLON = re.compile(": ")
 _ASKING = re.compile(r"\basking\b", re.IGNORECASE)
-# The words whose terms a `Matcher` keeps.
-_WORDS = 50_000
 # One word a request asks for: its weight, the terms that satisfy it in full, the terms
 # that satisfy it in part; what a request asks for: its words, and the factor of the
 # words the catalog does not know.
@@ -189,7 +149,6 @@ class Matcher:
         self._analyzer = analyzer
         self._foreign = Foreign([*(products or {}), *(products or {}).values()])
         self._world = World(endpoints)
-        self._words: dict[str, tuple[str, ...]] = {}  # a word's terms (`_terms_of`)
         self._named = frozenset(named)
         # The terms of each product's name that no endpoint's name holds ("slack", not
         # "calendar"): they say which product, never which of its calls (`unbranded`).
@@ -201,6 +160,8 @@ class Matcher:
         self._referents = Referents(analyzer)  # a request's references (`_referred`)
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
         self._table = frozenset(t for w in table for t in analyzer.terms(w))
+        # Where its unknown words stand (discovery/unknowns.py).
+        self._unknowns = Unknowns(analyzer, self._idf, self._table)
         # What one word stands for in the tables (`MEANS`, `ACTIONS`: "bug" -> issue).
         self._stands_for: dict[str, frozenset[str]] = {}
         for table_ in (analyzer.means, analyzer.actions):
@@ -221,7 +182,7 @@ class Matcher:
         # that asks still names what to act on with one ("post in #incidents: ...").
         asking = text
         text, meant, ids = self._referents.read(text)
-        head = self._head(text)
+        head = Unknowns.head(text)
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
         # Not a question put as a request: "tell me which ..." asks to see, not to send.
@@ -232,13 +193,13 @@ class Matcher:
             terms = tuple(t for t in terms if t not in ids)
         # The clause that asks, when others follow it and it names what to act on (not
         # "can you check it": then the others name it): what it asks to be done.
-        asks = set(self._analyzer.terms(_first(asking))) if " . " in asking else None
+        asks = set(self._analyzer.terms(first_clause(asking))) if " . " in asking else None
         if asks is not None and asks <= self._verbs:
             asks = None
         if asks is not None:  # the clauses around the ask: not asked for
             around = set(self._analyzer.terms(asking.split(" . ", 1)[1])) - asks
             terms = tuple(t for t in terms if t not in around) or terms
-        clause = _first(text)
+        clause = first_clause(text)
         if not question:  # a colon then says what to send, not what to do
             terms = self._before(clause, terms, _COLON.search(clause))
         terms = self._before(clause, terms, _ASKING.search(clause))
@@ -247,13 +208,14 @@ class Matcher:
         out.extend(referred)
         doing &= not referred  # a reference names what is acted on
         # A place asked about ("what's in my zorblax repository") is the caller's own.
-        places = self._place_unknowns(_first(text)).difference(q.places)
-        unknown = len(self._head_unknowns(head) | places)
+        places = self._unknowns.in_place(first_clause(text)).difference(q.places)
+        unknown = len(self._unknowns.in_head(head) | places)
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         factor = OBJECT_PENALTY**unknown
         if not named and (
-            self._foreign.placed(_first(text), head) or self._world.acts_on(_first(text), head)
+            self._foreign.placed(first_clause(text), head)
+            or self._world.acts_on(first_clause(text), head)
         ):
             factor *= FOREIGN_PENALTY  # to be done in a product or a domain nothing here is
         return out, factor
@@ -264,7 +226,7 @@ class Matcher:
         out: list[Word] = []
         doing = True
         for term in terms:
-            if term in _COUNTS or len(term) < 2:
+            if term in COUNTS or len(term) < 2:
                 continue  # how many: an argument; a letter ("S&P") says nothing
             also = self._stands_for.get(term, frozenset())
             weight = self._idf.get(term)
@@ -316,67 +278,6 @@ class Matcher:
         return tuple(t for t in terms if t not in said) or terms
 
     @staticmethod
-    def _head(text: str) -> str:
-        """The request up to its first preposition or clause word, quoted text left out:
-        where it says what to do to what."""
-        text = _first(text)
-        if '"' in text or "'" in text or "\u201c" in text:  # each quote starts with one
-            text = _QUOTED.sub(" ", text)
-        if not text.isascii():
-            return _BOUNDARY.split(text, maxsplit=1)[0]
-        found = _BOUNDARY_LOWER.search(text.lower())
-        return text if found is None else text[: found.start()]
-
-    def _terms_of(self, word: str) -> tuple[str, ...]:
-        """`analyzer.terms(word)` for one word, kept (requests repeat their words)."""
-        found = self._words.get(word)
-        if found is None:
-            found = tuple(self._analyzer.terms(word))
-            if len(self._words) < _WORDS:
-                self._words[word] = found
-        return found
-
-    def _place_unknowns(self, clause: str) -> set[str]:
-        """The terms of the words the catalog does not know that name where the request
-        is to be done ("post the picture to my *instagram*"): a place nothing here is."""
-        found: set[str] = set()
-        if not _MY(clause):
-            return found
-        for m in _MY_PLACE.finditer(clause):
-            for term in self._terms_of(m.group(1)):
-                if term not in self._idf and term not in self._table:
-                    found.add(term)
-        return found
-
-    def _head_unknowns(self, head: str) -> set[str]:
-        """The unknown words of the request's object place (`_object_unknowns`); none when
-        the head runs over sentences and its last, the one that asks, holds none: those
-        before it are the story ("Sad news, Acme is churning. Their subscription should
-        stop ..."; "I always forget this... have slack remind me ..."). When the last one
-        names something unknown ("oh no, I attached the wrong file. unsend ..."), the
-        story's unknown words count too, as they did in a head of one sentence."""
-        found = self._object_unknowns(head)
-        if found:
-            *story, last = _SENTENCES.split(head)
-            if story and last.strip() and not self._object_unknowns(last):
-                return set()
-        return found
-
-    def _object_unknowns(self, head: str) -> set[str]:
-        """The terms of the words the catalog does not know in the request's head."""
-        found: set[str] = set()
-        for i, word in enumerate(_ALONE.findall(head)):  # (no match objects made)
-            lower = word.lower()
-            if (i and not word.islower()) or lower in _WHEN or lower in _COUNTS:
-                continue  # a name, a time, how many
-            if lower in _PRONOUNS:
-                continue  # someone named before
-            for term in self._terms_of(word):
-                if term not in self._idf and term not in self._table:
-                    found.add(term)
-        return found
-
-    @staticmethod
     def held(
         words: list[Word], document: frozenset[str], name: frozenset[str] | None = None
     ) -> tuple[float, float]:
@@ -412,11 +313,6 @@ class Matcher:
         if held:
             held = min(1.0, held + asked)
         return held
-
-
-def _first(text: str) -> str:
-    """The first clause of a request as phrasing.py orders it: the clause that asks."""
-    return text.split(" . ", 1)[0]
 
 
 def product_share(named: bool) -> float:

@@ -20,7 +20,6 @@ from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.discovery import (
     analysis,
     answer,
-    confidence,
     content,
     cues,
     idioms,
@@ -28,6 +27,7 @@ from skillgate.discovery import (
     products,
     semantic,
     spelling,
+    unknowns,
 )
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.rendered import STATUS_TAIL
@@ -82,7 +82,7 @@ TEXTS = _texts()
         (content.CONTENT_WORDS, content.CONTENT.pattern),
         (content.ASKING_WORDS, content.ASKING),
         (lambda t: analysis._HEX_RUN.search(t) is not None, analysis._HEX_ID),
-        (confidence._MY, confidence._MY_PLACE),
+        (unknowns._MY, unknowns._MY_PLACE),
     ],
     ids=["when", "asks", "whether", "clause", "content", "asking", "hex id", "my place"],
 )
@@ -119,9 +119,9 @@ def test_a_case_free_twin_finds_what_the_pattern_finds(twin: phrasing.CaseFree) 
 
 def test_a_requests_head_is_read_as_the_case_insensitive_split_reads_it() -> None:
     for text in TEXTS:
-        quoted = confidence._QUOTED.sub(" ", text)
-        expected = confidence._BOUNDARY.split(quoted, maxsplit=1)[0]
-        assert confidence.Matcher._head(text) == expected, text
+        quoted = unknowns._QUOTED.sub(" ", text)
+        expected = unknowns._BOUNDARY.split(quoted, maxsplit=1)[0]
+        assert unknowns.Unknowns.head(text) == expected, text
 
 
 def test_the_spellers_shortcuts_correct_as_the_word_by_word_pass() -> None:

@@ -22,6 +22,7 @@ from skillgate.discovery.confidence import (
 from skillgate.discovery.foreign import CAPITALISED, PRODUCTS, Foreign
 from skillgate.discovery.products import Products
 from skillgate.discovery.search import SearchIndex
+from skillgate.discovery.unknowns import Unknowns
 from skillgate.discovery.world import ACTS, THINGS, World
 
 
@@ -205,7 +206,7 @@ def test_a_product_nothing_here_is_as_the_place_is_flagged(
     """A product of discovery/foreign.py's table named as where or by what to act."""
     answer = index.answer(request_, ("*",), None, 10)
     assert answer.no_match, request_
-    assert index._matcher._foreign.placed(request_, Matcher._head(request_))
+    assert index._matcher._foreign.placed(request_, Unknowns.head(request_))
 
 
 @pytest.mark.parametrize(
@@ -279,7 +280,7 @@ def test_a_domain_nothing_here_acts_in_is_flagged(index: SearchIndex, request_: 
     """A thing or activity of discovery/world.py's table that the clause that asks acts on."""
     answer = index.answer(request_, ("*",), None, 10)
     assert answer.no_match, request_
-    assert World().acts_on(request_, Matcher._head(request_))
+    assert World().acts_on(request_, Unknowns.head(request_))
 
 
 @pytest.mark.parametrize(
@@ -294,7 +295,7 @@ def test_a_domain_nothing_here_acts_in_is_flagged(index: SearchIndex, request_: 
     ],
 )
 def test_a_domain_nothing_here_acts_in_in_passing_is_not(index: SearchIndex, request_: str) -> None:
-    assert not World().acts_on(request_, Matcher._head(request_)), request_
+    assert not World().acts_on(request_, Unknowns.head(request_)), request_
     answer = index.answer(request_, ("*",), None, 10)
     assert not answer.no_match, request_
 
@@ -386,16 +387,16 @@ def test_the_story_before_the_sentence_that_asks_holds_no_unknown_object(
     """Its unknown words ("sad", "quit") are chat, unless the sentence that asks names
     something unknown too ("vacuum"): then they count, as in a head of one sentence."""
     matcher = index._matcher
-    assert matcher._object_unknowns("Sad story, our intern quit... her github org ")
-    assert not matcher._head_unknowns("Sad story, our intern quit... her github org ")
-    assert len(matcher._head_unknowns("oh man, my kitchen is a mess. vacuum the floor ")) > 1
+    assert matcher._unknowns._in_object("Sad story, our intern quit... her github org ")
+    assert not matcher._unknowns.in_head("Sad story, our intern quit... her github org ")
+    assert len(matcher._unknowns.in_head("oh man, my kitchen is a mess. vacuum the floor ")) > 1
     told = "Sad story, our intern quit... her github org membership should go"
     assert not index.answer(told, ("*",), None, 10).no_match  # flagged before: 0.19
     assert index.answer("oh man, my kitchen is a mess. vacuum the floor", ("*",), None, 10).no_match
 
 
 def test_sometime_says_when(index: SearchIndex) -> None:
-    assert not index._matcher._object_unknowns("find a slot sometime or anytime ")
+    assert not index._matcher._unknowns._in_object("find a slot sometime or anytime ")
 
 
 def test_what_follows_asking_is_what_to_send(index: SearchIndex) -> None:

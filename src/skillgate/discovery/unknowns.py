@@ -1,0 +1,132 @@
+"""Where a request's words the catalog does not know stand (discovery/confidence.py, the
+`match`): in its object place, before any preposition or clause ("book a *hotel* in
+rome"), or where the caller's own place is named ("post the picture to my
+*instagram*"). Names, ids, quoted text, times, counts and pronouns never count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.phrasing import hint_pattern
+
+# What ends a request's object place: prepositions, clause words, content markers.
+_BOUNDARY = re.compile(
+    r"\b(?:for|to|in|on|at|about|with|from|into|onto|by|where|that|which|who|when|so"
+    r"|because|since|until|before|after|if|as|saying|called|named|titled|regarding)\b",
+    re.IGNORECASE,
+)
+# The same, case-sensitive, for a text all ASCII in lower case (its positions are the
+# text's; a case-insensitive pass costs several times more).
+_BOUNDARY_LOWER = re.compile(_BOUNDARY.pattern)
+# Words that say when, not what: never the request's object.
+_WHEN = frozenset(
+    [
+        "now", "today", "tonight", "tomorrow", "yesterday", "morning", "afternoon",
+        "evening", "night", "nightly", "daily", "weekly", "monthly", "yearly", "soon",
+        "later", "earlier", "asap", "sometime", "anytime",
+    ]
+)  # fmt: skip
+# Words that say how many: an argument of the call, never what it is.
+COUNTS = frozenset(
+    ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "dozen", "many",
+     "much", "few", "several", "once", "twice"]
+)  # fmt: skip
+# Words that stand for a person already named: never what the catalog must know.
+_PRONOUNS = frozenset(
+    ["him", "her", "them", "us", "everyone", "everybody", "someone", "somebody", "anyone",
+     "anybody", "nobody", "myself", "himself", "herself", "themselves", "ourselves"]
+)  # fmt: skip
+# Where a request is to be done, when it is the caller's own ("to my instagram", "from
+# our bank"): a word here the catalog does not know names a place nothing here is.
+_MY_PLACE = re.compile(
+    r"\b(?:to|into|onto|from|at|in|on|via|using|through)\s+(?:my|our)\s+([A-Za-z]+)\b", re.I
+)
+# What every `_MY_PLACE` holds.
+_MY = hint_pattern(r"(?:to|from|at|in|on|via|using|through)\s+(?:my|our)")
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
+# A word standing alone (no id, reference or address), as spelling.py reads them.
+_ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
+# The end of a sentence inside a request's head.
+# The end of a sentence inside a request's head.
+_SENTENCES = re.compile(r"(?<=\w)(?:[.!?]+|\u2026)\s+")
+# The words whose terms an `Unknowns` keeps.
+_WORDS = 50_000
+
+
+def first_clause(text: str) -> str:
+    """The first clause of a request as phrasing.py orders it: the clause that asks."""
+    return text.split(" . ", 1)[0]
+
+
+class Unknowns:
+    def __init__(self, analyzer: Analyzer, known: Collection[str], table: Collection[str]) -> None:
+        """`known`: the terms the catalog indexes; `table`: the terms of the synonym
+        tables' words (never unknown: they stand for catalog words)."""
+        self._analyzer = analyzer
+        self._known = known
+        self._table = table
+        self._words: dict[str, tuple[str, ...]] = {}  # a word's terms (`_terms`)
+
+    @staticmethod
+    def head(text: str) -> str:
+        """The request up to its first preposition or clause word, quoted text left out:
+        where it says what to do to what."""
+        text = first_clause(text)
+        if '"' in text or "'" in text or "\u201c" in text:  # each quote starts with one
+            text = _QUOTED.sub(" ", text)
+        if not text.isascii():
+            return _BOUNDARY.split(text, maxsplit=1)[0]
+        found = _BOUNDARY_LOWER.search(text.lower())
+        return text if found is None else text[: found.start()]
+
+    def _terms(self, word: str) -> tuple[str, ...]:
+        """`analyzer.terms(word)` for one word, kept (requests repeat their words)."""
+        found = self._words.get(word)
+        if found is None:
+            found = tuple(self._analyzer.terms(word))
+            if len(self._words) < _WORDS:
+                self._words[word] = found
+        return found
+
+    def in_place(self, clause: str) -> set[str]:
+        """The terms of the words the catalog does not know that name where the request
+        is to be done ("post the picture to my *instagram*"): a place nothing here is."""
+        found: set[str] = set()
+        if not _MY(clause):
+            return found
+        for m in _MY_PLACE.finditer(clause):
+            for term in self._terms(m.group(1)):
+                if term not in self._known and term not in self._table:
+                    found.add(term)
+        return found
+
+    def in_head(self, head: str) -> set[str]:
+        """The unknown words of the request's object place (`_in_object`); none when
+        the head runs over sentences and its last, the one that asks, holds none: those
+        before it are the story ("Sad news, Acme is churning. Their subscription should
+        stop ..."; "I always forget this... have slack remind me ..."). When the last one
+        names something unknown ("oh no, I attached the wrong file. unsend ..."), the
+        story's unknown words count too, as they did in a head of one sentence."""
+        found = self._in_object(head)
+        if found:
+            *story, last = _SENTENCES.split(head)
+            if story and last.strip() and not self._in_object(last):
+                return set()
+        return found
+
+    def _in_object(self, head: str) -> set[str]:
+        """The terms of the words the catalog does not know in the request's head."""
+        found: set[str] = set()
+        for i, word in enumerate(_ALONE.findall(head)):  # (no match objects made)
+            lower = word.lower()
+            if (i and not word.islower()) or lower in _WHEN or lower in COUNTS:
+                continue  # a name, a time, how many
+            if lower in _PRONOUNS:
+                continue  # someone named before
+            for term in self._terms(word):
+                if term not in self._known and term not in self._table:
+                    found.add(term)
+        return found
