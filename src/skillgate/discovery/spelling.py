@@ -73,6 +73,16 @@ def english() -> dict[str, int]:
     return words
 
 
+def _slip(term: str, word: str) -> int:
+    """How unlikely a slip turns `term` into `word`: 0 two adjacent letters swapped,
+    1 a letter left out or added, 2 anything else."""
+    if len(term) != len(word):
+        return 1 if abs(len(term) - len(word)) == 1 else 2
+    diff = [i for i, (a, b) in enumerate(zip(term, word, strict=True)) if a != b]
+    swapped = len(diff) == 2 and diff[1] == diff[0] + 1
+    return 0 if swapped and term[diff[0]] == word[diff[1]] and term[diff[1]] == word[diff[0]] else 2
+
+
 class Speller:
     def __init__(
         self,
@@ -141,6 +151,10 @@ class Speller:
         near = self._symspell.lookup(word, Verbosity.CLOSEST, max_edit_distance=edits)
         if near:
             terms: list[str] = [s.term for s in near]
+            # The likelier slip first: two letters swapped, then one left out or
+            # doubled, then one mistyped ("contarct": "contract", not "contact").
+            likeliest = min(map(_slip, terms, itertools.repeat(word)))
+            terms = [t for t in terms if _slip(t, word) == likeliest]
             if not self._named[terms[0]]:
                 return terms[0]
             return max(terms, key=self._named.__getitem__)

@@ -114,3 +114,12 @@ def test_seventh_round_misspellings_find_the_endpoint(
 ) -> None:
     ranked = [f"{h.integration.slug}/{h.endpoint.name}" for h in index.search(request_, ("*",))]
     assert expected in ranked[:3], ranked[:3]
+
+
+def test_the_likelier_slip_wins_a_tie() -> None:
+    """ "contarct" is one edit from "contact" (more frequent) and "contract" (two letters
+    swapped); "planing" from "playing" (mistyped) and "planning" (a letter left out)."""
+    words = {"contact": 2400, "contract": 1, "playing": 6, "planning": 2}
+    speller = Speller(words, [], lambda w: w in words)
+    assert speller.correct("the contarct") == "the contract"
+    assert speller.correct("the planing doc") == "the planning doc"
