@@ -5,8 +5,9 @@ Requests relayed from people carry typos ("clsoe the isue", "list my calenders")
 the index does not know finds nothing, so the ranking falls to the other words. Each
 word of a query that the index does not know (its term is in no endpoint's document nor
 in the synonym tables) is replaced by the closest word of the catalog's texts, by
-Damerau-Levenshtein distance (a swap of two letters is one edit), the most frequent
-among equally close ones: SymSpell (symspellpy, with editdistpy's compiled distance),
+Damerau-Levenshtein distance (a swap of two letters is one edit); of equally close ones
+the likelier slip, then the most frequent or the word of more endpoint names
+(`Speller._closest`): SymSpell (symspellpy, with editdistpy's compiled distance),
 whose look-up costs microseconds whatever the vocabulary's size.
 
 Left as written: English words (the frequency list symspellpy ships, words counted at
@@ -16,7 +17,9 @@ corrected), words of fewer than `SHORTEST` letters, words with a capital after t
 request's first word (a name: "Ana", "Priya"), words joined to digits, `_`, `-`, `/`,
 `.` or `@` (ids, references, addresses), the words of the names of products nothing here
 is (discovery/foreign.py: "uber" is no typo of "user"), and words no catalog word is close
-to.
+to. An uncommon English word much rarer than a word of endpoint names one edit away is
+corrected all the same ("calender"); a product's name written as two words is joined
+("git hub"), and two words written as one split ("pullrequests").
 """
 
 from __future__ import annotations
