@@ -56,9 +56,11 @@ _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
 # An English word is still a typo when a word of the catalog's endpoint names one edit
 # away is at least `TYPO_RATIO` times as common in English ("calender", 1.3 million, of
 # "calendar", 101 million; "passport" is 9 million to "password"'s 132 million). Only
-# words counted under `TYPO_COUNT` are looked at (rarer words are the usual typos).
+# words counted under `TYPO_COUNT` and of `TYPO_SHORTEST` letters or more are looked at
+# (short words have many real neighbours: "typo" is no "type", "bred" no "red").
 TYPO_RATIO = 50
 TYPO_COUNT = 5_000_000
+TYPO_SHORTEST = 6
 # The shortest part of a word written as two ("git hub") or of two written as one.
 SHORTEST_PART = 3
 
@@ -137,7 +139,7 @@ class Speller:
         if len(word) >= SHORTEST and not self._known(word):
             if word not in self._vocabulary:
                 found = self._closest(word)
-            elif english().get(word, TYPO_COUNT) < TYPO_COUNT:
+            elif len(word) >= TYPO_SHORTEST and english().get(word, TYPO_COUNT) < TYPO_COUNT:
                 found = self._rarer(word)
         if len(self._memo) < 100_000:
             self._memo[word] = found

@@ -81,11 +81,13 @@ def test_a_word_of_more_endpoint_names_wins_a_tie() -> None:
 def test_a_rare_english_word_near_a_much_commoner_name_word_is_a_typo() -> None:
     """ "calender" is an English word, 80 times rarer than "calendar" (in `list_calendar`);
     "passport" (14 times rarer than "password") and words of no name stay."""
-    words = {"calendar": 50, "password": 20}
-    names = ["list_calendar", "reset_password"]
+    words = {"calendar": 50, "password": 20, "type": 30}
+    names = ["list_calendar", "reset_password", "get_type"]
     speller = Speller(words, [], lambda w: w in words, names)
     assert speller.correct("whats on my calender") == "whats on my calendar"
     assert speller.correct("renew my passport") == "renew my passport"
+    # A short word has many real neighbours: "typo" is no "type" (144 times commoner).
+    assert speller.correct("fix the typo") == "fix the typo"
 
 
 def test_a_product_name_in_two_words_is_joined_and_two_words_in_one_split() -> None:
