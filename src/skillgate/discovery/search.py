@@ -119,7 +119,16 @@ class SearchIndex:
         self._postings = Postings(self.bm25, analysed.names)
         table = table_words()
         self._knows = knowing(self.analyzer, self._postings.lists)
-        self._speller = Speller(dict(analysed.words), table, self._knows)
+        self._speller = Speller(
+            dict(analysed.words),
+            table,
+            self._knows,
+            [h.endpoint.name for h in self.hits],
+            [
+                i.name.replace(" ", "") if " " not in i.name else ""
+                for i in catalog.integrations.values()
+            ],
+        )
         # Each document's terms (for `match`), read from the score matrix when asked.
         self._documents = Documents(self.bm25) if self._indexed else None
         df = self._postings.document_frequency()

@@ -5,8 +5,9 @@ Requests relayed from people carry typos ("clsoe the isue", "list my calenders")
 the index does not know finds nothing, so the ranking falls to the other words. Each
 word of a query that the index does not know (its term is in no endpoint's document nor
 in the synonym tables) is replaced by the closest word of the catalog's texts, by
-Damerau-Levenshtein distance (a swap of two letters is one edit), the most frequent
-among equally close ones: SymSpell (symspellpy, with editdistpy's compiled distance),
+Damerau-Levenshtein distance (a swap of two letters is one edit); of equally close ones
+the likelier slip, then the most frequent or the word of more endpoint names
+(`Speller._closest`): SymSpell (symspellpy, with editdistpy's compiled distance),
 whose look-up costs microseconds whatever the vocabulary's size.
 
 Left as written: English words (the frequency list symspellpy ships, words counted at
@@ -16,12 +17,15 @@ corrected), words of fewer than `SHORTEST` letters, words with a capital after t
 request's first word (a name: "Ana", "Priya"), words joined to digits, `_`, `-`, `/`,
 `.` or `@` (ids, references, addresses), the words of the names of products nothing here
 is (discovery/foreign.py: "uber" is no typo of "user"), and words no catalog word is close
-to.
+to. An uncommon English word much rarer than a word of endpoint names one edit away is
+corrected all the same ("calender"); a product's name written as two words is joined
+("git hub"), and two words written as one split ("pullrequests").
 """
 
 from __future__ import annotations
 
 import importlib.resources
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -49,16 +53,39 @@ _ENGLISH = "frequency_dictionary_en_82_765.txt"
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
 
 
+# An English word is still a typo when a word of the catalog's endpoint names one edit
+# away is at least `TYPO_RATIO` times as common in English ("calender", 1.3 million, of
+# "calendar", 101 million; "passport" is 9 million to "password"'s 132 million). Only
+# words counted under `TYPO_COUNT` and of `TYPO_SHORTEST` letters or more are looked at
+# (short words have many real neighbours: "typo" is no "type", "bred" no "red").
+TYPO_RATIO = 50
+TYPO_COUNT = 5_000_000
+TYPO_SHORTEST = 6
+# The shortest part of a word written as two ("git hub") or of two written as one.
+SHORTEST_PART = 3
+
+
 @cache
-def english() -> frozenset[str]:
-    """The English words of symspellpy's frequency list counted `ENGLISH_COUNT` or more."""
+def english() -> dict[str, int]:
+    """The English words of symspellpy's frequency list counted `ENGLISH_COUNT` or more,
+    with their counts."""
     text = importlib.resources.files("symspellpy").joinpath(_ENGLISH).read_text("utf-8")
-    words = set()
+    words = {}
     for line in text.splitlines():
         word, _, count = line.partition(" ")
         if count and int(count) >= ENGLISH_COUNT:
-            words.add(word)
-    return frozenset(words)
+            words[word] = int(count)
+    return words
+
+
+def _slip(term: str, word: str) -> int:
+    """How unlikely a slip turns `term` into `word`: 0 two adjacent letters swapped,
+    1 a letter left out or added, 2 anything else."""
+    if len(term) != len(word):
+        return 1 if abs(len(term) - len(word)) == 1 else 2
+    diff = [i for i, (a, b) in enumerate(zip(term, word, strict=True)) if a != b]
+    swapped = len(diff) == 2 and diff[1] == diff[0] + 1
+    return 0 if swapped and term[diff[0]] == word[diff[1]] and term[diff[1]] == word[diff[0]] else 2
 
 
 class Speller:
@@ -67,10 +94,14 @@ class Speller:
         catalog_words: Mapping[str, int],
         table_words: Iterable[str],
         known: Callable[[str], bool],
+        names: Iterable[str] = (),
+        products: Iterable[str] = (),
     ) -> None:
         """`catalog_words`: each word of the catalog's texts, how often it occurs;
         `table_words`: the words of the search's tables; `known(word)`: whether the index
-        knows the word (a word it knows is never corrected)."""
+        knows the word (a word it knows is never corrected); `names`: the endpoints'
+        names (their words win a tie: "asign" is "assign", not "sign"); `products`: the
+        integrations' names ("git hub" is "github")."""
         counts = Counter({w: n for w, n in catalog_words.items() if w.isalpha() and len(w) >= 2})
         for w in table_words:
             if w.isalpha():
@@ -80,7 +111,20 @@ class Speller:
             self._symspell.create_dictionary_entry(word, count)
         # The names of products nothing here is are no typos of catalog words ("uber" is
         # not "user"; discovery/foreign.py).
-        self._vocabulary = frozenset(counts) | english() | FOREIGN_WORDS
+        self._vocabulary = frozenset(counts) | english().keys() | FOREIGN_WORDS
+        self._counts = counts
+        # How many endpoint names hold each word.
+        self._named = Counter(w for name in names for w in set(name.split("_")) if w.isalpha())
+        # A product's one-word name written as two words: "git hub", "you tube".
+        joined = {p.lower() for p in products if p.isalpha()}
+        words = self._vocabulary
+        self._split = {
+            (p[:i], p[i:]): p
+            for p in joined
+            for i in range(SHORTEST_PART, len(p) - SHORTEST_PART + 1)
+            if p[:i] in words and p[i:] in words  # written as two words, each a word
+        }
+        self._heads = frozenset(a for a, _ in self._split)
         self._known = known
         self._memo: dict[str, str] = {}
         self._kept: set[str] = set()  # the words of `_memo` left as written
@@ -92,21 +136,80 @@ class Speller:
         if found is not None:
             return found
         found = word
-        if len(word) >= SHORTEST and word not in self._vocabulary and not self._known(word):
-            edits = 1 if len(word) <= ONE_EDIT_UP_TO else MAX_EDITS
-            best = self._symspell.lookup(word, Verbosity.TOP, max_edit_distance=edits)
-            if best:
-                found = best[0].term
+        if len(word) >= SHORTEST and not self._known(word):
+            if word not in self._vocabulary:
+                found = self._closest(word)
+            elif len(word) >= TYPO_SHORTEST and english().get(word, TYPO_COUNT) < TYPO_COUNT:
+                found = self._rarer(word)
         if len(self._memo) < 100_000:
             self._memo[word] = found
             if found == word:
                 self._kept.add(word)
         return found
 
+    def _closest(self, word: str) -> str:
+        """The closest catalog word, else `word` split in two catalog words, else `word`.
+        Of equally close words the most frequent, unless it is a word of endpoint names
+        and another is a word of more of them ("asign": "assign" of 27 names, not "sign"
+        of 9; "gcal" stays "cal", no name's word, not "goal")."""
+        edits = 1 if len(word) <= ONE_EDIT_UP_TO else MAX_EDITS
+        near = self._symspell.lookup(word, Verbosity.CLOSEST, max_edit_distance=edits)
+        if near:
+            terms: list[str] = [s.term for s in near]
+            # The likelier slip first: two letters swapped, then one left out or
+            # doubled, then one mistyped ("contarct": "contract", not "contact").
+            likeliest = min(map(_slip, terms, itertools.repeat(word)))
+            terms = [t for t in terms if _slip(t, word) == likeliest]
+            if not self._named[terms[0]]:
+                return terms[0]
+            return max(terms, key=self._named.__getitem__)
+        return self._parts(word) or word
+
+    def _parts(self, word: str) -> str | None:
+        """`word` as two words the index knows ("pullrequests": "pull requests")."""
+        counts = self._counts
+        best = None
+        for i in range(SHORTEST_PART, len(word) - SHORTEST_PART + 1):
+            a, b = word[:i], word[i:]
+            if a in counts and b in counts and self._known(a) and self._known(b):
+                n = min(counts[a], counts[b])
+                if best is None or n > best[0]:
+                    best = (n, f"{a} {b}")
+        return best[1] if best else None
+
+    def _rarer(self, word: str) -> str:
+        """An uncommon English word's correction: the word of an endpoint's name one edit
+        away that is `TYPO_RATIO` times as common in English, else `word`."""
+        count: int = english()[word]
+        for s in self._symspell.lookup(word, Verbosity.CLOSEST, max_edit_distance=1):
+            term: str = s.term
+            if term in self._named and english().get(term, 0) >= count * TYPO_RATIO:
+                return term
+        return word
+
+    def _joined(self, text: str) -> str:
+        """`text` with a product's name written as two words joined ("git hub")."""
+        words = list(_ALONE.finditer(text))
+        out: list[str] = []
+        last = 0
+        for m, n in itertools.pairwise(words):
+            if m.start() < last or n.start() != m.end() + 1 or text[m.end()] != " ":
+                continue
+            found = self._split.get((m.group(0).lower(), n.group(0).lower()))
+            if found:
+                out += [text[last : m.start()], found]
+                last = n.end()
+        return "".join(out) + text[last:] if out else text
+
     def correct(self, text: str) -> str:
         """`text` with each unknown word replaced by the catalog's closest word."""
         alone = _ALONE.findall(text)
-        if self._kept.issuperset(map(str.lower, alone)):
+        lowered = list(map(str.lower, alone))
+        if not self._heads.isdisjoint(lowered):  # perhaps a product's name in two words
+            text = self._joined(text)
+            alone = _ALONE.findall(text)
+            lowered = list(map(str.lower, alone))
+        if self._kept.issuperset(lowered):
             return text  # every word known to be left as written (no word looked up)
         # The words `fix` looks up (the first, and the others in lower case): when none
         # changes, neither does the text (no second pass).

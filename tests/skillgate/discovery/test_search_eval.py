@@ -112,13 +112,17 @@ COMMON_FLOORS = {1: 0.88, 3: 0.96}
 
 
 def _section(
-    shipped: Catalog, name: str, kinds: set[str], capsys: pytest.CaptureFixture[str]
+    shipped: Catalog,
+    name: str,
+    kinds: set[str],
+    capsys: pytest.CaptureFixture[str],
+    least: int = 100,
 ) -> tuple[float, float]:
     """A section's (top-1, top-3), its labels checked against the catalog; prints them
     and its misses."""
     tasks = _tasks(name)
     known = {f"{s}/{e.name}" for s, i in shipped.integrations.items() for e in i.endpoints}
-    assert len(tasks) >= 100
+    assert len(tasks) >= least
     for t in tasks:
         assert t["kind"] in kinds, t
         for answer in [t["expect"], *t.get("also", [])]:
@@ -150,3 +154,17 @@ def test_reference_requests(shipped: Catalog, capsys: pytest.CaptureFixture[str]
     top1, top3 = _section(shipped, "reference_wide", {"reference"}, capsys)
     assert top1 >= REFERENCE_FLOORS[1], f"reference_wide top-1 {top1:.3f}"
     assert top3 >= REFERENCE_FLOORS[3], f"reference_wide top-3 {top3:.3f}"
+
+
+# The `misspelled_wide` section (issue 26's seventh round, spelling): 60 misspelled
+# requests over many integrations (phone typos, swaps, product names misspelled, words
+# split or joined), written and labelled before measuring. Measured on integ before the
+# round's spelling changes: top-1 0.833, top-3 0.933; after them 0.850 / 0.933, held to
+# MISSPELLED_FLOORS.
+MISSPELLED_FLOORS = {1: 0.82, 3: 0.91}
+
+
+def test_misspelled_requests(shipped: Catalog, capsys: pytest.CaptureFixture[str]) -> None:
+    top1, top3 = _section(shipped, "misspelled_wide", {"misspelled"}, capsys, least=60)
+    assert top1 >= MISSPELLED_FLOORS[1], f"misspelled_wide top-1 {top1:.3f}"
+    assert top3 >= MISSPELLED_FLOORS[3], f"misspelled_wide top-3 {top3:.3f}"

@@ -66,3 +66,62 @@ def test_a_product_nothing_here_is_stays_as_written() -> None:
     speller = Speller({"user": 50}, [], lambda w: w == "user")
     assert speller.correct("get me an uber") == "get me an uber"
     assert speller.correct("list the usre") == "list the user"
+
+
+def test_a_word_of_more_endpoint_names_wins_a_tie() -> None:
+    """ "asign" is one edit from "sign" (more frequent) and "assign" (in more names)."""
+    words = {"sign": 600, "assign": 90, "cal": 900, "goal": 70}
+    names = ["assign_issue", "assign_role", "assign_field", "sign_envelope", "get_goal"]
+    speller = Speller(words, [], lambda w: w in words, names)
+    assert speller.correct("asign the bug") == "assign the bug"
+    # The most frequent word, of no endpoint's name, is kept: "gcal" is no "goal".
+    assert speller.correct("check gcal") == "check cal"
+
+
+def test_a_rare_english_word_near_a_much_commoner_name_word_is_a_typo() -> None:
+    """ "calender" is an English word, 80 times rarer than "calendar" (in `list_calendar`);
+    "passport" (14 times rarer than "password") and words of no name stay."""
+    words = {"calendar": 50, "password": 20, "type": 30}
+    names = ["list_calendar", "reset_password", "get_type"]
+    speller = Speller(words, [], lambda w: w in words, names)
+    assert speller.correct("whats on my calender") == "whats on my calendar"
+    assert speller.correct("renew my passport") == "renew my passport"
+    # A short word has many real neighbours: "typo" is no "type" (144 times commoner).
+    assert speller.correct("fix the typo") == "fix the typo"
+
+
+def test_a_product_name_in_two_words_is_joined_and_two_words_in_one_split() -> None:
+    words = {"pull": 30, "requests": 40, "github": 10, "youtube": 5}
+    speller = Speller(words, [], lambda w: w in words, [], ["GitHub", "YouTube", "Google Drive"])
+    assert speller.correct("stars on git hub") == "stars on github"
+    assert speller.correct("search you tube for it") == "search youtube for it"
+    assert speller.correct("you and a tube") == "you and a tube"  # not side by side
+    assert speller.correct("list pullrequests") == "list pull requests"
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        ("asign the jira bug PROJ-31 to kevin", "jira/assign_issue"),
+        ("whats on my calender today", "google_calendar/list_events"),
+        ("search you tube for sour dough bread tutorials", "youtube/search_videos"),
+        (
+            "who has starred our acme/web repo on git hub",
+            "github/activity_list_stargazers_for_repo",
+        ),
+    ],
+)
+def test_seventh_round_misspellings_find_the_endpoint(
+    index: SearchIndex, request_: str, expected: str
+) -> None:
+    ranked = [f"{h.integration.slug}/{h.endpoint.name}" for h in index.search(request_, ("*",))]
+    assert expected in ranked[:3], ranked[:3]
+
+
+def test_the_likelier_slip_wins_a_tie() -> None:
+    """ "contarct" is one edit from "contact" (more frequent) and "contract" (two letters
+    swapped); "planing" from "playing" (mistyped) and "planning" (a letter left out)."""
+    words = {"contact": 2400, "contract": 1, "playing": 6, "planning": 2}
+    speller = Speller(words, [], lambda w: w in words)
+    assert speller.correct("the contarct") == "the contract"
+    assert speller.correct("the planing doc") == "the planning doc"
