@@ -4,7 +4,7 @@
 
 - the development set (search_eval.yaml: `tasks`, `held_out`, `dev_kinds`, `unnamed`,
   `chatty_fresh`, `chatty_wide`, `none_wide`, `blind`, `common`,
-  `reference_wide`, `misspelled_wide`): top-1/3/10 per kind, the share of no-endpoint requests the
+  `reference_wide`, `misspelled_wide`, `chatty_wide2`): top-1/3/10 per kind, the share of no-endpoint requests the
   answer flags and of answerable ones wrongly flagged, with the misses; and a new
   query's p50 in-process;
 - the public BFCL v4 `live_multiple` pool (fixtures/bfcl, see its README): top-1/5 of
@@ -76,6 +76,7 @@ def dev_figures(index: SearchIndex) -> dict[str, dict[str, Rates]]:
         "common": measure(rank, dev["common"], "plain"),
         "reference_wide": measure(rank, dev["reference_wide"], "plain"),
         "misspelled_wide": measure(rank, dev["misspelled_wide"], "plain"),
+        "chatty_wide2": measure(rank, dev["chatty_wide2"], "chatty"),
     }
 
 
@@ -110,7 +111,15 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
         r
         for section, by_kind in figures.items()
         if section
-        not in ("chatty_wide", "none_wide", "blind", "common", "reference_wide", "misspelled_wide")
+        not in (
+            "chatty_wide",
+            "none_wide",
+            "blind",
+            "common",
+            "reference_wide",
+            "misspelled_wide",
+            "chatty_wide2",
+        )
         for k, r in by_kind.items()
         if k != "none"
     ]
