@@ -4,7 +4,8 @@
 
 - the development set (search_eval.yaml: `tasks`, `held_out`, `dev_kinds`, `unnamed`,
   `chatty_fresh`, `chatty_wide`, `none_wide`, `blind`, `common`,
-  `reference_wide`, `misspelled_wide`, `chatty_wide2`): top-1/3/10 per kind, the share of no-endpoint requests the
+  `reference_wide`, `misspelled_wide`,
+  `chatty_wide2`): top-1/3/10 per kind, the share of no-endpoint requests the
   answer flags and of answerable ones wrongly flagged, with the misses; and a new
   query's p50 in-process;
 - the public BFCL v4 `live_multiple` pool (fixtures/bfcl, see its README): top-1/5 of
