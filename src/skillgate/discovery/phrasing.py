@@ -180,7 +180,9 @@ _WOULD_BE_GOOD = (
 # A clause that asks for something.
 _ASKS = CaseFree(
     r"\b(?:(?:can|could|would|will)\s+you|please|pls|i\s*(?:'d|would)?\s*(?:need|want|like|love)"
-    r"\s+(?:you|it\s+if|to\s+know)|i\s+need\s+to\s+(?:see|know|find|check|get)|go\s+ahead"
+    r"\s+(?:you|it\s+if|to\s+know)|go\s+ahead"
+    # "I need to see ...", "I just want to read ...": what the speaker asks to be shown.
+    r"|i\s+(?:just\s+)?(?:need|want)\s+to\s+(?:see|know|find|check|get|read)"
     r"|i\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)"
     r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+(?:me|us)"
     rf"|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is|(?:can|could|may)\s+i\s+(?:get|see))\b"
@@ -221,9 +223,9 @@ def _whether(m: re.Match[str]) -> str:
     return f" {m.group('verb') or 'show me'} "
 
 
-# "let Sam know ...", "let the #general channel know ...": tell them (not "let me know",
+# "let Sam know ...", "let the Sales channel in Teams know ...": tell them (not "let me know",
 # which asks to be told: `_ASKS`).
-_LET_KNOW = re.compile(r"\blet\s+(?!me\b|us\b)((?:\S+\s+){1,4}?)know\b", re.IGNORECASE)
+_LET_KNOW = re.compile(r"\blet\s+(?!me\b|us\b)((?:\S+\s+){1,6}?)know\b", re.IGNORECASE)
 
 
 class Phrased(NamedTuple):

@@ -157,3 +157,41 @@ def test_checking_off_is_marking_done(text: str, plain: str) -> None:
     """Issue 26, seventh round: "check off", "cross off", "tick off" mark a thing done
     ("check" alone reads: get, list)."""
     assert idioms(text) == plain
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("jot a quick note that the order shipped", "write a quick note that the order shipped"),
+        ("jot down the plumber's number", "write a note the plumber's number"),
+        ("could you look at his schedule", "could you look at his calendar"),
+        ("what's on my schedule", "what's on my calendar"),
+        # A schedule that is not a person's, or one of something, stays one.
+        ("list the pipeline schedules", "list the pipeline schedules"),
+        ("update my schedule of payments", "update my schedule of payments"),
+    ],
+)
+def test_jotting_is_writing_and_a_persons_schedule_is_a_calendar(text: str, plain: str) -> None:
+    """Issue 26, seventh round (chatty requests): "jot" a note is write one; "his
+    schedule" is his calendar."""
+    assert idioms(text) == plain
+
+
+@pytest.mark.parametrize(
+    ("text", "request_"),
+    [
+        # "I just want to read ..." asks, past the background before it.
+        (
+            "My grandson set this up for me. I just want to read the last email from my daughter",
+            "I just want to read the last email from my daughter . My grandson set this up for me",
+        ),
+        # "let ... know" with a longer name than four words: tell them.
+        (
+            "could you let the Sales channel in Microsoft Teams know that it shipped",
+            "could you tell the Sales channel in Microsoft Teams that it shipped",
+        ),
+    ],
+)
+def test_wanting_to_read_asks_and_letting_a_long_name_know_tells(text: str, request_: str) -> None:
+    """Issue 26, seventh round (chatty requests): the clause that asks, wherever it stands."""
+    assert phrased(text).request == request_
