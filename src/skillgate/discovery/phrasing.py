@@ -195,7 +195,12 @@ _ASKS_WORDS = hint(
 )  # fmt: skip
 # "..., so I need all the rows", "... and can you ...": a request joined to its background
 # by a conjunction starts a clause of its own.
-_JOINED_ASK = re.compile(rf"\s+(?:so|and|but)\s+(?=(?:{_ASKS.pattern.pattern}))", re.IGNORECASE)
+# A lead-in may stand between ("... is fine but honestly I need ...").
+_JOINED_ASK = re.compile(
+    rf"\s+(?:so|and|but)\s+(?:(?:honestly|really|just|also|now|actually)\s+)?"
+    rf"(?=(?:{_ASKS.pattern.pattern}))",
+    re.IGNORECASE,
+)
 # Politeness around a request: left out.
 _POLITE = CaseFree(
     r"\b(?:(?:i\s+was\s+)?wondering\s+if\s+you\s+could|would\s+you\s+mind"

@@ -185,6 +185,12 @@ def test_jotting_is_writing_and_a_persons_schedule_is_a_calendar(text: str, plai
             "My grandson set this up for me. I just want to read the last email from my daughter",
             "I just want to read the last email from my daughter . My grandson set this up for me",
         ),
+        # A lead-in between the conjunction and the ask: the ask is a clause of its own,
+        # the clause before it background.
+        (
+            "the website is fine but honestly I need the task list sorted",
+            "I need the task list sorted . the website is fine",
+        ),
         # "let ... know" with a longer name than four words: tell them.
         (
             "could you let the Sales channel in Microsoft Teams know that it shipped",
