@@ -24,6 +24,7 @@ from skillgate.discovery import (
     cues,
     idioms,
     phrasing,
+    postings,
     products,
     semantic,
     spelling,
@@ -295,3 +296,18 @@ def test_a_documents_terms_are_its_terms_in_the_score_matrix_kept_or_not() -> No
         held = {t for t, i in vocab.items() if i + 1 < len(starts)
                 and row in docs[starts[i] : starts[i + 1]].tolist()}  # fmt: skip
         assert documents.terms(row) == held
+
+
+def test_whether_the_index_knows_a_word_is_answered_as_its_terms_say_kept_or_not() -> None:
+    from tests.skillgate.discovery.test_search_cues import TWINS
+
+    index = SearchIndex(Catalog(integrations=TWINS))
+    lists = index._postings.lists
+    knows = postings.knowing(index.analyzer, lists)
+    words = [w.lower() for t in TEXTS for w in re.findall(r"\w+", t)]
+    random.Random(26).shuffle(words)
+    for word in [*words, *words[:50], "", "-", "x"]:  # the first 50 again: kept answers
+        terms = index.analyzer.terms(word)
+        assert knows(word) == (bool(terms) and terms[0] in lists), word
+    assert any(knows(w) for w in words)  # the words exercise both answers
+    assert not all(knows(w) for w in words)
