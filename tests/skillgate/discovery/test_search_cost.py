@@ -311,3 +311,16 @@ def test_whether_the_index_knows_a_word_is_answered_as_its_terms_say_kept_or_not
         assert knows(word) == (bool(terms) and terms[0] in lists), word
     assert any(knows(w) for w in words)  # the words exercise both answers
     assert not all(knows(w) for w in words)
+
+
+def test_a_texts_references_are_read_as_without_the_last_one_kept() -> None:
+    from tests.skillgate.discovery.test_search_cues import TWINS
+
+    analyzer = SearchIndex(Catalog(integrations=TWINS)).analyzer
+    rng = random.Random(26)
+    texts = [t for t in TEXTS for _ in range(rng.randrange(1, 3))]  # some asked twice running
+    assert any(analyzer._read_references(t)[1] for t in texts)  # the texts hold references
+    for text in texts:
+        found = analyzer._references(text)
+        assert found == analyzer._read_references(text), text
+        found[1].add("changed")  # a caller adding to what it got changes no later answer
