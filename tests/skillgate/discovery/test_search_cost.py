@@ -29,6 +29,7 @@ from skillgate.discovery import (
     semantic,
     spelling,
     unknowns,
+    values,
 )
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.rendered import STATUS_TAIL
@@ -324,3 +325,18 @@ def test_a_texts_references_are_read_as_without_the_last_one_kept() -> None:
         found = analyzer._references(text)
         assert found == analyzer._read_references(text), text
         found[1].add("changed")  # a caller adding to what it got changes no later answer
+
+
+def test_a_kind_of_value_is_looked_for_only_where_the_text_holds_its_strings() -> None:
+    extra = ["send $5", "50 EUROS", "a@b.co", "product ID SK1", "id: 12", "'Kickoff call'",
+             "from 2018", "LIMIT IT TO 5", "as JSON", "in San Jose", "2508 University Avenue",
+             "50 eur\u017f", "\u017ftop 5", "Max 3", "in Video Format"]  # fmt: skip
+    texts = [*TEXTS, *extra, *(f"{t} {e}" for t, e in zip(TEXTS, extra * 99, strict=False))]
+    skipped = 0
+    for (says, _), held in zip(values.KINDS, values._HELD, strict=True):
+        for text in texts:
+            lower = text.lower() if text.isascii() else None
+            may = values.may_say(held, text, lower)
+            assert may or says.search(text) is None, (says.pattern, text)
+            skipped += not may
+    assert skipped  # and the tests do pass over some
