@@ -124,6 +124,9 @@ class Analyzer:
     def __init__(self) -> None:
         self._stemmer = Stemmer.Stemmer("english")
         self._stems: dict[str, str] = {}
+        # The last text's references (`_references`): a request's analysis and its match
+        # read them off the same text, most often (257 of 300 new development requests).
+        self._last_references: tuple[str, tuple[str, set[str], bool, bool]] | None = None
         # Phrase (stems) -> its group's term, and the longest phrase of any table.
         self._groups: dict[tuple[str, ...], str] = {}
         for group in SYNONYMS:
@@ -277,6 +280,16 @@ class Analyzer:
         """`text` without its references of a known shape, what they refer to, whether it
         names one item (a reference but to a repository or channel, where items are; a long
         hex id), and whether that is an item, not a person (an email address, @ana)."""
+        last = self._last_references
+        if last is not None and last[0] == text:
+            stripped, related, one, item = last[1]
+            return stripped, set(related), one, item  # a copy: callers add to it
+        found = self._read_references(text)
+        self._last_references = (text, (found[0], set(found[1]), found[2], found[3]))
+        return found
+
+    def _read_references(self, text: str) -> tuple[str, set[str], bool, bool]:
+        """`_references` without the last text's kept."""
         related: set[str] = set()
         one = _HEX_RUN.search(text) is not None and _HEX_ID.search(text) is not None
         item = one

@@ -107,13 +107,26 @@ def _name_index(names: list[list[str]]) -> dict[str, tuple[np.ndarray, np.ndarra
     return {w: (np.array(d), np.array(shares[w])) for w, d in docs.items()}
 
 
+KNOWN_MAX = 100_000  # words whose answer `knowing` keeps (~10 MB at most)
+
+
 def knowing(analyzer: Analyzer, postings: Mapping[str, Posting]) -> Callable[[str], bool]:
     """Whether the index holds a word's term (as a query's own word would be). Not a
     method: the speller holding the index would make a cycle, which the collector never
     frees once the server froze it (gc.freeze), and a reload would keep every old index."""
 
+    # A word's answer, kept: a new request's words are mostly words asked before (the
+    # semantic second look asks of each word of every request, `unknown_share`), and the
+    # answer depends on the word alone. Bounded as the analyzer's stems are.
+    known: dict[str, bool] = {}
+
     def knows(word: str) -> bool:
-        terms = analyzer.terms(word)
-        return bool(terms) and terms[0] in postings
+        found = known.get(word)
+        if found is None:
+            terms = analyzer.terms(word)
+            found = bool(terms) and terms[0] in postings
+            if len(known) < KNOWN_MAX:
+                known[word] = found
+        return found
 
     return knows

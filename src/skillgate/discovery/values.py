@@ -46,6 +46,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from skillgate.discovery.literals import Needed, needed
+
 if TYPE_CHECKING:
     from skillgate.discovery.hit import Hit
 
@@ -116,6 +118,35 @@ KINDS = (
 )
 
 
+def _held(pattern: re.Pattern[str]) -> tuple[Needed | None, bool]:
+    """The strings one of which every match of `pattern` holds (literals.needed; None: no
+    cheap test), and whether they are to be looked for in a text's lower case."""
+    return needed(pattern), bool(pattern.flags & re.IGNORECASE)
+
+
+# Each kind's cheap test (`Values.factors`): a text holding none of its strings is passed
+# over without the pattern's pass (a request of the development set holds the strings of
+# two or three kinds of nine).
+_HELD = [_held(says) for says, _ in KINDS]
+
+
+def may_say(held: tuple[Needed | None, bool], text: str, lower: str | None) -> bool:
+    """Whether a kind's pattern may match `text` (`held`: its `_HELD`; `lower`: the
+    text's lower case when it is all ASCII, else None: a pattern that ignores case reads
+    "\u017f" as "s", so a text not all ASCII always may)."""
+    strings, free = held
+    if strings is None:
+        return True
+    if free:
+        if lower is None:
+            return True
+        text = lower
+    for s in strings:  # noqa: SIM110 (a loop: `any` over a generator costs more)
+        if s in text:
+            return True
+    return False
+
+
 class Values:
     def __init__(self, hits: Sequence[Hit]) -> None:
         """Per kind of value, each endpoint's factor (`hits`: the index's, in row order)."""
@@ -136,7 +167,10 @@ class Values:
         name is the catalog's (a product, "in Mailchimp", or a word it knows, "in
         Review": then no place)."""
         found = []
-        for (says, _), factors in zip(KINDS, self._factors, strict=True):
+        lower = text.lower() if text.isascii() else None
+        for (says, _), factors, held in zip(KINDS, self._factors, _HELD, strict=True):
+            if not may_say(held, text, lower):
+                continue  # the pattern cannot match: none of the strings it holds
             m = says.search(text)
             if m is not None and not ("place" in says.groupindex and known(m["place"])):
                 found.append(factors)

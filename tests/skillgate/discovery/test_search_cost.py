@@ -24,10 +24,12 @@ from skillgate.discovery import (
     cues,
     idioms,
     phrasing,
+    postings,
     products,
     semantic,
     spelling,
     unknowns,
+    values,
 )
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.rendered import STATUS_TAIL
@@ -295,3 +297,46 @@ def test_a_documents_terms_are_its_terms_in_the_score_matrix_kept_or_not() -> No
         held = {t for t, i in vocab.items() if i + 1 < len(starts)
                 and row in docs[starts[i] : starts[i + 1]].tolist()}  # fmt: skip
         assert documents.terms(row) == held
+
+
+def test_whether_the_index_knows_a_word_is_answered_as_its_terms_say_kept_or_not() -> None:
+    from tests.skillgate.discovery.test_search_cues import TWINS
+
+    index = SearchIndex(Catalog(integrations=TWINS))
+    lists = index._postings.lists
+    knows = postings.knowing(index.analyzer, lists)
+    words = [w.lower() for t in TEXTS for w in re.findall(r"\w+", t)]
+    random.Random(26).shuffle(words)
+    for word in [*words, *words[:50], "", "-", "x"]:  # the first 50 again: kept answers
+        terms = index.analyzer.terms(word)
+        assert knows(word) == (bool(terms) and terms[0] in lists), word
+    assert any(knows(w) for w in words)  # the words exercise both answers
+    assert not all(knows(w) for w in words)
+
+
+def test_a_texts_references_are_read_as_without_the_last_one_kept() -> None:
+    from tests.skillgate.discovery.test_search_cues import TWINS
+
+    analyzer = SearchIndex(Catalog(integrations=TWINS)).analyzer
+    rng = random.Random(26)
+    texts = [t for t in TEXTS for _ in range(rng.randrange(1, 3))]  # some asked twice running
+    assert any(analyzer._read_references(t)[1] for t in texts)  # the texts hold references
+    for text in texts:
+        found = analyzer._references(text)
+        assert found == analyzer._read_references(text), text
+        found[1].add("changed")  # a caller adding to what it got changes no later answer
+
+
+def test_a_kind_of_value_is_looked_for_only_where_the_text_holds_its_strings() -> None:
+    extra = ["send $5", "50 EUROS", "a@b.co", "product ID SK1", "id: 12", "'Kickoff call'",
+             "from 2018", "LIMIT IT TO 5", "as JSON", "in San Jose", "2508 University Avenue",
+             "50 eur\u017f", "\u017ftop 5", "Max 3", "in Video Format"]  # fmt: skip
+    texts = [*TEXTS, *extra, *(f"{t} {e}" for t, e in zip(TEXTS, extra * 99, strict=False))]
+    skipped = 0
+    for (says, _), held in zip(values.KINDS, values._HELD, strict=True):
+        for text in texts:
+            lower = text.lower() if text.isascii() else None
+            may = values.may_say(held, text, lower)
+            assert may or says.search(text) is None, (says.pattern, text)
+            skipped += not may
+    assert skipped  # and the tests do pass over some
