@@ -23,6 +23,7 @@ from skillgate.discovery.content import ASKING, ASKING_WORDS, WHAT, split_conten
 from skillgate.discovery.leads import Leads, asks_to_read
 from skillgate.discovery.literals import mark, runs
 from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.stems import plural, stem
 from skillgate.discovery.synonyms import (
     ACTIONS,
     MEANS,
@@ -71,35 +72,6 @@ _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
 _WORD = re.compile(r"[a-z0-9]+")
 _ONE_ON_ONE = re.compile(ONE_ON_ONE)
 _CACHE_MAX = 100_000
-# Stems Snowball gets wrong for the APIs: Stripe's `issuing` (cards) is no `issue`, a
-# `contributor` is one who `contributed`, and a `shared` drive or link is a kind of thing,
-# not the act of sharing (which `MEANS` turns into permissions).
-_STEMS = {
-    "issuing": "issuing",
-    "shared": "shared",
-    "contributor": "contribut",
-    "contributors": "contribut",
-}
-
-
-# Nouns made from verbs whose stem Snowball leaves apart from the verb's ("who subscribed"
-# asks for subscriptions; "notify" and "notifications", "describe" and "description").
-_DERIVED = ("ription", "riptions", "ification", "ifications", "creation", "creations")
-
-
-def _verb(noun: str) -> str:
-    """The verb a noun of `_DERIVED` is made from: subscription -> subscribe."""
-    noun = noun.removesuffix("s")
-    if noun.endswith("ription"):
-        return noun.removesuffix("ption") + "be"
-    if noun.endswith("ification"):
-        return noun.removesuffix("ication") + "y"
-    return noun.removesuffix("ion") + "e"  # creation -> create
-
-
-def _plural(word: str, stem: str) -> bool:
-    """Whether an English word looks plural: `calendars`, not `status` or `access`."""
-    return word.endswith("s") and not word.endswith(("ss", "us", "is")) and stem != word
 
 
 class Query(NamedTuple):
@@ -202,13 +174,7 @@ class Analyzer:
         for w in words:
             s = cache.get(w)
             if s is None:
-                s = self._stemmer.stemWord(w)
-                if w in _STEMS:
-                    s = _STEMS[w]
-                elif w.endswith(_DERIVED):  # the noun as its verb: subscription, subscribe
-                    s = self._stemmer.stemWord(_verb(w))
-                elif len(w) >= 7 and w.endswith(("ee", "ees")) and s.endswith("e"):
-                    s = s[:-1]  # Snowball: assignee -> assigne; as assign, attendee as attend
+                s = stem(self._stemmer, w)
                 if len(cache) < _CACHE_MAX:
                     cache[w] = s
             out.append(s)
@@ -263,7 +229,7 @@ class Analyzer:
     ) -> bool:
         """Whether the query names something the catalog knows in the plural."""
         for w, s in zip(words, stems, strict=True):
-            if (_plural(w, s) or w in self._abbreviated) and (
+            if (plural(w, s) or w in self._abbreviated) and (
                 known is None or self._words.get(s, s) in known
             ):
                 return True

@@ -95,13 +95,9 @@ class SearchIndex:
         self.analyzer.names({t for name in analysed.names for t in name})
         # The words that say nothing of what a request is for (semantic.unknown_share).
         self._said = STOPWORDS | LEAD_INS | self.analyzer.filler
-        self.hits: list[Hit] = []
-        self.ranges: dict[str, tuple[int, int]] = {}  # slug -> its documents [start, end)
-        for slug, integration in catalog.integrations.items():
-            start = len(self.hits)
-            for e in integration.endpoints:
-                self.hits.append(hit_for(integration, e, len(self.hits)))
-            self.ranges[slug] = (start, len(self.hits))
+        self.hits, self.ranges = _rows(catalog)
+        names = [h.endpoint.name for h in self.hits]
+        products = {slug: i.name for slug, i in catalog.integrations.items()}
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
         self._timed = np.where(
             [any(_TIMED.search(p.name) for p in h.endpoint.parameters) for h in self.hits],
@@ -110,9 +106,9 @@ class SearchIndex:
         )
         self.prior = priors([(h.integration.slug, h.endpoint) for h in self.hits], boost or {})
         self._name_terms = [frozenset(terms) for terms in analysed.names]
-        self._kinds = Kinds(self.analyzer, [h.endpoint.name for h in self.hits])
+        self._kinds = Kinds(self.analyzer, names)
         self._values = Values(self.hits)
-        self._products = Products({slug: i.name for slug, i in catalog.integrations.items()})
+        self._products = Products(products)
         self._cues = Cues(self.analyzer, self.ranges)
         self.bm25 = analysed.bm25
         self._indexed = analysed.indexed
@@ -123,11 +119,8 @@ class SearchIndex:
             dict(analysed.words),
             table,
             self._knows,
-            [h.endpoint.name for h in self.hits],
-            [
-                i.name.replace(" ", "") if " " not in i.name else ""
-                for i in catalog.integrations.values()
-            ],
+            names,
+            [n.replace(" ", "") if " " not in n else "" for n in products.values()],
         )
         # Each document's terms (for `match`), read from the score matrix when asked.
         self._documents = Documents(self.bm25) if self._indexed else None
@@ -138,8 +131,8 @@ class SearchIndex:
             len(self.hits),
             table,
             self._postings.names,
-            {slug: i.name for slug, i in catalog.integrations.items()},
-            [h.endpoint.name for h in self.hits],
+            products,
+            names,
         )
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         # The semantic second look (discovery/semantic.py); None: the first stage alone.
@@ -370,3 +363,15 @@ class SearchIndex:
         hits = self.hits
         ranked = self._reorder.first([hits[i] for i in best.tolist()], {*q.terms, *q.related})
         return ranked[:limit]
+
+
+def _rows(catalog: Catalog) -> tuple[list[Hit], dict[str, tuple[int, int]]]:
+    """Each endpoint's hit, in index order, and each integration's documents [start, end)."""
+    hits: list[Hit] = []
+    ranges: dict[str, tuple[int, int]] = {}
+    for slug, integration in catalog.integrations.items():
+        start = len(hits)
+        for e in integration.endpoints:
+            hits.append(hit_for(integration, e, len(hits)))
+        ranges[slug] = (start, len(hits))
+    return hits, ranges
