@@ -130,17 +130,22 @@ def main() -> None:
             ("in passing", passing, True),
             ("placed", placed, False),
         ]:
-            if not requests:
-                continue
-            wrong = []
-            for r in requests:
-                hits = index.rank(r, ("*",), None, 10)
-                if fits(index.matches(r, hits)) != answerable:
-                    wrong.append(r)
-            said = "wrongly flagged" if answerable else "unflagged"
-            print(f"{name:10} {label:10} n={len(requests):2}  {said} {len(wrong)}")
-            for r in wrong:
-                print(f"    {r!r}")
+            if requests:
+                report(index, f"{name:10} {label:10}", requests, answerable)
+
+
+def report(index: SearchIndex, title: str, requests: list[str], answerable: bool) -> None:
+    """Print how many of `requests` the no-match flag gets wrong (flagged when
+    `answerable`, unflagged when not), and which."""
+    wrong = []
+    for r in requests:
+        hits = index.rank(r, ("*",), None, 10)
+        if fits(index.matches(r, hits)) != answerable:
+            wrong.append(r)
+    said = "wrongly flagged" if answerable else "unflagged"
+    print(f"{title} n={len(requests):2}  {said} {len(wrong)}")
+    for r in wrong:
+        print(f"    {r!r}")
 
 
 if __name__ == "__main__":

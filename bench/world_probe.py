@@ -9,8 +9,8 @@ flagged by it) and no-endpoint ones that act on one (to be flagged).
 
 from __future__ import annotations
 
+from bench.foreign_probe import report
 from skillgate.catalog.loader import load_catalog
-from skillgate.discovery.confidence import fits
 from skillgate.discovery.search import SearchIndex
 
 # In passing: answerable.
@@ -126,15 +126,7 @@ def main() -> None:
         ("acting 2", ACTING_2, False),
     ]
     for label, requests, answerable in sets:
-        wrong = []
-        for r in requests:
-            hits = index.rank(r, ("*",), None, 10)
-            if fits(index.matches(r, hits)) != answerable:
-                wrong.append(r)
-        said = "wrongly flagged" if answerable else "unflagged"
-        print(f"{label:12} n={len(requests):2}  {said} {len(wrong)}")
-        for r in wrong:
-            print(f"    {r!r}")
+        report(index, f"{label:12}", requests, answerable)
 
 
 if __name__ == "__main__":
