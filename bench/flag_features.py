@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import orjson
-from tests.skillgate.discovery import test_search_quality as quality
+from tests.skillgate.discovery import quality
 
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.confidence import (
@@ -184,7 +184,7 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
 def main() -> None:
     index = SearchIndex(load_catalog())
     verbs = _classes(index)
-    for section, tasks in quality._dev().items():
+    for section, tasks in quality.dev_set().items():
         for t in tasks:
             r = {"section": section, "task": t["task"], "none": t.get("kind") == "none"}
             r["kind"] = t.get("kind", "plain")

@@ -16,7 +16,7 @@ itself (`SearchIndex.matches`), so a change to the match is read as shipped.
 from __future__ import annotations
 
 import numpy as np
-from tests.skillgate.discovery import test_search_quality as quality
+from tests.skillgate.discovery import quality
 
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery import confidence
@@ -69,7 +69,7 @@ def rate(flags: np.ndarray) -> str:
 def main() -> None:
     index = SearchIndex(load_catalog())
     items = [
-        (s, t["task"], t.get("kind") == "none") for s, ts in quality._dev().items() for t in ts
+        (s, t["task"], t.get("kind") == "none") for s, ts in quality.dev_set().items() for t in ts
     ]
     tasks = [task for _, task, _ in items]
     none = np.array([n for _, _, n in items])

@@ -23,7 +23,7 @@ from skillgate.discovery.search import SearchIndex
 def _flags(index: SearchIndex) -> list[str]:
     """The development requests the no-match flag gets wrong."""
     out: list[str] = []
-    for section in quality._dev().values():
+    for section in quality.dev_set().values():
         for t in section:
             hits = index.rank(t["task"], ("*",), None, 10)
             matches = index.matches(t["task"], hits)
@@ -52,7 +52,7 @@ PROFILES = {
 
 
 def _profiles(index: SearchIndex) -> None:
-    tasks = quality._dev()["unnamed"]
+    tasks = quality.dev_set()["unnamed"]
     for name, connected in [("none", frozenset[str]()), *PROFILES.items()]:
 
         def rank(task: str, connected: frozenset[str] = connected) -> tuple[list[str], bool]:
@@ -89,7 +89,7 @@ def main() -> None:
     if args.misses:
         print("\n".join(_flags(index)))
     _profiles(index)
-    queries = [t["task"] for section in quality._dev().values() for t in section]
+    queries = [t["task"] for section in quality.dev_set().values() for t in section]
     p50 = new_query_p50(lambda q: index.matches(q, index.rank(q, ("*",), None, 10)), queries)
     print(f"new query in-process, {len(queries)} requests: p50 {p50:.3f} ms")
     if not args.no_bfcl:

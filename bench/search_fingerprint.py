@@ -18,7 +18,8 @@ import argparse
 import hashlib
 from collections.abc import Iterable
 
-from tests.skillgate.discovery.test_search_quality import _bfcl, _dev, bfcl_catalog
+from tests.skillgate.discovery.quality import dev_set
+from tests.skillgate.discovery.test_search_quality import _bfcl, bfcl_catalog
 
 from bench.search_dev import PROFILES
 from skillgate.catalog.loader import load_catalog
@@ -38,7 +39,7 @@ def _line(index: SearchIndex, section: str, query: str, scopes: tuple[str, ...],
 
 
 def _catalog_runs() -> list[Run]:
-    dev = _dev()
+    dev = dev_set()
     everyone = frozenset[str]()
     runs: list[Run] = []
     for section, tasks in dev.items():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from tests.skillgate.discovery import test_search_quality as quality
+from tests.skillgate.discovery import quality
 
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.search import SearchIndex
@@ -31,7 +31,7 @@ def main() -> None:
     documents = index._documents
     assert documents is not None
     count = 0
-    for section, tasks in quality._dev().items():
+    for section, tasks in quality.dev_set().items():
         for t in tasks:
             if t.get("kind") == "none":
                 continue

@@ -19,12 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
-from tests.skillgate.discovery.quality import table, total  # noqa: E402
-from tests.skillgate.discovery.test_search_quality import (  # noqa: E402
-    _dev,
-    bfcl_figures,
-    dev_figures,
-)
+from tests.skillgate.discovery.quality import dev_figures, dev_set, table, total  # noqa: E402
+from tests.skillgate.discovery.test_search_quality import bfcl_figures  # noqa: E402
 
 from bench.search_bench import rss_mb  # noqa: E402
 from skillgate.catalog.loader import load_catalog  # noqa: E402
@@ -43,7 +39,7 @@ def p50_ms(index: SearchIndex, queries: list[str]) -> float:
 
 def main() -> None:
     catalog = load_catalog()
-    queries = [t["task"] for section in _dev().values() for t in section]
+    queries = [t["task"] for section in dev_set().values() for t in section]
     for flag in ("0", "1"):
         os.environ[semantic.ENV] = flag
         before, started = rss_mb(), time.perf_counter()

@@ -2,7 +2,9 @@
 requests nothing in the catalog does (`kind: none`), the share the answer flags as no
 match, beside the share of answerable requests wrongly flagged.
 
-Used by test_search_quality.py (development set, public BFCL pool, sealed aggregates).
+Used by test_search_quality.py (development set, public BFCL pool, sealed aggregates) and
+bench/search_dev.py. Every section of the development set (search_eval.yaml) is measured,
+in file order; a new section needs no change here unless its requests carry no `kind`.
 """
 
 from __future__ import annotations
@@ -11,11 +13,23 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 # A ranker: (request) -> (ranked answer ids, best first; whether the answer says nothing fits).
 Ranker = Callable[[str], tuple[list[str], bool]]
 DEPTHS = (1, 3, 10)
+EVAL = Path(__file__).parent / "search_eval.yaml"
+# The kind of a section's requests that carry none (the others are `plain`).
+SECTION_KINDS = {
+    "unnamed": "unnamed",
+    "chatty_fresh": "chatty",
+    "chatty_wide": "chatty",
+    "none_wide": "none",
+    "chatty_wide2": "chatty",
+}
 
 
 @dataclass
@@ -95,3 +109,30 @@ def new_query_p50(answer: Callable[[str], object], queries: Sequence[str]) -> fl
         answer(q)
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000
+
+
+def dev_set() -> dict[str, list[dict[str, Any]]]:
+    """The development set's sections, in file order."""
+    loaded: dict[str, list[dict[str, Any]]] = yaml.safe_load(EVAL.read_text(encoding="utf-8"))
+    return loaded
+
+
+def ranker(index: Any) -> Ranker:
+    """`index` (a SearchIndex) as a Ranker over the whole catalog, top 10."""
+    from skillgate.discovery.confidence import fits
+
+    def rank(task: str) -> tuple[list[str], bool]:
+        hits = index.rank(task, ("*",), None, 10)
+        flagged = not fits(index.matches(task, hits))
+        return [f"{h.integration.slug}/{h.endpoint.name}" for h in hits], flagged
+
+    return rank
+
+
+def dev_figures(index: Any) -> dict[str, dict[str, Rates]]:
+    """Every development section measured, per kind."""
+    rank = ranker(index)
+    return {
+        section: measure(rank, tasks, SECTION_KINDS.get(section, "plain"))
+        for section, tasks in dev_set().items()
+    }

@@ -31,54 +31,29 @@ import yaml
 
 from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.catalog.models import Endpoint, Integration, Parameter
-from skillgate.discovery.confidence import fits
 from skillgate.discovery.search import SearchIndex
-from tests.skillgate.discovery.quality import Rates, measure, new_query_p50, table, total
+from tests.skillgate.discovery.quality import (
+    dev_figures,
+    dev_set,
+    measure,
+    new_query_p50,
+    ranker,
+    table,
+    total,
+)
 
 HERE = Path(__file__).parent
-EVAL = HERE / "search_eval.yaml"
 BLIND_HELD = HERE / "search_blind_held.yaml"
 # The third blind writer's set (issue 26, seventh round), all of it held out.
 BLIND3_HELD = HERE / "search_blind3_held.yaml"
+# The fourth blind writer's held-out half (issue 26, eighth round).
+BLIND4_HELD = HERE / "search_blind4_held.yaml"
 
 
 @pytest.fixture(scope="module")
 def index() -> SearchIndex:
     shipped: Catalog = load_catalog()
     return SearchIndex(shipped)
-
-
-def _dev() -> dict[str, list[dict[str, Any]]]:
-    loaded: dict[str, list[dict[str, Any]]] = yaml.safe_load(EVAL.read_text(encoding="utf-8"))
-    return loaded
-
-
-def ranker(index: SearchIndex) -> Any:
-    def rank(task: str) -> tuple[list[str], bool]:
-        hits = index.rank(task, ("*",), None, 10)
-        flagged = not fits(index.matches(task, hits))
-        return [f"{h.integration.slug}/{h.endpoint.name}" for h in hits], flagged
-
-    return rank
-
-
-def dev_figures(index: SearchIndex) -> dict[str, dict[str, Rates]]:
-    dev = _dev()
-    rank = ranker(index)
-    return {
-        "tasks": measure(rank, dev["tasks"], "plain"),
-        "held_out": measure(rank, dev["held_out"], "plain"),
-        "dev_kinds": measure(rank, dev["dev_kinds"], "plain"),
-        "unnamed": measure(rank, dev["unnamed"], "unnamed"),
-        "chatty_fresh": measure(rank, dev["chatty_fresh"], "chatty"),
-        "chatty_wide": measure(rank, dev["chatty_wide"], "chatty"),
-        "none_wide": measure(rank, dev["none_wide"], "none"),
-        "blind": measure(rank, dev["blind"], "plain"),
-        "common": measure(rank, dev["common"], "plain"),
-        "reference_wide": measure(rank, dev["reference_wide"], "plain"),
-        "misspelled_wide": measure(rank, dev["misspelled_wide"], "plain"),
-        "chatty_wide2": measure(rank, dev["chatty_wide2"], "chatty"),
-    }
 
 
 def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:
@@ -147,7 +122,7 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
 def test_new_query_cost(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:
     """A new query's answer in-process (ranking and each result's `match`): p50 over
     the development set's requests."""
-    dev = _dev()
+    dev = dev_set()
     queries = [t["task"] for section in dev.values() for t in section]
     p50 = new_query_p50(lambda q: index.matches(q, index.rank(q, ("*",), None, 10)), queries)
     with capsys.disabled():
@@ -254,12 +229,17 @@ def test_sealed_set_aggregates(index: SearchIndex, capsys: pytest.CaptureFixture
     held_kinds = measure(ranker(index), held, "plain")
     third = yaml.safe_load(BLIND3_HELD.read_text(encoding="utf-8"))["blind3_held"]
     third_kinds = measure(ranker(index), third, "plain")
-    for r in [*by_kind.values(), *held_kinds.values(), *third_kinds.values()]:
+    fourth = yaml.safe_load(BLIND4_HELD.read_text(encoding="utf-8"))["blind4_held"]
+    fourth_kinds = measure(ranker(index), fourth, "plain")
+    every = [*by_kind.values(), *held_kinds.values(), *third_kinds.values()]
+    for r in [*every, *fourth_kinds.values()]:
         r.misses.clear()
     with capsys.disabled():
         print("\n" + table(f"sealed set ({len(sealed)} requests)", by_kind))
         print(table(f"blind held-out set ({len(held)} requests)", held_kinds))
         print(table(f"third blind set, held out ({len(third)} requests)", third_kinds))
+        print(table(f"fourth blind set's held-out half ({len(fourth)} requests)", fourth_kinds))
     assert sum(r.count for r in by_kind.values()) == len(sealed)
     assert sum(r.count for r in held_kinds.values()) == len(held)
     assert sum(r.count for r in third_kinds.values()) == len(third)
+    assert sum(r.count for r in fourth_kinds.values()) == len(fourth)

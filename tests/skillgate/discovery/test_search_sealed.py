@@ -1,6 +1,6 @@
 """The sealed search evaluation set (search_sealed.yaml), the held-out blind sets
-(search_blind_held.yaml, search_blind3_held.yaml) and the development set's request kinds:
-sound, and the held files unchanged.
+(search_blind_held.yaml, search_blind3_held.yaml, search_blind4_held.yaml) and the
+development set's request kinds: sound, and the held files unchanged.
 
 The sealed set was written before any ranking change of issue 26 and is never used to
 choose one. Its SHA-256 is held here, so any edit to it shows in review beside this
@@ -31,6 +31,10 @@ BLIND_HELD_SHA256 = "571bb39157ef7fa99dce8875e755f8fe6c401dc2e1f5fb90ae1b2a26c8a
 # set: written without sight of the ranker, the other sets or any search result.
 BLIND3_HELD = HERE / "search_blind3_held.yaml"
 BLIND3_HELD_SHA256 = "a071896da49f97676466f9f1723da9df039ebd4c944753494abc2d10f7bb5baf"
+# The fourth blind writer's set (issue 26, eighth round): every other request of each kind is
+# the development section `blind4`, the rest held out here.
+BLIND4_HELD = HERE / "search_blind4_held.yaml"
+BLIND4_HELD_SHA256 = "e719e25f4d77e66cdd83e15577b3ee3d44a40698550955a4095493acc9268fa5"
 KINDS = {"plain", "misspelled", "chatty", "reference", "none"}
 
 
@@ -106,3 +110,22 @@ def test_blind3_held_set_is_unchanged_and_apart(known: set[str]) -> None:
     assert not texts & {t["task"] for section in dev.values() for t in section}
     assert not texts & {t["task"] for t in sealed}
     assert not texts & {t["task"] for t in first_blind}
+
+
+def test_blind4_held_half_is_unchanged_and_apart(known: set[str]) -> None:
+    digest = hashlib.sha256(BLIND4_HELD.read_bytes()).hexdigest()
+    assert digest == BLIND4_HELD_SHA256, "search_blind4_held.yaml changed"
+    held = yaml.safe_load(BLIND4_HELD.read_text(encoding="utf-8"))["blind4_held"]
+    kinds = _sound(held, known)
+    assert set(kinds) == KINDS - {"misspelled"}, kinds
+    assert kinds["chatty"] >= 40, kinds
+    texts = {t["task"] for t in held}
+    dev = yaml.safe_load((HERE / "search_eval.yaml").read_text(encoding="utf-8"))
+    assert len(dev["blind4"]) >= 70
+    _sound(dev["blind4"], known)
+    others = [SEALED, BLIND_HELD, BLIND3_HELD]
+    keys = ["sealed", "blind_held", "blind3_held"]
+    for path, key in zip(others, keys, strict=True):
+        held_other = yaml.safe_load(path.read_text(encoding="utf-8"))[key]
+        assert not texts & {t["task"] for t in held_other}
+    assert not texts & {t["task"] for section in dev.values() for t in section}
