@@ -208,14 +208,15 @@ class Matcher:
         out.extend(referred)
         doing &= not referred  # a reference names what is acted on
         # A place asked about ("what's in my zorblax repository") is the caller's own.
-        places = self._unknowns.in_place(first_clause(text)).difference(q.places)
+        places = self._unknowns.in_place(clause).difference(q.places)
         unknown = len(self._unknowns.in_head(head) | places)
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         factor = OBJECT_PENALTY**unknown
         if not named and (
-            self._foreign.placed(first_clause(text), head)
-            or self._world.acts_on(first_clause(text), head)
+            self._foreign.placed(clause, head)
+            or self._foreign.modified(clause, head)
+            or self._world.acts_on(clause, head)
         ):
             factor *= FOREIGN_PENALTY  # to be done in a product or a domain nothing here is
         return out, factor
