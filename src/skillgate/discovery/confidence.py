@@ -34,8 +34,9 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   alone), and so does one named as a word of what is acted on ("retry the gitlab
   pipeline": `Foreign.modified`); a product of ours the request names that lacks the
   call (discovery/lacks.py, read by search.SearchIndex.matches: "pin the note in google
-  keep") the same, its results earning no `PRODUCT_SHARE`; named in passing ("email the Salesforce export to Dana", "my Delta flight") it
-  does not count; so too a thing or activity no integration acts on (discovery/world.py:
+  keep") the same, its results earning no `PRODUCT_SHARE`; named in passing ("email
+  the Salesforce export to Dana", "my Delta flight") it does not count; so too a thing
+  or activity no integration acts on (discovery/world.py:
   "book me a flight to Denver", "turn off the living room lights"), when the clause that
   asks acts on it, not in passing ("add my flight to the calendar");
 - the words after "about", "called", "saying"... (the request's content,
