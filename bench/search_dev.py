@@ -20,6 +20,15 @@ from skillgate.discovery.confidence import fits
 from skillgate.discovery.search import SearchIndex
 
 
+def _rank(
+    index: SearchIndex, task: str, connected: frozenset[str] = frozenset()
+) -> tuple[list[str], bool]:
+    """`task`'s top 10 (integration/endpoint) and whether the answer says nothing fits."""
+    hits = index.rank(task, ("*",), None, 10, connected)
+    ranked = [f"{h.integration.slug}/{h.endpoint.name}" for h in hits]
+    return ranked, not fits(index.matches(task, hits))
+
+
 def _flags(index: SearchIndex) -> list[str]:
     """The development requests the no-match flag gets wrong."""
     out: list[str] = []
@@ -56,9 +65,7 @@ def _profiles(index: SearchIndex) -> None:
     for name, connected in [("none", frozenset[str]()), *PROFILES.items()]:
 
         def rank(task: str, connected: frozenset[str] = connected) -> tuple[list[str], bool]:
-            hits = index.rank(task, ("*",), None, 10, connected)
-            ranked = [f"{h.integration.slug}/{h.endpoint.name}" for h in hits]
-            return ranked, not fits(index.matches(task, hits))
+            return _rank(index, task, connected)
 
         r = measure(rank, tasks, "unnamed")["unnamed"]
         print(

@@ -31,8 +31,12 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   to Sam on Venmo", "add the lead to Salesforce", "get me an Uber", "Venmo Jake $30"),
   when the request names no product of ours, multiplies every result's match by
   `FOREIGN_PENALTY` (under the floor: the answer says nothing fits; the order is left
-  alone); named in passing ("email the Salesforce export to Dana", "my Delta flight") it
-  does not count; so too a thing or activity no integration acts on (discovery/world.py:
+  alone), and so does one named as a word of what is acted on ("retry the gitlab
+  pipeline": `Foreign.modified`); a product of ours the request names that lacks the
+  call (discovery/lacks.py, read by search.SearchIndex.matches: "pin the note in google
+  keep") the same, its results earning no `PRODUCT_SHARE`; named in passing ("email
+  the Salesforce export to Dana", "my Delta flight") it does not count; so too a thing
+  or activity no integration acts on (discovery/world.py:
   "book me a flight to Denver", "turn off the living room lights"), when the clause that
   asks acts on it, not in passing ("add my flight to the calendar");
 - the words after "about", "called", "saying"... (the request's content,
@@ -208,14 +212,15 @@ class Matcher:
         out.extend(referred)
         doing &= not referred  # a reference names what is acted on
         # A place asked about ("what's in my zorblax repository") is the caller's own.
-        places = self._unknowns.in_place(first_clause(text)).difference(q.places)
+        places = self._unknowns.in_place(clause).difference(q.places)
         unknown = len(self._unknowns.in_head(head) | places)
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         factor = OBJECT_PENALTY**unknown
         if not named and (
-            self._foreign.placed(first_clause(text), head)
-            or self._world.acts_on(first_clause(text), head)
+            self._foreign.placed(clause, head)
+            or self._foreign.modified(clause, head)
+            or self._world.acts_on(clause, head)
         ):
             factor *= FOREIGN_PENALTY  # to be done in a product or a domain nothing here is
         return out, factor

@@ -28,6 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
+from skillgate.discovery.world import carries
+
 # Read whatever the case. One string per category, split on commas (a name may have spaces).
 _PRODUCTS = (
     # CRM, sales, support, marketing
@@ -218,6 +220,24 @@ _ENDS = frozenset(
      "saying", "called", "named", "titled", "tomorrow", "today", "tonight", "now", "asap"]
 )  # fmt: skip
 
+# What follows a name as a word of what is acted on and still leaves it in passing: what
+# the product sends or exports, kept in a place of ours ("find the Uber *receipt*", "the
+# Stripe *invoice* email"), and who works there ("the HubSpot sales *rep*", "the
+# Salesforce *team*").
+_SENT = frozenset(
+    ["receipt", "receipts", "email", "emails", "mail", "invoice", "invoices", "bill",
+     "bills", "confirmation", "confirmations", "notification", "notifications", "alert",
+     "alerts", "statement", "statements", "export", "exports", "newsletter", "link",
+     "links", "code", "codes", "message", "messages", "digest", "summary", "password",
+     "login", "reset"]
+)  # fmt: skip
+_PEOPLE = frozenset(
+    ["team", "teams", "rep", "reps", "people", "folks", "guy", "guys", "person", "staff",
+     "crew", "manager", "managers", "admin", "admins", "owner", "owners", "founder",
+     "founders", "ceo", "cto", "support", "sales", "recruiter", "contact", "contacts",
+     "lead", "leads", "engineer", "engineers", "friend", "friends", "account"]
+)  # fmt: skip
+
 
 class Foreign:
     """Where a request names a product of the table as the place or means of its action."""
@@ -268,6 +288,40 @@ class Foreign:
                 return True
         return False
 
+    def modified(self, clause: str, head: str) -> bool:
+        """Whether `clause` (the clause that asks, as written) acts on a thing in a
+        product of the table, named as a word of it: in its object place `head`, before
+        any "of" ("retry the *gitlab* pipeline", "close the *zendesk* ticket"), unless
+        its verb carries it somewhere (world.CARRIERS: "text my brother the Venmo request
+        link"); or after a word that places it ("in", "to"...) as the one word before
+        the end of its phrase ("add a row to the *airtable* base", "reply to the
+        *intercom* conversation with Jane"). Not a phrase that ends with what the product
+        sends or who works there (`_SENT`, `_PEOPLE`: "find the Expedia booking email",
+        "the HubSpot sales rep")."""
+        tokens = [(m.group(1), bool(m.group(2))) for m in _TOKEN.finditer(clause)]
+        lower = [t.lower() for t, _ in tokens]
+        if self._starts.isdisjoint(lower):
+            return False  # the cost of most requests: one set look-up per word
+        object_place = [m.group(1).lower() for m in _TOKEN.finditer(head)]
+        if "of" in object_place:
+            object_place = object_place[: object_place.index("of")]
+        for i, word in enumerate(lower):
+            end = self._name_end(tokens, lower, i) if word in self._starts else None
+            if end is None or end + 1 >= len(lower) or not lower[end + 1].isalpha():
+                continue
+            stop = next((j for j in range(end + 1, len(lower)) if lower[j] in _ENDS), len(lower))
+            phrase = lower[end + 1 : stop]
+            if not phrase or not _SENT.isdisjoint(phrase) or not _PEOPLE.isdisjoint(phrase):
+                continue
+            if phrase[0] in _PLACES:
+                continue  # the place itself: `placed` reads it
+            if i < len(object_place):
+                if not carries(clause):
+                    return True
+            elif len(phrase) == 1 and _placing_before(lower, i):
+                return True
+        return False
+
     def _name_end(self, tokens: list[tuple[str, bool]], lower: list[str], i: int) -> int | None:
         """The last word of the longest name of the table starting at word `i`, if any."""
         for n in range(min(self._longest, len(lower) - i), 0, -1):
@@ -296,3 +350,12 @@ def _placed_at(lower: list[str], i: int) -> bool:
         return False
     own = j + 1 < i and lower[j + 1] in _OWN
     return lower[j] in _PLACING or (own and lower[j] in _PLACING_OWN)
+
+
+def _placing_before(lower: list[str], i: int) -> bool:
+    """Whether a word that places (`_PLACING`) comes before word `i`, with at most two of
+    `_BETWEEN` between ("to the Airtable base", not "for my Delta flight")."""
+    j = i - 1
+    while j >= 0 and lower[j] in _BETWEEN and i - j <= 2:
+        j -= 1
+    return j >= 0 and lower[j] in _PLACING

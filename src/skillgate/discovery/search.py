@@ -38,10 +38,11 @@ from skillgate.catalog.loader import Catalog
 from skillgate.discovery.analysed import Documents, for_catalog
 from skillgate.discovery.analysis import LEAD_INS, STOPWORDS, Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
-from skillgate.discovery.confidence import Matcher, product_share
+from skillgate.discovery.confidence import FOREIGN_PENALTY, Matcher, product_share
 from skillgate.discovery.cues import Cues
 from skillgate.discovery.hit import Hit, hit_for
 from skillgate.discovery.kinds import Kinds
+from skillgate.discovery.lacks import Lacks
 from skillgate.discovery.postings import RELATED_WEIGHT, Postings, knowing
 from skillgate.discovery.priors import priors
 from skillgate.discovery.products import Products
@@ -133,6 +134,9 @@ class SearchIndex:
             self._postings.names,
             products,
             names,
+        )
+        self._lacks = Lacks(
+            self.analyzer, self._postings.lists, self._postings.names, self.ranges, products
         )
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         # The semantic second look (discovery/semantic.py); None: the first stage alone.
@@ -292,6 +296,10 @@ class SearchIndex:
         assert documents is not None  # hits come from an index with documents
         shares = self.coverage(q)
         share = product_share(named)
+        # The one product named lacks the call ("pin the note in google keep"): as a
+        # product nothing here is, and its results earn nothing for being asked of.
+        if named and len(asked) == 1 and self._lacks.lacks(text, next(iter(asked)), bool(q.asked)):
+            wanted, share = (wanted[0], wanted[1] * FOREIGN_PENALTY), 0.0
         # The product's own name says which product, not which of its calls: for its
         # results it does not count; another product's lack it ("change my spotify
         # password": `google_admin.update_user` does not hold "spotify").

@@ -34,6 +34,13 @@ MORE_VERBS = frozenset(
      "block", "unblock", "flag", "favorite", "like", "upvote", "rate", "play", "pause",
      "skip", "buy", "convert", "translate"]
 )  # fmt: skip
+# Verbs people ask of a product's account, messages or service that no table above holds
+# (discovery/lacks.py: a request led by one asks for that action, which a product may
+# lack: "reset my password", "unsend that email", "upgrade to the family plan").
+RARER = frozenset(
+    ["reset", "upgrade", "downgrade", "unsend", "recall", "kick", "purge", "ack",
+     "acknowledge", "rotate", "renew", "refill", "print", "undo", "unmute"]
+)  # fmt: skip
 # Verbs of reading and verbs of changing, as requests and endpoints' names say them
 # (discovery/kinds.py: a request led by one of reading is not for a call named for one of
 # changing, nor the reverse). A word of both kinds ("open" an issue or a file) is in

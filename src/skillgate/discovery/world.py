@@ -197,9 +197,7 @@ class World:
         said = words(clause)
         if self._starts.isdisjoint(said):
             return False  # the cost of most requests: one set look-up per word
-        verb = 0
-        while verb < len(said) - 1 and said[verb] in _LEADS:
-            verb += 1
+        verb = _verb(said)
         if said[verb] in CARRIERS:
             return False  # carried somewhere of ours: in passing
         if any(tuple(said[verb : verb + n]) in self._acts for n in range(2, self._longest + 1)):
@@ -217,3 +215,17 @@ class World:
                         return True
                     break
         return False
+
+
+def _verb(said: list[str]) -> int:
+    """Where the verb of `said` (a clause's words) is: past what may be said before it."""
+    verb = 0
+    while verb < len(said) - 1 and said[verb] in _LEADS:
+        verb += 1
+    return verb
+
+
+def carries(clause: str) -> bool:
+    """Whether the verb of `clause` (the clause that asks) is one of `CARRIERS`."""
+    said = words(clause)
+    return bool(said) and said[_verb(said)] in CARRIERS

@@ -1,0 +1,159 @@
+"""Whether a product of ours the request names lacks what it asks (docs/catalog.md,
+"Search": the no-match flag).
+
+"pin the grocery note in google keep", "invite sara to our linear workspace", "unsend
+the email in gmail": the product is ours and every other word of the request is a
+catalog word, so its results match well, but no call of that product does the action.
+The request's verb is its clause's first word (lead-ins out: "can you", "please"); a
+question asks to read and is never judged. Two readings, by the verb:
+
+- a verb of one of the general kinds (`KINDS`: reading; creating: "make a new label";
+  changing: "change my profile pic"; deleting: "delete the Design team") says little by
+  itself: any call of its kind that names the request's object does it. The object is
+  the words of the object place (confidence.py's head) that some name of the product
+  holds ("label", "team", "profile"), with what the tables relate to them; the product
+  lacks the action when no name of it holds both a verb of the kind and one of them
+  (Linear's `list_labels` names labels, but no call of it creates one). An object none
+  of its names holds says nothing (a spoken word, "song", "deck"); nor does a request
+  that reads: reading is what every product does.
+- any other verb ("pin", "merge", "invite", "unsend", "upgrade") is the action itself:
+  the product lacks it when no document of it (name, description, parameters) holds the
+  verb or what the tables say it stands for, nor any name of another integration whose
+  document names this product (Drive's `export_file` says "Export a Google Doc": a Docs
+  request to export is answered). "re" before a verb of doing again (`AGAIN`) is that
+  verb too ("rerun": run).
+
+Each reading is a few look-ups in the index's postings (a term's documents and names),
+and only for a request that names one product of ours.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+
+import numpy as np
+
+from skillgate.discovery.analysis import LEAD_INS, Analyzer
+from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.postings import Posting
+from skillgate.discovery.unknowns import Unknowns, first_clause
+from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, NOUN_VERBS, RARER, READING
+
+# The general kinds of action, as people say them: a call of the kind that names the
+# object does it. Reading first (never judged).
+KINDS = (
+    ("get list show find search read view check see look fetch retrieve query lookup browse "
+     "grab count describe give tell"),
+    "create add make new write open post insert leave file book start put block save store",
+    ("update change edit modify set patch fix mark move rename put close reopen resolve "
+     "complete finish"),
+    "delete remove erase wipe trash cancel clear",
+)  # fmt: skip
+# Verbs whose "re" form does them again ("rerun", "redeploy", "retrigger", "resend").
+AGAIN = "run deploy start trigger send open build try play sync install submit"
+# A request that opens with one of these asks a question: it reads.
+_QUESTION = re.compile(r"\W*(?:how|what|why|who|whose|when|where|which)\b", re.IGNORECASE)
+_RAW = re.compile(r"[a-z][a-z']*")
+
+
+class Lacks:
+    def __init__(
+        self,
+        analyzer: Analyzer,
+        postings: Mapping[str, Posting],
+        names: Mapping[str, tuple[np.ndarray, np.ndarray]],
+        ranges: Mapping[str, tuple[int, int]],
+        products: Mapping[str, str],
+    ) -> None:
+        """`postings`: per term, its rows (documents first, then `n` + names); `names`:
+        per term, the endpoints whose name holds it; `ranges`: each integration's rows
+        [start, end); `products`: each integration's slug -> its name."""
+        self._analyzer = analyzer
+        self._postings = postings
+        self._names = names
+        self._ranges = ranges
+        self._n = sum(end - start for start, end in ranges.values())
+
+        def terms(words: str) -> frozenset[str]:
+            return frozenset(t for w in words.split() for t in analyzer.terms(w))
+
+        self._kinds = [terms(k) for k in KINDS]
+        self._again = terms(AGAIN)
+        self._verbs = terms(" ".join([*DOING, *MORE_VERBS, *READING, *CHANGING, *RARER]))
+        self._nouns = terms(" ".join(NOUN_VERBS))  # verbs as often things ("label")
+        self._skip = LEAD_INS | analyzer.filler | {"pls"}
+        self._product = {slug: frozenset(analyzer.terms(name)) for slug, name in products.items()}
+        # What one word stands for in the tables ("bug": issue; "make": create).
+        self._stands: dict[str, set[str]] = {}
+        for table in (analyzer.means, analyzer.actions):
+            for phrase, meant in table.items():
+                if len(phrase) == 1:
+                    self._stands.setdefault(phrase[0], set()).update(meant)
+
+    def lacks(self, text: str, slug: str, question: bool) -> bool:
+        """Whether `slug`, the one product of ours `text` (the request as searched) names,
+        lacks what it asks (`question`: the analysis read a question: never)."""
+        if question or _QUESTION.match(text) or slug not in self._ranges:
+            return False
+        said = phrased(text, imperative=True).request or text
+        raw = [w for w in _RAW.findall(first_clause(said).lower()) if w not in self._skip]
+        first = self._analyzer.terms(raw[0])[:1] if raw else []
+        if not first or first[0] not in self._verbs:
+            return False
+        verb = first[0]
+        meant = {verb, *self._stands.get(verb, ())}
+        if verb.startswith("re") and verb[2:] in self._again:
+            meant.add(verb[2:])
+        kind = next((k for k in self._kinds if verb in k), None)
+        if kind is None:
+            return not self._in_documents(meant, slug) and not self._elsewhere(meant, slug)
+        if kind is self._kinds[0]:
+            return False  # to read: what every product does
+        # Gerunds ("start *playing* music") and states ("mark it *done*": complete) say
+        # the action too; a verb as often a thing ("a new *label*") stays the object.
+        head = set(self._analyzer.terms(Unknowns.head(said))) - meant - self._product[slug]
+        head |= {m for t in head for m in self._stands.get(t, ())}
+        states = head & self._verbs - self._nouns
+        states |= {t for w in raw[1:] if w.endswith("ing") for t in self._analyzer.terms(w)}
+        states &= self._verbs
+        return self._named_apart(kind | meant | states, head - states, slug)
+
+    def _rows(self, term: str, start: int, end: int, named: bool) -> np.ndarray:
+        """The rows in [start, end) whose name (`named`) or document holds `term`."""
+        if named:
+            rows = self._names.get(term, (np.zeros(0, np.intp),))[0]
+        else:
+            posting = self._postings.get(term)
+            rows = np.zeros(0, np.intp) if posting is None else posting[0]
+            rows = rows[rows < self._n]
+        return rows[(rows >= start) & (rows < end)]
+
+    def _in_documents(self, terms: Collection[str], slug: str) -> bool:
+        start, end = self._ranges[slug]
+        return any(len(self._rows(t, start, end, False)) for t in terms)
+
+    def _elsewhere(self, terms: Collection[str], slug: str) -> bool:
+        """Whether a name outside `slug` holds one of `terms` and its document names the
+        product ("Export a Google Doc": Drive's `export_file` for Docs)."""
+        product = self._product[slug]
+        if not product:
+            return False
+        start, end = self._ranges[slug]
+        rows = np.concatenate([self._rows(t, 0, self._n, True) for t in terms])
+        rows = rows[(rows < start) | (rows >= end)]
+        for term in product:
+            if not len(rows):
+                return False
+            rows = rows[np.isin(rows, self._rows(term, 0, self._n, False))]
+        return bool(len(rows))
+
+    def _named_apart(self, verbs: Collection[str], objects: Collection[str], slug: str) -> bool:
+        """Whether `slug`'s names hold some of `objects` but never with one of `verbs`."""
+        start, end = self._ranges[slug]
+        held = [self._rows(t, start, end, True) for t in objects]
+        things = np.concatenate(held) if held else np.zeros(0, np.intp)
+        if not len(things):
+            return False  # no name of the product holds the object: it says nothing
+        doing = np.concatenate([self._rows(t, start, end, True) for t in verbs])
+        return not np.isin(things, doing).any()
