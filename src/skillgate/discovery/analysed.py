@@ -1,6 +1,7 @@
 """The catalog as the search index reads it: each endpoint's BM25 document scored
-(bm25s), each endpoint name's terms, the catalog's words for the speller. Analysing
-the texts is most of an index's start-up (~0.1 ms of CPU per endpoint), so it is kept
+(bm25s), each endpoint name's terms, the catalog's words for the speller, and what the
+index derives from each endpoint's name and parameters (`Derived`). Analysing the texts
+is most of an index's start-up (~0.1 ms of CPU per endpoint), so it is kept
 as a snapshot keyed by the catalog's digest and the code that analyses it; a server
 start or a reload serving the same catalog reads it back instead (numpy arrays and
 JSON in one `.npz`, read without pickle). The directory is the catalog snapshots'
@@ -28,7 +29,11 @@ from skillgate.catalog import snapshot
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.kinds import name_kinds
+from skillgate.discovery.spelling import name_words
 from skillgate.discovery.texts import fields, named_by_path, summary
+from skillgate.discovery.values import taken
+from skillgate.discovery.world import taken_out
 
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -47,9 +52,20 @@ SUMMARY_WEIGHT = 4
 K1 = 1.9
 B = 0.9
 _ARRAYS = ("data", "indices", "indptr")
+_DERIVED = ("taken", "kinds")  # `Derived`'s arrays (its other parts: in the JSON)
 # What reading a damaged or foreign file raises: a miss, analysed again.
 _DAMAGED = (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile)
 KEEP = 16  # index snapshots kept (one per catalog digest; the oldest go)
+
+
+@dataclass
+class Derived:
+    """What the index's parts read off each endpoint's name and parameters."""
+
+    taken: np.ndarray  # each endpoint's values taken, as bits (values.taken)
+    kinds: np.ndarray  # each endpoint name's kind, reading or changing (kinds.name_kinds)
+    dropped: list[str]  # the world table's entries the names take out (world.taken_out)
+    named: dict[str, int]  # how many names hold each word (spelling.name_words)
 
 
 @dataclass
@@ -57,6 +73,7 @@ class Analysed:
     bm25: bm25s.BM25  # its `scores` (a CSC matrix: per term its documents) and `vocab_dict`
     names: list[list[str]]  # each endpoint's name terms, distinct and sorted
     words: list[tuple[str, int]]  # the words of the catalog's texts, how often each occurs
+    derived: Derived
 
     @property
     def indexed(self) -> bool:
@@ -139,7 +156,15 @@ def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
         bm25.index(corpus, show_progress=False)
     else:
         bm25.vocab_dict = {}
-    return Analysed(bm25, names, list(words.items()))
+    return Analysed(bm25, names, list(words.items()), derive(catalog, analyzer))
+
+
+def derive(catalog: Catalog, analyzer: Analyzer) -> Derived:
+    """The catalog's `Derived` parts."""
+    endpoints = [e for i in catalog.integrations.values() for e in i.endpoints]
+    names = [e.name for e in endpoints]
+    dropped = sorted(taken_out(names))
+    return Derived(taken(endpoints), name_kinds(analyzer, names), dropped, name_words(names))
 
 
 @cache
@@ -165,18 +190,28 @@ def _read(path: Path, endpoints: int) -> Analysed | None:
     with path.open("rb") as fh, np.load(fh, allow_pickle=False) as stored:
         meta = orjson.loads(stored["meta"].tobytes())
         arrays = {k: stored[k] for k in _ARRAYS}
-    if len(meta["names"]) != endpoints:
+        bits, kinds = (stored[k] for k in _DERIVED)
+    if len(meta["names"]) != endpoints or len(bits) != endpoints or len(kinds) != endpoints:
         return None
     bm25 = bm25s.BM25(k1=K1, b=B)
     bm25.scores = {**arrays, "num_docs": endpoints}
     bm25.vocab_dict = meta["vocab"]
-    return Analysed(bm25, meta["names"], [(w, n) for w, n in meta["words"]])
+    derived = Derived(bits, kinds, meta["dropped"], meta["named"])
+    return Analysed(bm25, meta["names"], [(w, n) for w, n in meta["words"]], derived)
 
 
 def _write(path: Path, analysed: Analysed) -> None:
-    meta = {"vocab": analysed.bm25.vocab_dict, "names": analysed.names, "words": analysed.words}
+    derived = analysed.derived
+    meta = {
+        "vocab": analysed.bm25.vocab_dict,
+        "names": analysed.names,
+        "words": analysed.words,
+        "dropped": derived.dropped,
+        "named": derived.named,
+    }
     arrays = {k: analysed.bm25.scores[k] for k in _ARRAYS} if analysed.indexed else {}
     arrays = {k: arrays.get(k, np.zeros(0)) for k in _ARRAYS}
+    arrays.update((k, getattr(derived, k)) for k in _DERIVED)
     buffer = io.BytesIO()
     np.savez(buffer, meta=np.frombuffer(orjson.dumps(meta), dtype=np.uint8), **arrays)
     snapshot.write(path.parent, path.name, buffer.getvalue(), "index-*.npz", KEEP)

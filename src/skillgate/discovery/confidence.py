@@ -144,15 +144,16 @@ class Matcher:
         table: Collection[str],
         named: Collection[str] = (),
         products: Mapping[str, str] | None = None,
-        endpoints: Iterable[str] = (),
+        dropped: Collection[str] = (),
     ) -> None:
         """`df`: per indexed term, how many documents hold it; `table`: the words of the
         synonym tables (never unknown: they stand for catalog words); `named`: the terms
         of the endpoints' names; `products`: each integration's slug -> its name;
-        `endpoints`: the endpoints' names (discovery/world.py)."""
+        `dropped`: the world table's entries the endpoints' names take out
+        (world.taken_out)."""
         self._analyzer = analyzer
         self._foreign = Foreign([*(products or {}), *(products or {}).values()])
-        self._world = World(endpoints)
+        self._world = World(dropped=dropped)
         self._named = frozenset(named)
         # The terms of each product's name that no endpoint's name holds ("slack", not
         # "calendar"): they say which product, never which of its calls (`unbranded`).

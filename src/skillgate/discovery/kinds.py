@@ -27,7 +27,7 @@ flagged).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -41,28 +41,41 @@ _NONE, _READS, _CHANGES = 0, 1, 2
 # Drive's `list_comments` from the top 3 (the held-out section's top-3 0.787 -> 0.775).
 
 
+def _verbs(analyzer: Analyzer) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems of the verbs of reading and of changing (a stem of both: reading)."""
+    reading = frozenset(analyzer.stems(READING))
+    return reading, frozenset(analyzer.stems(CHANGING)) - reading
+
+
+def _first(stems: Iterable[str], reading: frozenset[str], changing: frozenset[str]) -> int:
+    """The kind of the first verb of either kind among `stems`, else `_NONE`."""
+    for stem in stems:
+        if stem in reading:
+            return _READS
+        if stem in changing:
+            return _CHANGES
+    return _NONE
+
+
+def name_kinds(analyzer: Analyzer, names: Iterable[str]) -> np.ndarray:
+    """Each endpoint name's kind, by its first verb of either kind (kept in the index's
+    snapshot: discovery/analysed.py)."""
+    reading, changing = _verbs(analyzer)
+    found = [_first(analyzer.stems(analyzer.words(n)), reading, changing) for n in names]
+    return np.array(found, dtype=np.int8)
+
+
 class Kinds:
-    def __init__(self, analyzer: Analyzer, names: Sequence[str]) -> None:
-        """`names`: each endpoint's name, in index order."""
+    def __init__(self, analyzer: Analyzer, kinds: np.ndarray) -> None:
+        """`kinds`: each endpoint name's kind (`name_kinds`), in index order."""
         self._analyzer = analyzer
-        self._reading = frozenset(analyzer.stems(READING))
-        self._changing = frozenset(analyzer.stems(CHANGING)) - self._reading
+        self._reading, self._changing = _verbs(analyzer)
         self._nouns = frozenset(analyzer.stems(NOUN_VERBS))
-        self._kinds = np.array([self._first(analyzer.stems(analyzer.words(n))) for n in names])
         # Per kind of request, each endpoint's factor (a multiply costs less than a mask).
         self._factors = {
-            k: np.where(self._kinds == _READS + _CHANGES - k, KIND_MISMATCH, 1.0)
+            k: np.where(kinds == _READS + _CHANGES - k, KIND_MISMATCH, 1.0)
             for k in (_READS, _CHANGES)
         }
-
-    def _first(self, stems: Iterable[str]) -> int:
-        """The kind of the first verb of either kind among `stems`, else `_NONE`."""
-        for stem in stems:
-            if stem in self._reading:
-                return _READS
-            if stem in self._changing:
-                return _CHANGES
-        return _NONE
 
     def _of(self, q: Query) -> int:
         """The request's kind: its question form's, else its lead verb's."""
@@ -70,7 +83,9 @@ class Kinds:
             asked = set(q.asked)
             reads, changes = bool(asked & self._reading), bool(asked & self._changing)
             return _READS if reads and not changes else _CHANGES if changes and not reads else 0
-        return 0 if q.lead in self._nouns else self._first((q.lead,))
+        if q.lead in self._nouns:
+            return 0
+        return _first((q.lead,), self._reading, self._changing)
 
     def reads(self, q: Query) -> bool:
         """Whether the request reads (its question form's or its lead verb's kind)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 from itertools import groupby
 from re import _constants as sre  # type: ignore[attr-defined]  # the parser's op codes
 from re import _parser  # type: ignore[attr-defined]  # the standard library's own parser
@@ -70,6 +71,7 @@ def needed(pattern: re.Pattern[str]) -> Needed | None:
     return _best(candidates)
 
 
+@cache  # the tables' patterns: an index's parts ask again at every build
 def mark(pattern: re.Pattern[str], default: str) -> str:
     """The longest string every match of `pattern` (a case-sensitive pattern) holds that
     holds `default` (a character every match holds, a table's own test; "" for none),

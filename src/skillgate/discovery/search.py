@@ -28,7 +28,6 @@ call that deletes is not first for a request that does not ask for it
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 import numpy as np
@@ -50,7 +49,7 @@ from skillgate.discovery.rerank import Reorder
 from skillgate.discovery.semantic import Semantic, second_look, unknown_share
 from skillgate.discovery.spelling import Speller
 from skillgate.discovery.texts import table_words
-from skillgate.discovery.values import Values
+from skillgate.discovery.values import TIME_BIT, Values
 
 # An endpoint's name is what it does: its score is multiplied by 1 + `NAME_COVER` x the
 # share of its name's terms the query holds (`create_issue` for "open a bug": both terms,
@@ -67,10 +66,9 @@ NAMED_BOOST = 1.5
 # (discovery/cues.py) the factors multiply. A preference among near-equal matches only.
 CONNECTED_BOOST = 1.3
 # A request that says when ("next Tuesday", "at 3pm": discovery/phrasing.py) is for a
-# call that takes a time: an endpoint with a parameter of time (`_TIMED`: `start`,
+# call that takes a time: an endpoint with a parameter of time (values.TIMED: `start`,
 # `timeMin`, `post_at`, `due`) has its score multiplied by `TIME_BOOST`.
 TIME_BOOST = 1.15
-_TIMED = re.compile(r"(?i)time|date|start|end|due|_at$|^at$|when|schedule|duration|until")
 MAX_LIMIT = 50
 # Top-k: documents scoring under this share of the best are left out before the
 # partition when enough others remain (an exact shortcut: ~50 candidates instead of ~700).
@@ -97,18 +95,14 @@ class SearchIndex:
         # The words that say nothing of what a request is for (semantic.unknown_share).
         self._said = STOPWORDS | LEAD_INS | self.analyzer.filler
         self.hits, self.ranges = _rows(catalog)
-        names = [h.endpoint.name for h in self.hits]
         products = {slug: i.name for slug, i in catalog.integrations.items()}
         self.mutates = np.array([h.endpoint.mutates for h in self.hits], dtype=bool)
-        self._timed = np.where(
-            [any(_TIMED.search(p.name) for p in h.endpoint.parameters) for h in self.hits],
-            TIME_BOOST,
-            1.0,
-        )
+        derived = analysed.derived  # read off names and parameters (analysed.py)
+        self._timed = np.where(derived.taken & TIME_BIT, TIME_BOOST, 1.0)
         self.prior = priors([(h.integration.slug, h.endpoint) for h in self.hits], boost or {})
         self._name_terms = [frozenset(terms) for terms in analysed.names]
-        self._kinds = Kinds(self.analyzer, names)
-        self._values = Values(self.hits)
+        self._kinds = Kinds(self.analyzer, derived.kinds)
+        self._values = Values(derived.taken)
         self._products = Products(products)
         self._cues = Cues(self.analyzer, self.ranges)
         self.bm25 = analysed.bm25
@@ -120,7 +114,7 @@ class SearchIndex:
             dict(analysed.words),
             table,
             self._knows,
-            names,
+            derived.named,
             [n.replace(" ", "") if " " not in n else "" for n in products.values()],
         )
         # Each document's terms (for `match`), read from the score matrix when asked.
@@ -133,7 +127,7 @@ class SearchIndex:
             table,
             self._postings.names,
             products,
-            names,
+            derived.dropped,
         )
         self._lacks = Lacks(
             self.analyzer, self._postings.lists, self._postings.names, self.ranges, products

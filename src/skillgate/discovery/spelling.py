@@ -88,19 +88,26 @@ def _slip(term: str, word: str) -> int:
     return 0 if swapped and term[diff[0]] == word[diff[1]] and term[diff[1]] == word[diff[0]] else 2
 
 
+def name_words(names: Iterable[str]) -> dict[str, int]:
+    """How many of the endpoints' `names` hold each word (kept in the index's snapshot:
+    discovery/analysed.py)."""
+    return dict(Counter(w for name in names for w in set(name.split("_")) if w.isalpha()))
+
+
 class Speller:
     def __init__(
         self,
         catalog_words: Mapping[str, int],
         table_words: Iterable[str],
         known: Callable[[str], bool],
-        names: Iterable[str] = (),
+        named: Mapping[str, int] | None = None,
         products: Iterable[str] = (),
     ) -> None:
         """`catalog_words`: each word of the catalog's texts, how often it occurs;
         `table_words`: the words of the search's tables; `known(word)`: whether the index
-        knows the word (a word it knows is never corrected); `names`: the endpoints'
-        names (their words win a tie: "asign" is "assign", not "sign"); `products`: the
+        knows the word (a word it knows is never corrected); `named`: how many endpoint
+        names hold each word (`name_words`: their words win a tie, "asign" is "assign",
+        not "sign"); `products`: the
         integrations' names ("git hub" is "github")."""
         counts = Counter({w: n for w, n in catalog_words.items() if w.isalpha() and len(w) >= 2})
         for w in table_words:
@@ -113,8 +120,7 @@ class Speller:
         # not "user"; discovery/foreign.py).
         self._vocabulary = frozenset(counts) | english().keys() | FOREIGN_WORDS
         self._counts = counts
-        # How many endpoint names hold each word.
-        self._named = Counter(w for name in names for w in set(name.split("_")) if w.isalpha())
+        self._named = Counter(named)
         # A product's one-word name written as two words: "git hub", "you tube".
         joined = {p.lower() for p in products if p.isalpha()}
         words = self._vocabulary

@@ -41,7 +41,7 @@ unit parameters: no change, left out).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -49,7 +49,7 @@ import numpy as np
 from skillgate.discovery.literals import Needed, needed
 
 if TYPE_CHECKING:
-    from skillgate.discovery.hit import Hit
+    from skillgate.catalog.models import Endpoint
 
 VALUE_BOOST = 1.25
 # A request that reads and names one item by a reference (analysis.Query.item:
@@ -147,20 +147,39 @@ def may_say(held: tuple[Needed | None, bool], text: str, lower: str | None) -> b
     return False
 
 
+# The parameters that take a time (`start`, `timeMin`, `post_at`, `due`: search.TIME_BOOST).
+TIMED = re.compile(r"(?i)time|date|start|end|due|_at$|^at$|when|schedule|duration|until")
+# An endpoint's bits (`taken`): bit k a parameter of `KINDS`' k-th kind, then one of time
+# (`TIMED`), then a path that ends with one item's parameter (`ITEM_BOOST`).
+TIME_BIT = 1 << len(KINDS)
+ITEM_BIT = TIME_BIT << 1
+
+
+def taken(endpoints: Iterable[Endpoint]) -> np.ndarray:
+    """Each endpoint's bits (`TIME_BIT`, `ITEM_BIT`): what its parameters take and whether
+    it acts on one item; each distinct parameter name matched once (the catalog's 55,742
+    parameters have 10,013 names). Kept in the index's snapshot (discovery/analysed.py)."""
+    patterns = [*(takes for _, takes in KINDS), TIMED]
+    seen: dict[str, int] = {}
+    out = []
+    for e in endpoints:
+        bits = ITEM_BIT if _ONE_ITEM.search(e.path) is not None else 0
+        for p in e.parameters:
+            found = seen.get(p.name)
+            if found is None:
+                found = seen[p.name] = sum(
+                    1 << k for k, pattern in enumerate(patterns) if pattern.search(p.name)
+                )
+            bits |= found
+        out.append(bits)
+    return np.array(out, dtype=np.int32)
+
+
 class Values:
-    def __init__(self, hits: Sequence[Hit]) -> None:
-        """Per kind of value, each endpoint's factor (`hits`: the index's, in row order)."""
-        self._factors = [
-            np.where(
-                [any(takes.search(p.name) for p in h.endpoint.parameters) for h in hits],
-                VALUE_BOOST,
-                1.0,
-            )
-            for _, takes in KINDS
-        ]
-        self.item = np.where(
-            [_ONE_ITEM.search(h.endpoint.path) is not None for h in hits], ITEM_BOOST, 1.0
-        )
+    def __init__(self, bits: np.ndarray) -> None:
+        """Per kind of value, each endpoint's factor (`bits`: `taken`'s, in row order)."""
+        self._factors = [np.where(bits & (1 << k), VALUE_BOOST, 1.0) for k in range(len(KINDS))]
+        self.item = np.where(bits & ITEM_BIT, ITEM_BOOST, 1.0)
 
     def factors(self, text: str, known: Callable[[str], bool]) -> list[np.ndarray]:
         """The factors of the kinds of value `text` (a request) names; `known`: whether a

@@ -32,7 +32,7 @@ set look-up per word of the request, and more only when one may start an entry.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 # What is acted on, by domain: noun phrases (lower case, numbers as "#").
 _THINGS = {
@@ -147,18 +147,30 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
-def _name_phrases(names: Iterable[str]) -> set[str]:
+def _name_phrases(names: Iterable[str], held: frozenset[str]) -> set[str]:
     """The phrases (one to three words, singular) of endpoints' `names` ("Hotels_4_SearchHotel":
-    search hotel, hotel...), `OTHER_SENSE` ones joined into one word."""
-    held: set[str] = set()
+    search hotel, hotel...), `OTHER_SENSE` ones joined into one word; only of the names
+    holding a word of `held` (no other phrase is an entry's)."""
+    phrases: set[str] = set()
     for name in names:
-        spaced = " ".join(_singular(w) for w in _NAME_WORD.findall(_CAMEL.sub(" ", name).lower()))
+        ws = [_singular(w) for w in _NAME_WORD.findall(_CAMEL.sub(" ", name).lower())]
+        if held.isdisjoint(ws):
+            continue
+        spaced = " ".join(ws)
         for other in OTHER_SENSE:
             spaced = spaced.replace(other, other.replace(" ", ""))
         ws = spaced.split()
         for n in (1, 2, 3):
-            held.update(" ".join(ws[i : i + n]) for i in range(len(ws) - n + 1))
-    return held
+            phrases.update(" ".join(ws[i : i + n]) for i in range(len(ws) - n + 1))
+    return phrases
+
+
+def taken_out(endpoints: Iterable[str]) -> frozenset[str]:
+    """The entries a phrase of one of the endpoints' names holds (`World`; kept in the
+    index's snapshot: discovery/analysed.py)."""
+    entries = {e: bare(e) for e in THINGS | ACTS}
+    held = _name_phrases(endpoints, frozenset(w for b in entries.values() for w in b.split()))
+    return frozenset(e for e, b in entries.items() if b in held)
 
 
 def bare(entry: str) -> str:
@@ -179,12 +191,14 @@ def words(text: str) -> list[str]:
 class World:
     """Whether a request acts on a thing, or does an activity, no integration acts in."""
 
-    def __init__(self, endpoints: Iterable[str] = ()) -> None:
+    def __init__(
+        self, endpoints: Iterable[str] = (), dropped: Collection[str] | None = None
+    ) -> None:
         """`endpoints`: the loaded catalog's endpoint names; an entry that is a phrase of
         one of them is something the catalog does, not foreign to it (a catalog with
-        "Weather_1_GetWeather" takes "weather" out; the shipped catalog takes none)."""
-        held = _name_phrases(endpoints)
-        self.dropped = frozenset(e for e in THINGS | ACTS if bare(e) in held)
+        "Weather_1_GetWeather" takes "weather" out; the shipped catalog takes none).
+        `dropped`: those entries when known (`taken_out`), instead of `endpoints`."""
+        self.dropped = frozenset(taken_out(endpoints) if dropped is None else dropped)
         self._things = {tuple(e.split()) for e in THINGS - self.dropped}
         self._acts = {tuple(e.split()) for e in ACTS - self.dropped}
         self._starts = frozenset(e[0] for e in self._things | self._acts)

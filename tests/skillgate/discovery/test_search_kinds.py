@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from skillgate.discovery.analysis import Analyzer
-from skillgate.discovery.kinds import KIND_MISMATCH, Kinds
+from skillgate.discovery.kinds import KIND_MISMATCH, Kinds, name_kinds
 
 NAMES = ["add_postgres_server", "list_servers", "Music_3_LookupMusic", "play_song", "weather"]
 
 
 def _factors(request: str) -> list[float] | None:
     analyzer = Analyzer()
-    found = Kinds(analyzer, NAMES).factors(analyzer.query(request))
+    found = Kinds(analyzer, name_kinds(analyzer, NAMES)).factors(analyzer.query(request))
     return None if found is None else found.tolist()
 
 

@@ -1,6 +1,7 @@
 """The search index's analysed catalog kept as a snapshot (discovery/analysed.py): an
-index read from it scores and ranks exactly as one analysed afresh; a catalog of
-another digest is analysed again; an old index is freed when a reload drops it."""
+index read from it scores and ranks exactly as one analysed afresh, with the same parts
+derived from names and parameters; a catalog of another digest is analysed again, those
+parts too; an old index is freed when a reload drops it."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ import pytest
 from skillgate.catalog import snapshot
 from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.discovery import analysed
+from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.search import SearchIndex
+from skillgate.discovery.values import KINDS
 
 QUERIES = [
     "open a bug about the login page",
@@ -86,6 +89,44 @@ def test_another_catalog_is_analysed_again(
     SearchIndex(Catalog(integrations=fewer))  # no digest: nothing to key it by
     assert len(analysed_now) == 3
     assert len(list(cache.glob("index-*.npz"))) == 2
+
+
+def test_the_derived_parts_round_trip(catalog: Catalog, cache: Path) -> None:
+    """What the index reads off names and parameters (values, kinds, the world table's
+    entries taken out, the speller's name words) is read back as it was derived."""
+    fresh = analysed.for_catalog(catalog, Analyzer()).derived
+    kept = analysed.for_catalog(catalog, Analyzer()).derived
+    assert kept is not fresh
+    assert np.array_equal(kept.taken, fresh.taken)
+    assert np.array_equal(kept.kinds, fresh.kinds)
+    assert (kept.dropped, kept.named) == (fresh.dropped, fresh.named)
+    assert fresh.taken.any()
+    assert fresh.kinds.any()
+    assert fresh.named["list"] > 100
+
+
+def test_a_changed_catalog_derives_its_parts_again(
+    catalog: Catalog, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reload after a catalog change (another digest) reads no part of the old one."""
+    first = next(iter(catalog.integrations.values()))
+    before = Catalog(integrations={first.slug: first}, digest="before")
+    old = analysed.for_catalog(before, Analyzer()).derived
+    e = first.endpoints[0]
+    amount = e.parameters[0].model_copy(update={"name": "amount"})
+    weather = e.model_copy(update={"name": "get_weather", "parameters": (amount,)})
+    changed = first.model_copy(update={"endpoints": (weather, *first.endpoints[1:])})
+    analysed_now = _fresh_only(monkeypatch)
+    after = Catalog(integrations={first.slug: changed}, digest="after")
+    new = analysed.for_catalog(after, Analyzer()).derived
+    assert len(analysed_now) == 1
+    amount_bit = 1 << next(i for i, (_, takes) in enumerate(KINDS) if takes.search("amount"))
+    assert not old.taken[0] & amount_bit
+    assert new.taken[0] & amount_bit
+    assert "weather" not in old.dropped
+    assert "weather" in new.dropped
+    assert new.named["weather"] == 1
+    assert "weather" not in old.named
 
 
 def test_a_damaged_snapshot_is_analysed_again(

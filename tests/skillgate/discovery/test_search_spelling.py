@@ -7,7 +7,7 @@ import pytest
 
 from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.discovery.search import SearchIndex
-from skillgate.discovery.spelling import Speller
+from skillgate.discovery.spelling import Speller, name_words
 
 CATALOG_WORDS = {"close": 40, "issue": 90, "calendars": 12, "password": 8, "trash": 5}
 
@@ -72,7 +72,7 @@ def test_a_word_of_more_endpoint_names_wins_a_tie() -> None:
     """ "asign" is one edit from "sign" (more frequent) and "assign" (in more names)."""
     words = {"sign": 600, "assign": 90, "cal": 900, "goal": 70}
     names = ["assign_issue", "assign_role", "assign_field", "sign_envelope", "get_goal"]
-    speller = Speller(words, [], lambda w: w in words, names)
+    speller = Speller(words, [], lambda w: w in words, name_words(names))
     assert speller.correct("asign the bug") == "assign the bug"
     # The most frequent word, of no endpoint's name, is kept: "gcal" is no "goal".
     assert speller.correct("check gcal") == "check cal"
@@ -83,7 +83,7 @@ def test_a_rare_english_word_near_a_much_commoner_name_word_is_a_typo() -> None:
     "passport" (14 times rarer than "password") and words of no name stay."""
     words = {"calendar": 50, "password": 20, "type": 30}
     names = ["list_calendar", "reset_password", "get_type"]
-    speller = Speller(words, [], lambda w: w in words, names)
+    speller = Speller(words, [], lambda w: w in words, name_words(names))
     assert speller.correct("whats on my calender") == "whats on my calendar"
     assert speller.correct("renew my passport") == "renew my passport"
     # A short word has many real neighbours: "typo" is no "type" (144 times commoner).

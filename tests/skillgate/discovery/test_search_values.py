@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from skillgate.discovery.values import ITEM_BOOST, VALUE_BOOST, Values
+from skillgate.discovery.values import ITEM_BOOST, VALUE_BOOST, Values, taken
 
 
 def _hit(*params: str, path: str = "/things") -> Any:
@@ -23,12 +23,16 @@ HITS = [
 ]
 
 
+def _values(hits: list[Any]) -> Values:
+    return Values(taken(h.endpoint for h in hits))
+
+
 def _known(name: str) -> bool:
     return name in {"Mailchimp", "Google Calendar", "Review"}
 
 
 def _factors(text: str) -> list[list[float]]:
-    return [f.tolist() for f in Values(HITS).factors(text, _known)]
+    return [f.tolist() for f in _values(HITS).factors(text, _known)]
 
 
 def test_an_amount_prefers_calls_taking_one() -> None:
@@ -60,20 +64,20 @@ def test_an_id_and_quoted_text_prefer_calls_taking_them() -> None:
 
 def test_a_year_and_a_limit_prefer_calls_taking_them() -> None:
     hits = [_hit("year"), _hit("max_results"), _hit("query")]
-    found = [f.tolist() for f in Values(hits).factors("find 5 songs from 2018", _known)]
+    found = [f.tolist() for f in _values(hits).factors("find 5 songs from 2018", _known)]
     assert found == [[VALUE_BOOST, 1, 1]]
-    found = [f.tolist() for f in Values(hits).factors("limit it to 5 articles", _known)]
+    found = [f.tolist() for f in _values(hits).factors("limit it to 5 articles", _known)]
     assert found == [[1, VALUE_BOOST, 1]]
 
 
 def test_a_format_prefers_calls_taking_one() -> None:
     hits = [_hit("format"), _hit("query")]
-    found = [f.tolist() for f in Values(hits).factors("search apple, respond in json", _known)]
+    found = [f.tolist() for f in _values(hits).factors("search apple, respond in json", _known)]
     assert found == [[VALUE_BOOST, 1]]
 
 
 def test_a_call_on_one_item_is_one_whose_path_ends_with_its_parameter() -> None:
     """`Values.item`: the factor of a reading request naming one item (search.py)."""
     paths = ["/v1/invoices", "/v1/invoices/{invoice}", "/Calls/{Sid}.json", "/i/{id}/void"]
-    item = Values([_hit(path=p) for p in paths]).item.tolist()
+    item = _values([_hit(path=p) for p in paths]).item.tolist()
     assert item == [1, ITEM_BOOST, ITEM_BOOST, 1]
