@@ -373,3 +373,13 @@ def test_a_class_of_characters_is_required_as_one_of_them() -> None:
             assert test(text) or pattern.search(text) is None, (source, pattern.flags, text)
             skipped += not test(text)
     assert skipped
+
+
+def test_a_texts_terms_are_read_as_without_the_recent_ones_kept() -> None:
+    analyzer = analysis.Analyzer()
+    rng = random.Random(5)
+    texts = [rng.choice(TEXTS) for _ in range(3 * analysis._RECENT)]  # repeats, and clears
+    for text in texts:
+        found = analyzer.terms(text)
+        assert found == analyzer.canonical(analyzer.stems(analyzer.words(text))), text
+        found.append("changed")  # a caller changing what it got changes no later answer
