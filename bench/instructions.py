@@ -91,7 +91,9 @@ class Server:
         self.dumps = 0
 
     def connect(self, probe: Path | str, send: dict[str, object]) -> http.client.HTTPConnection:
-        deadline = time.monotonic() + 300  # start-up under valgrind is slow
+        # Start-up under valgrind is slow: minutes, more on a loaded machine (the counts
+        # after it do not depend on how long it took).
+        deadline = time.monotonic() + 1_200
         while True:
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)

@@ -89,6 +89,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.content import asks_to_see
 from skillgate.discovery.foreign import Foreign
+from skillgate.discovery.literals import may_match
 from skillgate.discovery.phrasing import phrased
 from skillgate.discovery.referents import Referents
 from skillgate.discovery.unknowns import COUNTS, Unknowns, first_clause
@@ -127,6 +128,7 @@ MATCH_SCHEMA = {"type": "number", "minimum": 0, "maximum": 1}
 # What follows them is what to send, not what is asked for (`Matcher._before`).
 _COLON = re.compile(": ")
 _ASKING = re.compile(r"\basking\b", re.IGNORECASE)
+_MAY_ASK = may_match(_ASKING)  # most clauses hold no "asking": no pass of the pattern
 # One word a request asks for: its weight, the terms that satisfy it in full, the terms
 # that satisfy it in part; what a request asks for: its words, and the factor of the
 # words the catalog does not know.
@@ -207,7 +209,8 @@ class Matcher:
         clause = first_clause(text)
         if not question:  # a colon then says what to send, not what to do
             terms = self._before(clause, terms, _COLON.search(clause))
-        terms = self._before(clause, terms, _ASKING.search(clause))
+        if _MAY_ASK(clause):
+            terms = self._before(clause, terms, _ASKING.search(clause))
         out, doing = self._known(terms, asks)
         referred = self._referred(meant.difference(terms), not out)
         out.extend(referred)

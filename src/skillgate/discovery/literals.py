@@ -5,14 +5,15 @@ an idiom's first words missed "got a headsup").
 
 Only what the expression surely requires counts: a run of literal characters at its
 top level or in a group that is not optional, or, for alternatives, one string of each
-("dig|hunt|track": one of the three). Anything else (a class, an optional part, a
-look-around, a scoped flag) requires nothing.
+("dig|hunt|track": one of the three), or a class of single characters (`['"]`: one of
+them). Anything else (a class with a range or a category, a negated class, an optional
+part, a look-around, a scoped flag) requires nothing.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from itertools import groupby
 from re import _constants as sre  # type: ignore[attr-defined]  # the parser's op codes
@@ -40,6 +41,8 @@ def _sequence(items: Iterable[tuple[Any, Any]]) -> list[Needed]:
             out += _sequence(av[3])
         elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[0] >= 1:  # at least once
             out += _sequence(av[2])
+        elif op is sre.IN and all(o is sre.LITERAL for o, _ in av):  # `['"]`: one of them
+            out.append(frozenset(chr(c) for _, c in av))
         elif op is sre.BRANCH:
             each = [_best(_sequence(branch)) for branch in av[1]]
             if all(each):
@@ -69,6 +72,25 @@ def needed(pattern: re.Pattern[str]) -> Needed | None:
             return None
         candidates = [frozenset(s.lower() for s in c) for c in candidates]
     return _best(candidates)
+
+
+def may_match(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    """The cheap test before `pattern`: False when the text holds none of the strings
+    every match holds (`needed`), so the pattern cannot match; always True when it
+    requires none, and for a text not all ASCII when it ignores case."""
+    strings = needed(pattern)
+    if strings is None:
+        return lambda text: True
+    if not pattern.flags & re.IGNORECASE:
+        return lambda text: any(s in text for s in strings)
+
+    def free(text: str) -> bool:
+        if not text.isascii():
+            return True
+        lower = text.lower()
+        return any(s in lower for s in strings)
+
+    return free
 
 
 @cache  # the tables' patterns: an index's parts ask again at every build

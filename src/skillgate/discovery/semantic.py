@@ -258,8 +258,10 @@ class Semantic:
         share of the request's words the catalog does not know (`UNKNOWN_GAIN`)."""
         if len(rows) < 2:
             return rows
-        cosine = self.vectors[rows] @ self._model.vector(text)
-        own = self.group[rows] == self.group[rows[0]]
+        # `take`: the rows' copy, the same values, cheaper than fancy indexing's in 2-D.
+        cosine = self.vectors.take(rows, axis=0) @ self._model.vector(text)
+        group = self.group[rows]
+        own = group == group[0]
         weight = WEIGHT * (1 + UNKNOWN_GAIN * unknown)
         blended = values / values[0] + weight * np.where(own, cosine, cosine[0])
         reordered: np.ndarray = rows[np.argsort(-blended, kind="stable")]

@@ -20,9 +20,11 @@ from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.discovery import (
     analysis,
     answer,
+    confidence,
     content,
     cues,
     idioms,
+    literals,
     phrasing,
     postings,
     products,
@@ -85,8 +87,19 @@ TEXTS = _texts()
         (content.ASKING_WORDS, content.ASKING),
         (lambda t: analysis._HEX_RUN.search(t) is not None, analysis._HEX_ID),
         (unknowns._MY, unknowns._MY_PLACE),
+        (confidence._MAY_ASK, confidence._ASKING),
     ],
-    ids=["when", "asks", "whether", "clause", "content", "asking", "hex id", "my place"],
+    ids=[
+        "when",
+        "asks",
+        "whether",
+        "clause",
+        "content",
+        "asking",
+        "hex id",
+        "my place",
+        "asking (match)",
+    ],
 )
 def test_a_cheap_test_passes_every_text_its_pattern_matches(
     test: Callable[[str], bool], pattern: re.Pattern[str]
@@ -330,7 +343,8 @@ def test_a_texts_references_are_read_as_without_the_last_one_kept() -> None:
 def test_a_kind_of_value_is_looked_for_only_where_the_text_holds_its_strings() -> None:
     extra = ["send $5", "50 EUROS", "a@b.co", "product ID SK1", "id: 12", "'Kickoff call'",
              "from 2018", "LIMIT IT TO 5", "as JSON", "in San Jose", "2508 University Avenue",
-             "50 eur\u017f", "\u017ftop 5", "Max 3", "in Video Format"]  # fmt: skip
+             "50 eur\u017f", "\u017ftop 5", "Max 3", "in Video Format", "\u201cKickoff\u201d",
+             "\u2018Q3 plan\u2019"]  # fmt: skip
     texts = [*TEXTS, *extra, *(f"{t} {e}" for t, e in zip(TEXTS, extra * 99, strict=False))]
     skipped = 0
     for (says, _), held in zip(values.KINDS, values._HELD, strict=True):
@@ -340,3 +354,32 @@ def test_a_kind_of_value_is_looked_for_only_where_the_text_holds_its_strings() -
             assert may or says.search(text) is None, (says.pattern, text)
             skipped += not may
     assert skipped  # and the tests do pass over some
+
+
+def test_a_class_of_characters_is_required_as_one_of_them() -> None:
+    """`literals.needed` reads a class of single characters as one of them: random patterns
+    of literals, classes and optional parts, each test passes every text its pattern
+    matches (and skips some)."""
+    rng = random.Random(9)
+    alphabet = "ab'\"\u2018\u201cK\u212a"
+    parts = ["a", "b", "ab", "[ab]", "['\"]", "[\u2018\u201c']", "[^a]", "[a-b]", "b?", "\\w", "k"]
+    skipped = 0
+    for _ in range(400):
+        source = "".join(rng.choice(parts) for _ in range(rng.randint(1, 4)))
+        pattern = re.compile(source, re.IGNORECASE if rng.random() < 0.3 else 0)
+        test = literals.may_match(pattern)
+        for _ in range(40):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 6)))
+            assert test(text) or pattern.search(text) is None, (source, pattern.flags, text)
+            skipped += not test(text)
+    assert skipped
+
+
+def test_a_texts_terms_are_read_as_without_the_recent_ones_kept() -> None:
+    analyzer = analysis.Analyzer()
+    rng = random.Random(5)
+    texts = [rng.choice(TEXTS) for _ in range(3 * analysis._RECENT)]  # repeats, and clears
+    for text in texts:
+        found = analyzer.terms(text)
+        assert found == analyzer.canonical(analyzer.stems(analyzer.words(text))), text
+        found.append("changed")  # a caller changing what it got changes no later answer
