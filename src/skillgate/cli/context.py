@@ -13,7 +13,7 @@ from skillgate.cli.datadir import NoDataDir, settle_data_dir
 from skillgate.cli.output import fail
 from skillgate.db import migrate
 from skillgate.db.engine import create_engine, create_sessionmaker
-from skillgate.db.session import commit
+from skillgate.db.transaction import commit
 from skillgate.errors import ConfigError, SkillGateError
 from skillgate.settings import Settings, get_settings
 
