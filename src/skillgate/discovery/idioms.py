@@ -68,6 +68,21 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:give|send)\s+((?:\S+\s+){0,3}?)a\s+heads[\s-]?up\b", r"send \1a message"),
         (r"\b((?:the\s+)?\w+)\s+(?:got|gets|get)\s+a\s+heads[\s-]?up\b", r"send \1 a message"),
         (r"\b(?:bounce|kick)\s+(?=(?:it|the|our|my|that|this)\b)", "restart "),
+        # "turn the music down", "turn up the volume": its loudness (not "turn down the
+        # invitation": what is turned is heard).
+        (
+            r"\bturn\s+(?:(?:up|down)\s+(?:the\s+|my\s+|that\s+|this\s+)?(?:music|volume|sound"
+            r"|song|audio|tunes)|(?:the\s+|my\s+|that\s+|this\s+)?(?:music|volume|sound|song"
+            r"|audio|tunes)\s+(?:up|down))\b",
+            "set the playback volume",
+        ),
+        # "toss them in the trash", "throw the old drafts away": delete (to the trash).
+        (
+            r"\b(?:toss|throw|chuck|dump|bin)\s+((?:\S+\s+){0,4}?)(?:in|into|to)\s+(?:the\s+)?"
+            r"(?:trash|bin|garbage|rubbish)\b",
+            r"trash \1",
+        ),
+        (r"\b(?:toss|throw|chuck)\s+((?:\S+\s+){0,4}?)(?:away|out)\b", r"delete \1"),
         # A verdict, not a request to look at something ("the PR looks good, approve it").
         (r"\b(?:looks|looked|seems)\s+(?:good|fine|great|ok|okay)(?:\s+to\s+me)?\b", ""),
     )

@@ -308,6 +308,39 @@ def _imperative(clause: str) -> bool:
     return m is not None and (m.group(1).lower() in DOING or m.group(1).lower() in MORE_VERBS)
 
 
+# A title's period before a name ("text Mrs. Alvarez that ...", "Dr. Lee"): no sentence
+# ends there, so the period goes (else the request parts at it, and what follows "that"
+# is no longer read as what to say).
+_TITLED = re.compile(r"\b(Mrs|Mr|Ms|Mx|Dr|Prof|Sr|Jr|St)\.(?=\s+[A-Z])")
+
+
+# Words of a clause that only asks or fills ("uh can you, like, turn the music down":
+# "uh can you" and "like" name nothing): such a clause is one with the next.
+_BARE = frozenset(
+    ["uh", "um", "er", "hmm", "like", "so", "hey", "hi", "hello", "please", "can", "could",
+     "would", "will", "you", "just", "ok", "okay", "well", "oh", "honestly", "actually",
+     "anyway", "yeah", "and", "but", "then"]
+)  # fmt: skip
+_BARE_WORD = re.compile(r"[a-z']+")
+
+
+def _joined_bare(clauses: list[str]) -> list[str]:
+    """`clauses` with each that holds nothing but `_BARE` words joined to the next."""
+    out: list[str] = []
+    carried = ""
+    for clause in clauses:
+        clause = f"{carried} {clause}" if carried else clause
+        words = _BARE_WORD.findall(clause.lower())
+        if words and _BARE.issuperset(words) and not clause.rstrip().endswith(("?", ".")):
+            carried = clause
+        else:
+            out.append(clause)
+            carried = ""
+    if carried:
+        out.append(carried)
+    return out
+
+
 class _Clauses(NamedTuple):
     text: str  # shorthand spelt out, times left out
     times: tuple[str, ...]
@@ -319,6 +352,8 @@ class _Clauses(NamedTuple):
 def _clauses(text: str) -> _Clauses:
     """`text`'s clauses and times, kept for the few last texts: a request is phrased for
     its terms (analysis.py) and again for its `match` (confidence.py)."""
+    if "." in text:
+        text = _TITLED.sub(r"\1", text)
     text = idioms(_unshorten(text))
     times: list[str] = []
     if any(c.isalpha() for c in text) and _may_say_when(text):
@@ -329,6 +364,8 @@ def _clauses(text: str) -> _Clauses:
     clauses = [c for c in parts if c and c.strip()]
     if (" so " in text or " and " in text or " but " in text) and _ASKS_WORDS(text):
         clauses = [p for c in clauses for p in _JOINED_ASK.split(c) if p and p.strip()]
+    if len(clauses) > 1:
+        clauses = _joined_bare(clauses)
     asking = []
     if len(clauses) > 1:
         asking = [

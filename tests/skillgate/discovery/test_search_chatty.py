@@ -1,0 +1,70 @@
+"""Chatty requests, eighth round (issue 26; docs/catalog.md, "Search"): a clause that only
+asks joins the next, a title's period ends no sentence, everyday idioms of loudness and
+the bin, and a story's words count at a share when the clause that asks names nothing
+but what to do. Cases written for these tests, not taken from the evaluation sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillgate.catalog.loader import load_catalog
+from skillgate.discovery import confidence
+from skillgate.discovery.idioms import idioms
+from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.search import SearchIndex
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    return SearchIndex(load_catalog())
+
+
+@pytest.mark.parametrize(
+    ("text", "asking"),
+    [
+        # "hey could you" names nothing: the clause that asks is the one after it.
+        ("hey could you, um, archive the old repo, nobody uses it", "archive the old repo"),
+        ("so, please, like, rename the channel to ops", "rename the channel to ops"),
+    ],
+)
+def test_a_clause_that_only_asks_joins_the_next(text: str, asking: str) -> None:
+    first = phrased(text).request.split(" . ")[0]
+    assert first.endswith(asking)
+
+
+def test_a_titles_period_ends_no_sentence() -> None:
+    said = phrased("email Dr. Okafor that the lab results are in")
+    assert " . " not in said.request
+    assert "Okafor that the lab results" in said.request
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("turn the sound up", "set the playback volume"),
+        ("can you turn down the music", "can you set the playback volume"),
+        ("chuck the receipts in the bin", "trash the receipts"),
+        ("throw the old drafts away", "delete the old drafts"),
+        # What is turned down and not heard is declined, not quieter.
+        ("turn down the invitation", "turn down the invitation"),
+    ],
+)
+def test_idioms_of_loudness_and_the_bin(text: str, plain: str) -> None:
+    assert " ".join(idioms(text).split()) == plain
+
+
+def test_a_louder_request_finds_the_players_volume(index: SearchIndex) -> None:
+    hits = index.search("ok can you, well, turn the volume up, the party is starting", ("*",))
+    assert hits[0].endpoint.name == "set_volume_for_users_playback"
+
+
+def test_a_story_counts_at_a_share_when_the_ask_names_no_object(
+    index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = "the inbox filled up with 30 newsletters from vendors during the launch, just trash them"
+    hits = index.search(text, ("*",))
+    shared = max(index.matches(text, hits))
+    monkeypatch.setattr(confidence, "STORY_SHARE", 1.0)
+    index._answers.clear()
+    full = max(index.matches(text, hits))
+    assert shared > full
