@@ -83,6 +83,13 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"trash \1",
         ),
         (r"\b(?:toss|throw|chuck)\s+((?:\S+\s+){0,4}?)(?:away|out)\b", r"delete \1"),
+        # "hand the review over to Mei": assign it to her; "slide the card over to Done":
+        # move it there.
+        (r"\b(?:hand|pass)\s+((?:\S+\s+){1,5}?)over\s+to\b", r"assign \1to"),
+        (
+            r"\b(?:slide|drag|shift|scoot)\s+((?:\S+\s+){1,5}?)over\s+(?:to|into)\b",
+            r"move \1to",
+        ),
         # A verdict, not a request to look at something ("the PR looks good, approve it").
         (r"\b(?:looks|looked|seems)\s+(?:good|fine|great|ok|okay)(?:\s+to\s+me)?\b", ""),
     )

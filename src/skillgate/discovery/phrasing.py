@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from skillgate.discovery.idioms import idioms
-from skillgate.discovery.verbs import DOING, MORE_VERBS
+from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, READING
 
 
 def hint(*words: str) -> Callable[[str], bool]:
@@ -163,8 +163,13 @@ def _may_say_when(text: str) -> bool:
 
 
 # Where a sentence's clauses part (each part holds a `_CLAUSE_MARK`).
-_CLAUSE = re.compile(r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$")
-_CLAUSE_MARK = re.compile(r"[,;:!?.\-\u2013\u2014]")
+# Chat's laughter and asides end a thought as a comma does ("practice got cancelled lol
+# just nuke it").
+_CLAUSE = re.compile(
+    r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$|\s+(?:lol|lmao|haha|tbh|smh)\s+",
+    re.IGNORECASE,
+)
+_CLAUSE_MARK = re.compile(r"[,;:!?.\-\u2013\u2014]|\s(?:lol|lmao|haha|tbh|smh)\s", re.IGNORECASE)
 # A question's sentence: "?" ends it.
 _QUESTIONS = re.compile(r"[^.!?]*\?")
 # A request relayed by an agent ("the user wants me to ..."): the user's request.
@@ -302,10 +307,13 @@ _QUESTION = re.compile(
 _FIRST_WORD = re.compile(r"^\W*(?:(?:so|and|then|just|also|now|ok|okay)\s+)*([a-z]+)\b", re.I)
 
 
+_IMPERATIVE = DOING | MORE_VERBS | CHANGING | READING
+
+
 def _imperative(clause: str) -> bool:
     """Whether `clause` starts with a verb of doing ("Open an issue in acme/web ...")."""
     m = _FIRST_WORD.match(clause)
-    return m is not None and (m.group(1).lower() in DOING or m.group(1).lower() in MORE_VERBS)
+    return m is not None and m.group(1).lower() in _IMPERATIVE
 
 
 # A title's period before a name ("text Mrs. Alvarez that ...", "Dr. Lee"): no sentence

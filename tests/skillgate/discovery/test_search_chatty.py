@@ -68,3 +68,27 @@ def test_a_story_counts_at_a_share_when_the_ask_names_no_object(
     index._answers.clear()
     full = max(index.matches(text, hits))
     assert shared > full
+
+
+def test_laughter_ends_a_thought_and_a_kind_verb_may_ask() -> None:
+    # No comma: "lol" parts the story from the ask; "restart" (a verb of changing) asks.
+    said = phrased("the printer jammed again lol just restart it", imperative=True)
+    assert said.background == "the printer jammed again"
+    assert said.request.startswith("just restart it")
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("hand the onboarding checklist over to Priya", "assign the onboarding checklist to Priya"),
+        ("drag the bug card over to In Review", "move the bug card to In Review"),
+    ],
+)
+def test_idioms_of_handing_over(text: str, plain: str) -> None:
+    assert " ".join(idioms(text).split()) == plain
+
+
+def test_a_word_of_kind_is_no_unknown_object(index: SearchIndex) -> None:
+    # "spare" says what kind of copy, not a thing the catalog does not know.
+    text = "the template is perfect, could you make me a spare copy of it"
+    assert max(index.matches(text, index.search(text, ("*",)))) >= confidence.MATCH_FLOOR
