@@ -90,6 +90,17 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"\b(?:slide|drag|shift|scoot)\s+((?:\S+\s+){1,5}?)over\s+(?:to|into)\b",
             r"move \1to",
         ),
+        # "start by getting the invoices": get them (the first step is the request).
+        (r"\b(?:start|begin)\s+(?:off\s+)?(?:by|with)\s+(?=\w+ing\b)", ""),
+        # "flip the ticket to Done": move it to that state.
+        (r"\bflip\s+((?:\S+\s+){1,4}?)(?:over\s+)?to\b", r"move \1to"),
+        # "let her see my calendar", "let the team edit the doc": share it with them.
+        (
+            r"\blet\s+((?:him|her|them|everyone|the\s+team|[A-Z][a-z]+)\s+)(?:see|view|edit"
+            r"|access)\s+((?:my|our|the|this|that)\s+(?:[\w-]+\s+){0,2}?(?:calendar|document|doc"
+            r"|file|folder|sheet|spreadsheet|drive|repo|repository|board|notebook|page))\b",
+            r"share \2 with \1",
+        ),
         # A verdict, not a request to look at something ("the PR looks good, approve it").
         (r"\b(?:looks|looked|seems)\s+(?:good|fine|great|ok|okay)(?:\s+to\s+me)?\b", ""),
     )

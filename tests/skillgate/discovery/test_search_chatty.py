@@ -10,7 +10,7 @@ import pytest
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery import confidence
 from skillgate.discovery.idioms import idioms
-from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.phrasing import commanded, phrased
 from skillgate.discovery.search import SearchIndex
 
 
@@ -92,3 +92,34 @@ def test_a_word_of_kind_is_no_unknown_object(index: SearchIndex) -> None:
     # "spare" says what kind of copy, not a thing the catalog does not know.
     text = "the template is perfect, could you make me a spare copy of it"
     assert max(index.matches(text, index.search(text, ("*",)))) >= confidence.MATCH_FLOOR
+
+
+@pytest.mark.parametrize(
+    ("text", "leads"),
+    [
+        # A story, then what to do: that clause leads the ranking's request.
+        (
+            "the movers broke two chairs yesterday, refund the delivery fee",
+            "refund the delivery fee",
+        ),
+        # A question in it, or a verb that names no object: as written.
+        ("we're out of paper, order more?", "we're out of paper"),
+        ("I'm after a dentist near work, find one for me", "I'm after a dentist near work"),
+        # A clause that asks is the request already.
+        ("the printer is down, can you open a ticket", "can you open a ticket"),
+    ],
+)
+def test_the_ranking_reads_a_command_after_a_story(text: str, leads: str) -> None:
+    assert commanded(text).request.startswith(leads)
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("flip the card to Blocked", "move the card to Blocked"),
+        ("let Omar see my travel calendar", "share my travel calendar with Omar"),
+        ("start by pulling the refunds", "pulling the refunds"),
+    ],
+)
+def test_idioms_of_states_sharing_and_first_steps(text: str, plain: str) -> None:
+    assert " ".join(idioms(text).split()) == plain
