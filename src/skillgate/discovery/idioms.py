@@ -76,13 +76,12 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"|audio|tunes)\s+(?:up|down))\b",
             "set the playback volume",
         ),
-        # "toss them in the trash", "throw the old drafts away": delete (to the trash).
+        # "toss them in the trash", "chuck the receipts in the bin": trash them.
         (
             r"\b(?:toss|throw|chuck|dump|bin)\s+((?:\S+\s+){0,4}?)(?:in|into|to)\s+(?:the\s+)?"
             r"(?:trash|bin|garbage|rubbish)\b",
             r"trash \1",
         ),
-        (r"\b(?:toss|throw|chuck)\s+((?:\S+\s+){0,4}?)(?:away|out)\b", r"delete \1"),
         # "hand the review over to Mei": assign it to her; "slide the card over to Done":
         # move it there.
         (r"\b(?:hand|pass)\s+((?:\S+\s+){1,5}?)over\s+to\b", r"assign \1to"),

@@ -396,39 +396,18 @@ def phrased(text: str, imperative: bool = False) -> Phrased:
 
 def commanded(text: str) -> Phrased:
     """`phrased` as the ranking reads a request. When no clause asks, a story first and
-    then a clause that starts with a verb of doing and names what to act on is that
-    clause first, as the match reads it ("poor guy got charged twice because checkout
-    hiccuped, refund the second charge"). A request with a question in it stays as
-    written ("I'm in the mood for a laugh. Find me a comedy?"; the last sentence that
-    asks a question is the match's reading only: BFCL lost top-1 hits with it in the
-    ranking), as does one whose verb names no object ("I'm looking for a salon. Find
-    one for me": the story names it)."""
+    then a clause that starts with a verb of doing: that clause first, as the match
+    reads it ("poor guy got charged twice because checkout hiccuped, refund the second
+    charge"). A request with a question in it stays as written ("I'm in the mood for a
+    laugh. Find me a comedy?"; the last sentence that asks a question is the match's
+    reading only): BFCL lost top-1 hits with either in the ranking."""
     found = _clauses(text)
     if found.asking or len(found.clauses) < 2 or "?" in text:
         return phrased(text)
     first = next((c for c in found.clauses if _imperative(c)), None)
-    if first is None or first is found.clauses[0] or not _names_object(first):
+    if first is None or first is found.clauses[0]:
         return phrased(text)
     return phrased(text, imperative=True)
-
-
-# Words that name no object of a verb ("find one for me", "search up some"): its object is
-# in the story then.
-_NO_OBJECT = frozenset(
-    ["one", "ones", "some", "it", "them", "him", "her", "me", "us", "for", "a", "an", "the",
-     "that", "this", "these", "those", "there", "here", "what", "what's", "available",
-     "out", "up", "something", "anything", "any", "all", "to", "just", "so", "and", "then",
-     "also", "now", "ok", "okay", "please"]
-)  # fmt: skip
-
-
-def _names_object(clause: str) -> bool:
-    """Whether `clause`, its first word (a verb) and the words before it aside, holds a word
-    that may name what to act on."""
-    words = _BARE_WORD.findall(clause.lower())
-    while words and words[0] in _NO_OBJECT:
-        words = words[1:]
-    return any(w not in _NO_OBJECT for w in words[1:])
 
 
 @lru_cache(maxsize=4)
