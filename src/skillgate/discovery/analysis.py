@@ -22,7 +22,7 @@ import Stemmer
 from skillgate.discovery.content import ASKING, ASKING_WORDS, WHAT, split_content
 from skillgate.discovery.leads import Leads, asks_to_read
 from skillgate.discovery.literals import mark, runs
-from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.phrasing import commanded
 from skillgate.discovery.stems import plural, stem
 from skillgate.discovery.synonyms import (
     ACTIONS,
@@ -324,7 +324,7 @@ class Analyzer:
         plural of a word it does not know, `torvalds`, asks for no listing)."""
         opening = text.split(maxsplit=1)[0] if text.strip() else ""
         text, related, one, item = self._references(text)
-        request, context, _ = phrased(text)
+        request, context, _ = commanded(text)
         if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
         if ASKING_WORDS(text):

@@ -110,6 +110,10 @@ FOREIGN_PENALTY = 0.25
 # The weight share of a request's word that is in no endpoint's name ("delete the *old
 # vendor* from my contacts"): a value to act on more often than what the call does.
 ARGUMENT_SHARE = 0.5
+# The weight share of a word only of the clauses around one that asks and names nothing
+# but what to do ("just trash them all", "kick it off again"): their story names what it
+# is done to among words that do not.
+STORY_SHARE = 0.5
 # Below this best `match` the answer says nothing fits (bench/flag_fit.py).
 MATCH_FLOOR = 0.32
 # What a result in an integration the request names earns on its match, up to 1, and one
@@ -201,7 +205,11 @@ class Matcher:
         # The clause that asks, when others follow it and it names what to act on (not
         # "can you check it": then the others name it): what it asks to be done.
         asks = set(self._analyzer.terms(first_clause(asking))) if " . " in asking else None
+        story: frozenset[str] = frozenset()
         if asks is not None and asks <= self._verbs:
+            # It names only what to do ("just trash them all . there's like 40 promo
+            # emails from suppliers ..."): the others say what to, among their story.
+            story = frozenset(self._analyzer.terms(asking.split(" . ", 1)[1])) - asks
             asks = None
         if asks is not None:  # the clauses around the ask: not asked for
             around = set(self._analyzer.terms(asking.split(" . ", 1)[1])) - asks
@@ -211,7 +219,7 @@ class Matcher:
             terms = self._before(clause, terms, _COLON.search(clause))
         if _MAY_ASK(clause):
             terms = self._before(clause, terms, _ASKING.search(clause))
-        out, doing = self._known(terms, asks)
+        out, doing = self._known(terms, asks, story)
         referred = self._referred(meant.difference(terms), not out)
         out.extend(referred)
         doing &= not referred  # a reference names what is acted on
@@ -229,7 +237,9 @@ class Matcher:
             factor *= FOREIGN_PENALTY  # to be done in a product or a domain nothing here is
         return out, factor
 
-    def _known(self, terms: Terms, asks: set[str] | None) -> tuple[list[Word], bool]:
+    def _known(
+        self, terms: Terms, asks: set[str] | None, story: frozenset[str] = frozenset()
+    ) -> tuple[list[Word], bool]:
         """The words of `terms` the catalog knows, weighed, and whether every one is one
         of doing (`asks`: the terms of the clause that asks, when others follow it)."""
         out: list[Word] = []
@@ -245,6 +255,8 @@ class Matcher:
                 full = frozenset([term]) if term in self._idf else frozenset()
                 if self._named and self._named.isdisjoint(full | also):
                     weight *= ARGUMENT_SHARE  # in no name: what to act on, not the call
+                if term in story:
+                    weight *= STORY_SHARE
                 out.append((weight, full, also))
                 # Only the clause that asks says what is done ("can you schedule an oil
                 # change, the light's been on forever": schedule, change).

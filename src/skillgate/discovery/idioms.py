@@ -68,6 +68,38 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:give|send)\s+((?:\S+\s+){0,3}?)a\s+heads[\s-]?up\b", r"send \1a message"),
         (r"\b((?:the\s+)?\w+)\s+(?:got|gets|get)\s+a\s+heads[\s-]?up\b", r"send \1 a message"),
         (r"\b(?:bounce|kick)\s+(?=(?:it|the|our|my|that|this)\b)", "restart "),
+        # "turn the music down", "turn up the volume": its loudness (not "turn down the
+        # invitation": what is turned is heard).
+        (
+            r"\bturn\s+(?:(?:up|down)\s+(?:the\s+|my\s+|that\s+|this\s+)?(?:music|volume|sound"
+            r"|song|audio|tunes)|(?:the\s+|my\s+|that\s+|this\s+)?(?:music|volume|sound|song"
+            r"|audio|tunes)\s+(?:up|down))\b",
+            "set the playback volume",
+        ),
+        # "toss them in the trash", "chuck the receipts in the bin": trash them.
+        (
+            r"\b(?:toss|throw|chuck|dump|bin)\s+((?:\S+\s+){0,4}?)(?:in|into|to)\s+(?:the\s+)?"
+            r"(?:trash|bin|garbage|rubbish)\b",
+            r"trash \1",
+        ),
+        # "hand the review over to Mei": assign it to her; "slide the card over to Done":
+        # move it there.
+        (r"\b(?:hand|pass)\s+((?:\S+\s+){1,5}?)over\s+to\b", r"assign \1to"),
+        (
+            r"\b(?:slide|drag|shift|scoot)\s+((?:\S+\s+){1,5}?)over\s+(?:to|into)\b",
+            r"move \1to",
+        ),
+        # "start by getting the invoices": get them (the first step is the request).
+        (r"\b(?:start|begin)\s+(?:off\s+)?(?:by|with)\s+(?=\w+ing\b)", ""),
+        # "flip the ticket to Done": move it to that state.
+        (r"\bflip\s+((?:\S+\s+){1,4}?)(?:over\s+)?to\b", r"move \1to"),
+        # "let her see my calendar", "let the team edit the doc": share it with them.
+        (
+            r"\blet\s+((?:him|her|them|everyone|the\s+team|[A-Z][a-z]+)\s+)(?:see|view|edit"
+            r"|access)\s+((?:my|our|the|this|that)\s+(?:[\w-]+\s+){0,2}?(?:calendar|document|doc"
+            r"|file|folder|sheet|spreadsheet|drive|repo|repository|board|notebook|page))\b",
+            r"share \2 with \1",
+        ),
         # A verdict, not a request to look at something ("the PR looks good, approve it").
         (r"\b(?:looks|looked|seems)\s+(?:good|fine|great|ok|okay)(?:\s+to\s+me)?\b", ""),
     )

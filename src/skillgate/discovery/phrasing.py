@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from skillgate.discovery.idioms import idioms
-from skillgate.discovery.verbs import DOING, MORE_VERBS
+from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, READING
 
 
 def hint(*words: str) -> Callable[[str], bool]:
@@ -163,8 +163,13 @@ def _may_say_when(text: str) -> bool:
 
 
 # Where a sentence's clauses part (each part holds a `_CLAUSE_MARK`).
-_CLAUSE = re.compile(r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$")
-_CLAUSE_MARK = re.compile(r"[,;:!?.\-\u2013\u2014]")
+# Chat's laughter and asides end a thought as a comma does ("practice got cancelled lol
+# just nuke it").
+_CLAUSE = re.compile(
+    r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$|\s+(?:lol|lmao|haha|tbh|smh)\s+",
+    re.IGNORECASE,
+)
+_CLAUSE_MARK = re.compile(r"[,;:!?.\-\u2013\u2014]|\s(?:lol|lmao|haha|tbh|smh)\s", re.IGNORECASE)
 # A question's sentence: "?" ends it.
 _QUESTIONS = re.compile(r"[^.!?]*\?")
 # A request relayed by an agent ("the user wants me to ..."): the user's request.
@@ -302,10 +307,48 @@ _QUESTION = re.compile(
 _FIRST_WORD = re.compile(r"^\W*(?:(?:so|and|then|just|also|now|ok|okay)\s+)*([a-z]+)\b", re.I)
 
 
+# "like" leads chat ("like what's left to pay"), not a request; "file" and "log" lead one
+# ("file a ticket", "log two hours").
+_IMPERATIVE = (DOING | MORE_VERBS | CHANGING | READING | {"file", "log"}) - {"like"}
+
+
 def _imperative(clause: str) -> bool:
     """Whether `clause` starts with a verb of doing ("Open an issue in acme/web ...")."""
     m = _FIRST_WORD.match(clause)
-    return m is not None and (m.group(1).lower() in DOING or m.group(1).lower() in MORE_VERBS)
+    return m is not None and m.group(1).lower() in _IMPERATIVE
+
+
+# A title's period before a name ("text Mrs. Alvarez that ...", "Dr. Lee"): no sentence
+# ends there, so the period goes (else the request parts at it, and what follows "that"
+# is no longer read as what to say).
+_TITLED = re.compile(r"\b(Mrs|Mr|Ms|Mx|Dr|Prof|Sr|Jr|St)\.(?=\s+[A-Z])")
+
+
+# Words of a clause that only asks or fills ("uh can you, like, turn the music down":
+# "uh can you" and "like" name nothing): such a clause is one with the next.
+_BARE = frozenset(
+    ["uh", "um", "er", "hmm", "like", "so", "hey", "hi", "hello", "please", "can", "could",
+     "would", "will", "you", "just", "ok", "okay", "well", "oh", "honestly", "actually",
+     "anyway", "yeah", "and", "but", "then"]
+)  # fmt: skip
+_BARE_WORD = re.compile(r"[a-z']+")
+
+
+def _joined_bare(clauses: list[str]) -> list[str]:
+    """`clauses` with each that holds nothing but `_BARE` words joined to the next."""
+    out: list[str] = []
+    carried = ""
+    for clause in clauses:
+        clause = f"{carried} {clause}" if carried else clause
+        words = _BARE_WORD.findall(clause.lower())
+        if words and _BARE.issuperset(words) and not clause.rstrip().endswith(("?", ".")):
+            carried = clause
+        else:
+            out.append(clause)
+            carried = ""
+    if carried:
+        out.append(carried)
+    return out
 
 
 class _Clauses(NamedTuple):
@@ -319,6 +362,8 @@ class _Clauses(NamedTuple):
 def _clauses(text: str) -> _Clauses:
     """`text`'s clauses and times, kept for the few last texts: a request is phrased for
     its terms (analysis.py) and again for its `match` (confidence.py)."""
+    if "." in text:
+        text = _TITLED.sub(r"\1", text)
     text = idioms(_unshorten(text))
     times: list[str] = []
     if any(c.isalpha() for c in text) and _may_say_when(text):
@@ -329,6 +374,8 @@ def _clauses(text: str) -> _Clauses:
     clauses = [c for c in parts if c and c.strip()]
     if (" so " in text or " and " in text or " but " in text) and _ASKS_WORDS(text):
         clauses = [p for c in clauses for p in _JOINED_ASK.split(c) if p and p.strip()]
+    if len(clauses) > 1:
+        clauses = _joined_bare(clauses)
     asking = []
     if len(clauses) > 1:
         asking = [
@@ -345,6 +392,22 @@ def phrased(text: str, imperative: bool = False) -> Phrased:
         found = _clauses(text)
         imperative = not found.asking and len(found.clauses) > 1
     return _phrased(text, imperative)  # so both readings share the one kept
+
+
+def commanded(text: str) -> Phrased:
+    """`phrased` as the ranking reads a request. When no clause asks, a story first and
+    then a clause that starts with a verb of doing: that clause first, as the match
+    reads it ("poor guy got charged twice because checkout hiccuped, refund the second
+    charge"). A request with a question in it stays as written ("I'm in the mood for a
+    laugh. Find me a comedy?"; the last sentence that asks a question is the match's
+    reading only): BFCL lost top-1 hits with either in the ranking."""
+    found = _clauses(text)
+    if found.asking or len(found.clauses) < 2 or "?" in text:
+        return phrased(text)
+    first = next((c for c in found.clauses if _imperative(c)), None)
+    if first is None or first is found.clauses[0]:
+        return phrased(text)
+    return phrased(text, imperative=True)
 
 
 @lru_cache(maxsize=4)

@@ -39,6 +39,10 @@ _PRONOUNS = frozenset(
     ["him", "her", "them", "us", "everyone", "everybody", "someone", "somebody", "anyone",
      "anybody", "nobody", "myself", "himself", "herself", "themselves", "ourselves"]
 )  # fmt: skip
+# Words that say what kind of a thing, never which thing ("make me a *fresh* copy", "a
+# *spare* key"): never the request's object. (Only words the catalog does not know count
+# at all; those it knows, "blank", "extra", "new", are no unknown object anyway.)
+_QUALITIES = frozenset(["fresh", "spare", "little", "tiny", "huge", "nice"])
 # Where a request is to be done, when it is the caller's own ("to my instagram", "from
 # our bank"): a word here the catalog does not know names a place nothing here is.
 _MY_PLACE = re.compile(
@@ -124,8 +128,8 @@ class Unknowns:
             lower = word.lower()
             if (i and not word.islower()) or lower in _WHEN or lower in COUNTS:
                 continue  # a name, a time, how many
-            if lower in _PRONOUNS:
-                continue  # someone named before
+            if lower in _PRONOUNS or lower in _QUALITIES:
+                continue  # someone named before; what kind, not what
             for term in self._terms(word):
                 if term not in self._known and term not in self._table:
                     found.add(term)
