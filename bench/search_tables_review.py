@@ -40,8 +40,9 @@ from typing import Any
 # tables (the snapshot's key is the code's, not the patched tables').
 os.environ["SKILLGATE_CACHE_DIR"] = ""
 
-from tests.skillgate.discovery import test_search_quality as quality
+from tests.skillgate.discovery import quality
 from tests.skillgate.discovery.quality import total
+from tests.skillgate.discovery.test_search_quality import _bfcl, bfcl_catalog
 
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery import (
@@ -50,6 +51,7 @@ from skillgate.discovery import (
     idioms,
     phrasing,
     products,
+    stems,
     synonyms,
     texts,
 )
@@ -79,7 +81,7 @@ def shipped() -> Tables:
     tables["CUE_SHAPES"] = cues.CUE_SHAPES[: len(cues.CUE_SHAPES) - len(cue)]
     tables["IDIOMS"] = tuple((p.pattern, plain) for p, plain in idioms._IDIOMS)
     tables["FILLER"] = tuple(analysis._FILLER.split())
-    tables["DERIVED"] = analysis._DERIVED
+    tables["DERIVED"] = stems._DERIVED
     tables["SHORTHAND"] = tuple(phrasing._SHORTHAND.items())
     tables["NICKNAMES"] = products.NICKNAMES
     assert composed(tables)["SHAPES"] == synonyms.SHAPES
@@ -108,7 +110,7 @@ def composed(tables: Tables) -> Tables:
 
 def use(tables: Tables) -> None:
     """The tables as every module that reads them at index build or query sees them."""
-    for module in (synonyms, analysis, texts, cues, idioms, products, phrasing):
+    for module in (synonyms, analysis, stems, texts, cues, idioms, products, phrasing):
         for name, value in composed(tables).items():
             if hasattr(module, name):
                 setattr(module, name, value)
@@ -187,10 +189,11 @@ def at(rev: str) -> Tables:
         _module(rev, "cues.py"),
         _module(rev, "idioms.py"),
     )
-    ana, phr, prod = (
+    ana, phr, prod, stem = (
         _module(rev, "analysis.py"),
         _module(rev, "phrasing.py"),
         _module(rev, "products.py"),
+        _module(rev, "stems.py"),
     )
     links = syn.get("LINKS", ())
     shapes, cue_links = _link_shapes(links)
@@ -205,7 +208,8 @@ def at(rev: str) -> Tables:
         "CUE_SHAPES": cue_shapes[: len(cue_shapes) - len(cue_links)],
         "IDIOMS": tuple((p.pattern, plain) for p, plain in idiom_table),
         "FILLER": tuple(ana.get("_FILLER", "").split()),
-        "DERIVED": ana.get("_DERIVED", ()),
+        # `_DERIVED` moved from analysis.py to stems.py.
+        "DERIVED": stem.get("_DERIVED", ana.get("_DERIVED", ())),
         "SHORTHAND": tuple(phr.get("_SHORTHAND", {}).items()),
         "NICKNAMES": prod.get("NICKNAMES", {}),
     }
@@ -221,8 +225,8 @@ def main() -> None:
     if unknown:
         sys.exit(f"--tables: no table {', '.join(sorted(unknown))} (of {', '.join(ALL)})")
     catalog = load_catalog()
-    functions, questions = quality._bfcl()
-    pool = quality.bfcl_catalog(functions)
+    functions, questions = _bfcl()
+    pool = bfcl_catalog(functions)
     tables = shipped()
     before = at(args.since) if args.since else None
     print(json.dumps({"base": measure(catalog, pool, questions)}), flush=True)
