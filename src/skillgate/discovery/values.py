@@ -41,6 +41,7 @@ unit parameters: no change, left out).
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -254,4 +255,4 @@ def _one_of(path: str) -> list[str]:
     """The segments of `path` just before a parameter (`/v1/customers/{customer}/tax_ids`:
     customers)."""
     parts = path.split("/")
-    return [a for a, b in zip(parts, parts[1:]) if b.startswith("{") and a and "{" not in a]
+    return [a for a, b in pairwise(parts) if b.startswith("{") and a and "{" not in a]
