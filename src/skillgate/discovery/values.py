@@ -41,8 +41,8 @@ unit parameters: no change, left out).
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 from collections.abc import Callable, Iterable, Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
