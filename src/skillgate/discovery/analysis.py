@@ -91,6 +91,14 @@ class Query(NamedTuple):
     # Whether the request names one item by a reference (`pi_3Pab...`, `ENG-12`, a link to
     # an issue; not a repository, a channel or a person): a call on one item (values.py).
     item: bool = False
+    # The terms of what the request's references to one item name (`cus_...`: customer,
+    # `ENG-12`: issue): a call on such a thing is preferred (values.Things).
+    things: tuple[str, ...] = ()
+
+
+# A text's references read (`Analyzer._references`): the text without them, what they
+# refer to, whether one names one item, whether that is no person, the items' things.
+_Read = tuple[str, set[str], bool, bool, tuple[str, ...]]
 
 
 class Analyzer:
@@ -102,7 +110,7 @@ class Analyzer:
         self._recent: dict[str, tuple[str, ...]] = {}
         # The last text's references (`_references`): a request's analysis and its match
         # read them off the same text, most often (257 of 300 new development requests).
-        self._last_references: tuple[str, tuple[str, set[str], bool, bool]] | None = None
+        self._last_references: tuple[str, _Read] | None = None
         # Phrase (stems) -> its group's term, and the longest phrase of any table.
         self._groups: dict[tuple[str, ...], str] = {}
         for group in SYNONYMS:
@@ -125,6 +133,9 @@ class Analyzer:
         # (`email`, `user`), not an item of the path (values.py's `ITEM_BOOST`).
         self._people = frozenset(self.terms("email user"))
         self._reads = frozenset(self.terms("get list search find read"))
+        # What a verb of reading stands for beside get ("show": get, list; "look up": get,
+        # search): not for a request that names one item (`ItemReads`).
+        self._many = frozenset(self.terms("list search find"))
         self._verbs = frozenset(s for w in [*DOING, *MORE_VERBS] for s in self.stems(self.words(w)))
         self._lead = Leads(self.stems, self.words)  # a request's verb (discovery/leads.py)
         self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
@@ -249,24 +260,26 @@ class Analyzer:
         """`text` without its references of a known shape, and the terms of what they refer
         to (`ENG-12`: issue; a link's words say nothing): the no-match flag reads a
         reference as what it names, never as words of the request (confidence.py)."""
-        stripped, related, _, _ = self._references(text)
+        stripped, related, _, _, _ = self._references(text)
         return stripped, related
 
-    def _references(self, text: str) -> tuple[str, set[str], bool, bool]:
+    def _references(self, text: str) -> _Read:
         """`text` without its references of a known shape, what they refer to, whether it
         names one item (a reference but to a repository or channel, where items are; a long
-        hex id), and whether that is an item, not a person (an email address, @ana)."""
+        hex id), whether that is an item, not a person (an email address, @ana), and the
+        terms of the items' things."""
         last = self._last_references
         if last is not None and last[0] == text:
-            stripped, related, one, item = last[1]
-            return stripped, set(related), one, item  # a copy: callers add to it
+            stripped, related, one, item, things = last[1]
+            return stripped, set(related), one, item, things  # a copy: callers add to it
         found = self._read_references(text)
-        self._last_references = (text, (found[0], set(found[1]), found[2], found[3]))
+        self._last_references = (text, (found[0], set(found[1]), *found[2:]))
         return found
 
-    def _read_references(self, text: str) -> tuple[str, set[str], bool, bool]:
+    def _read_references(self, text: str) -> _Read:
         """`_references` without the last text's kept."""
         related: set[str] = set()
+        things: set[str] = set()
         one = _HEX_RUN.search(text) is not None and _HEX_ID.search(text) is not None
         item = one
         for char, shapes in self._shapes:
@@ -280,8 +293,10 @@ class Analyzer:
                         related.update(meant)
                         if self._places.isdisjoint(meant):
                             one = True
-                            item |= self._people.isdisjoint(meant)
-        return text, related, one, item
+                            if self._people.isdisjoint(meant):
+                                item = True
+                                things.update(meant)
+        return text, related, one, item, tuple(sorted(things))
 
     def _acts(self, words: list[str]) -> bool:
         """Whether the request's `words` say an action (a verb of `DOING` or
@@ -323,7 +338,7 @@ class Analyzer:
         """The query's terms and related terms; `known`: the terms the catalog holds (a
         plural of a word it does not know, `torvalds`, asks for no listing)."""
         opening = text.split(maxsplit=1)[0] if text.strip() else ""
-        text, related, one, item = self._references(text)
+        text, related, one, item, things = self._references(text)
         request, context, _ = commanded(text)
         if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
@@ -351,6 +366,8 @@ class Analyzer:
             for size in range(self._longest_means, 0, -1):  # the request's first phrase
                 action = self._actions.get(tuple(terms[:size]))
                 if action is not None and self._leads(text, words):
+                    if item and self._get <= action:  # "show me evt_1NG8...": that one
+                        action = action - self._many
                     related |= action
                     # Only what the word stands for, unless it is an API word itself.
                     terms = [t for t in terms[:size] if t in action] + terms[size:]
@@ -376,4 +393,4 @@ class Analyzer:
         searched = [*places, *(self.terms(content) if content else ())]
         content_terms = tuple(t for t in dict.fromkeys(searched) if t not in said)
         lead = "get" if reads else self._lead.of(text, stems)
-        return Query(own, others, content_terms, when, asked, places, lead, item)
+        return Query(own, others, content_terms, when, asked, places, lead, item, things)

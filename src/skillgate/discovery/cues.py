@@ -128,6 +128,14 @@ class Cues:
             for s, c, pattern in ((s, c, re.compile(p)) for s, c, p in CUE_SHAPES)
             if s in slugs
         )
+        # A link to a product's own page names the product, as its name would.
+        alternatives = [
+            (slug, f"(?P<l{i}>{link(address)})")
+            for i, (address, slug, _) in enumerate(LINKS)
+            if slug in slugs
+        ]
+        self._link_slugs = {f"l{i}": slug for i, (_, slug, _) in enumerate(LINKS)}
+        self._links = re.compile("|".join(p for _, p in alternatives)) if alternatives else None
 
     def found(self, text: str, terms: Iterable[str]) -> dict[str, int]:
         """Per integration, how many distinct cues the query holds (`text` as typed,
@@ -149,6 +157,12 @@ class Cues:
                 for slug in self._phrases.get(phrase, ()):
                     seen.setdefault(slug, set()).add(phrase)
         return {slug: len(cues) for slug, cues in seen.items()}
+
+    def linked(self, text: str) -> set[str]:
+        """The integrations whose own pages the text links to (`LINKS`)."""
+        if self._links is None or "." not in text:
+            return set()
+        return {self._link_slugs[str(m.lastgroup)] for m in self._links.finditer(text)}
 
     def factors(self, text: str, terms: Iterable[str]) -> dict[str, float]:
         """Per integration the query's cues point to, its score multiplier."""

@@ -49,7 +49,7 @@ from skillgate.discovery.rerank import Reorder
 from skillgate.discovery.semantic import Semantic, second_look, unknown_share
 from skillgate.discovery.spelling import Speller
 from skillgate.discovery.texts import table_words
-from skillgate.discovery.values import TIME_BIT, Values
+from skillgate.discovery.values import TIME_BIT, Things, Values
 
 # An endpoint's name is what it does: its score is multiplied by 1 + `NAME_COVER` x the
 # share of its name's terms the query holds (`create_issue` for "open a bug": both terms,
@@ -103,6 +103,9 @@ class SearchIndex:
         self._name_terms = [frozenset(terms) for terms in analysed.names]
         self._kinds = Kinds(self.analyzer, derived.kinds)
         self._values = Values(derived.taken)
+        self._things = Things(
+            [(h.integration.slug, h.endpoint) for h in self.hits], self.analyzer.terms
+        )
         self._products = Products(products)
         self._cues = Cues(self.analyzer, self.ranges)
         self.bm25 = analysed.bm25
@@ -214,9 +217,15 @@ class SearchIndex:
             total *= factors
         if q.item and self._kinds.reads(q):  # "in_1MtH...": a call on that one item
             total *= self._values.item
+        if q.things:  # "CS-1184": a call on an issue
+            things = self._things.factors(q.things)
+            if things is not None:
+                total *= things
         named = self._products.of(query)
-        # No product named: the words that imply one (discovery/cues.py).
-        boosts = {slug: NAMED_BOOST for slug in named} or self._cues.factors(query, q.terms)
+        # A link to a product's own page ranks as its name would; the match reads it as a
+        # cue (a Sheets link's sharing is Drive's).
+        linked = named | self._cues.linked(query)
+        boosts = {slug: NAMED_BOOST for slug in linked} or self._cues.factors(query, q.terms)
         self._last_asked = (q, frozenset(boosts), bool(named))
         if not named:  # and the caller's connected integrations
             for slug in connected:

@@ -41,7 +41,8 @@ unit parameters: no change, left out).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -194,3 +195,64 @@ class Values:
             if m is not None and not ("place" in says.groupindex and known(m["place"])):
                 found.append(factors)
         return found
+
+
+# A request naming one item by a reference (analysis.Query.things: `cus_...` a customer,
+# `ENG-12` an issue) is for a call on that thing: one whose path takes an item of it
+# (`/v1/customers/{customer}/...`, `/issue/{issueIdOrKey}`), not another thing's
+# (`/priority/{id}`) nor a listing of all (`/v1/events`).
+THING_BOOST = 1.2
+_RPC = 0.2
+
+
+class Things:
+    def __init__(
+        self, endpoints: Sequence[tuple[str, Endpoint]], terms: Callable[[str], list[str]]
+    ) -> None:
+        """`endpoints`: (integration, endpoint) in row order; `terms`: the analyzer's."""
+        rows: dict[str, list[int]] = {}
+        words, rpc = _thing_words(endpoints)
+        seen: dict[str, list[str]] = {}  # a segment's terms (most segments recur)
+        for row, found in enumerate(words):
+            said = [t for w in found for t in seen.get(w) or seen.setdefault(w, terms(w))]
+            for t in dict.fromkeys(said):
+                rows.setdefault(t, []).append(row)
+        self._rows = {t: np.array(r, dtype=np.intp) for t, r in rows.items()}
+        # An API whose paths take no item (GraphQL's, Slack's methods): any call may be
+        # on the thing, so each is preferred alike (none before another product's).
+        self._any = np.array(rpc, dtype=np.intp)
+        self._size = len(endpoints)
+
+    def factors(self, things: Iterable[str]) -> np.ndarray | None:
+        """Each endpoint's factor for a request's `things`: `THING_BOOST` for those on
+        one of them, else 1; None when none is known."""
+        out: np.ndarray | None = None
+        for t in things:
+            rows = self._rows.get(t)
+            if rows is not None:
+                if out is None:
+                    out = np.ones(self._size)
+                    out[self._any] = THING_BOOST
+                out[rows] = THING_BOOST
+        return out
+
+
+def _thing_words(endpoints: Sequence[tuple[str, Endpoint]]) -> tuple[list[list[str]], list[int]]:
+    """Per endpoint, the words of the things it takes one of (its path's segments before a
+    parameter), and the rows of the APIs whose paths take none (fewer than `_RPC` of its
+    paths hold a parameter: GraphQL's, Slack's methods)."""
+    paths: dict[str, list[int]] = {}
+    for slug, e in endpoints:
+        counts = paths.setdefault(slug, [0, 0])
+        counts[0] += 1
+        counts[1] += "{" in e.path
+    rpc = {slug for slug, (n, with_one) in paths.items() if with_one < n * _RPC}
+    words = [_one_of(e.path) for _, e in endpoints]
+    return words, [row for row, (slug, _) in enumerate(endpoints) if slug in rpc]
+
+
+def _one_of(path: str) -> list[str]:
+    """The segments of `path` just before a parameter (`/v1/customers/{customer}/tax_ids`:
+    customers)."""
+    parts = path.split("/")
+    return [a for a, b in pairwise(parts) if b.startswith("{") and a and "{" not in a]
