@@ -45,6 +45,8 @@ def test_get_notified_is_subscribing() -> None:
         ("submit my homework for the biology assignment in classroom",
          "google_classroom/courses_course_work_student_submissions_turn_in"),
         ("log 3 hours of work on the checkout bug in jira", "jira/add_worklog"),
+        ("submit my essay to the teacher",
+         "google_classroom/courses_course_work_student_submissions_turn_in"),
         ("stay notified about all activity on the acme/api repo",
          "github/activity_set_repo_subscription"),
         ("react with a heart to the last message in #random", "slack/add_reaction"),
