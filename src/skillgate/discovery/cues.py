@@ -67,7 +67,10 @@ CUES: dict[str, tuple[str, ...]] = {
     "spotify": ("song", "playlist", "album", "artist", "music", "podcast"),
     "youtube": ("livestream", "my channel"),
     "digitalocean": ("vps",),
-    "google_classroom": ("course", "student", "assignment", "homework", "class stream"),
+    "google_classroom": (
+        "course", "student", "assignment", "homework", "class stream", "class", "teacher",
+        "essay",
+    ),
     "google_analytics": ("traffic", "visitor", "pageview", "realtime", "bounce rate"),
     "google_search_console": ("impression", "sitemap", "indexing"),
     "square": ("point of sale", "catalog item"),

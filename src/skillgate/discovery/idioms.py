@@ -100,6 +100,8 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"|file|folder|sheet|spreadsheet|drive|repo|repository|board|notebook|page))\b",
             r"share \2 with \1",
         ),
+        # "get notified about every push", "be notified when it ships": subscribe to it.
+        (r"\b(?:get|be|stay)\s+notified\b", "subscribe to notifications"),
         # A verdict, not a request to look at something ("the PR looks good, approve it").
         (r"\b(?:looks|looked|seems)\s+(?:good|fine|great|ok|okay)(?:\s+to\s+me)?\b", ""),
     )
