@@ -97,6 +97,8 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
             "chatty_wide2",
             "blind4",
             "lack",
+            "reference_fresh",
+            "recall_fresh",
         )
         for k, r in by_kind.items()
         if k != "none"
@@ -130,6 +132,14 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
     assert fourth["chatty"].rate(3) >= 0.82
     assert total([r for k, r in fourth.items() if k != "none"]).flag_rate <= 0.07
     assert fourth["none"].flag_rate >= 0.6
+    # Eighth round's reference_fresh (top-1 0.548 -> 0.571) and recall_fresh (top-10
+    # 0.650 -> 0.900, wrongly flagged 0.175 -> 0.150), each written before its changes.
+    fresh = total([r for k, r in figures["reference_fresh"].items() if k != "none"])
+    assert fresh.rate(1) >= 0.55
+    assert fresh.rate(10) >= 0.9
+    recall = total([r for k, r in figures["recall_fresh"].items() if k != "none"])
+    assert recall.rate(10) >= 0.85
+    assert recall.flag_rate <= 0.2
     lack = figures["lack"]
     assert lack["none"].flag_rate >= 0.7
     assert total([r for k, r in lack.items() if k != "none"]).flag_rate <= 0.05
