@@ -90,7 +90,7 @@ from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.content import asks_to_see
 from skillgate.discovery.foreign import Foreign
 from skillgate.discovery.literals import may_match
-from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.phrasing import Phrased, phrased
 from skillgate.discovery.referents import Referents
 from skillgate.discovery.unknowns import COUNTS, Unknowns, first_clause
 from skillgate.discovery.verbs import DOING
@@ -177,12 +177,15 @@ class Matcher:
                     known = frozenset(m for m in meant if m in self._idf)
                     self._stands_for[phrase[0]] = self._stands_for.get(phrase[0], known) | known
 
-    def wanted(self, text: str, q: Query, named: bool = False) -> Wanted:
+    def wanted(
+        self, text: str, q: Query, named: bool = False, said: Phrased | None = None
+    ) -> Wanted:
         """What the request asks for (`text` as searched, `q` its analysis, `named`: it
-        names a product of ours): the known words with their weights, and the factor of
-        the unknown ones and of a product nothing here is, named as the place of the
-        action (`FOREIGN_PENALTY`)."""
-        said = phrased(text, imperative=True)
+        names a product of ours, `said`: its imperative phrasing when read already): the
+        known words with their weights, and the factor of the unknown ones and of a
+        product nothing here is, named as the place of the action (`FOREIGN_PENALTY`)."""
+        if said is None:
+            said = phrased(text, imperative=True)
         question = "?" in text
         text = said.request or text  # the clause that asks first, times left out
         # Its references read as what they refer to (discovery/referents.py); the clause

@@ -35,7 +35,7 @@ from collections.abc import Collection, Mapping
 import numpy as np
 
 from skillgate.discovery.analysis import LEAD_INS, Analyzer
-from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.phrasing import Phrased, phrased
 from skillgate.discovery.postings import Posting
 from skillgate.discovery.unknowns import Unknowns, first_clause
 from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, NOUN_VERBS, RARER, READING
@@ -91,12 +91,13 @@ class Lacks:
                 if len(phrase) == 1:
                     self._stands.setdefault(phrase[0], set()).update(meant)
 
-    def lacks(self, text: str, slug: str, question: bool) -> bool:
+    def lacks(self, text: str, slug: str, question: bool, read: Phrased | None = None) -> bool:
         """Whether `slug`, the one product of ours `text` (the request as searched) names,
-        lacks what it asks (`question`: the analysis read a question: never)."""
+        lacks what it asks (`question`: the analysis read a question: never; `read`: its
+        imperative phrasing when read already)."""
         if question or _QUESTION.match(text) or slug not in self._ranges:
             return False
-        said = phrased(text, imperative=True).request or text
+        said = (phrased(text, imperative=True) if read is None else read).request or text
         raw = [w for w in _RAW.findall(first_clause(said).lower()) if w not in self._skip]
         first = self._analyzer.terms(raw[0])[:1] if raw else []
         if not first or first[0] not in self._verbs:
