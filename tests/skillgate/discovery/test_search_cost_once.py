@@ -1,0 +1,80 @@
+"""The shortcuts of a new query's cost, second file (issue 26; test_search_cost.py has the
+first): each replaced implementation answers as the one it replaced, over random inputs
+drawn from the shipped catalog's own terms and products."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection
+
+import numpy as np
+import pytest
+
+from skillgate.catalog.loader import load_catalog
+from skillgate.discovery import lacks as lacks_module
+from skillgate.discovery.lacks import Lacks
+from skillgate.discovery.search import SearchIndex
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    return SearchIndex(load_catalog())
+
+
+def _in_documents(lacks: Lacks, terms: Collection[str], slug: str) -> bool:
+    start, end = lacks._ranges[slug]
+    return any(len(lacks._rows(t, start, end, False)) for t in terms)
+
+
+def _elsewhere(lacks: Lacks, terms: Collection[str], slug: str) -> bool:
+    product = lacks._product[slug]
+    if not product:
+        return False
+    start, end = lacks._ranges[slug]
+    rows = np.concatenate([lacks._rows(t, 0, lacks._n, True) for t in terms])
+    rows = rows[(rows < start) | (rows >= end)]
+    for term in product:
+        if not len(rows):
+            return False
+        rows = rows[np.isin(rows, lacks._rows(term, 0, lacks._n, False))]
+    return bool(len(rows))
+
+
+def _named_apart(lacks: Lacks, verbs: Collection[str], objects: Collection[str], slug: str) -> bool:
+    start, end = lacks._ranges[slug]
+    held = [lacks._rows(t, start, end, True) for t in objects]
+    things = np.concatenate(held) if held else np.zeros(0, np.intp)
+    if not len(things):
+        return False
+    doing = np.concatenate([lacks._rows(t, start, end, True) for t in verbs])
+    return not np.isin(things, doing).any()
+
+
+def test_a_products_lack_is_read_off_kept_sets_as_off_the_postings(
+    index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lacks = index._matching._lacks
+    monkeypatch.setattr(lacks_module, "_KEPT", 500)  # the kept sets cleared now and then
+    rng = random.Random(26)
+    slugs = sorted(lacks._ranges)
+    verbs = sorted(lacks._verbs)
+    names = sorted({t for name in index._name_terms for t in name})
+    products = sorted({t for terms in lacks._product.values() for t in terms})
+    pool = [*verbs, *names, *products, "zzz", "unknownword"]
+    outcomes: dict[str, set[bool]] = {"documents": set(), "elsewhere": set(), "apart": set()}
+    for _ in range(3_000):
+        slug = rng.choice(slugs)
+        doing = {rng.choice(verbs) for _ in range(rng.randint(1, 4))}
+        objects = {rng.choice(pool) for _ in range(rng.randint(0, 4))}
+        # Twice each: the second reads the kept sets.
+        for _ in range(2):
+            found = lacks._in_documents(doing | objects, slug)
+            assert found == _in_documents(lacks, doing | objects, slug)
+            outcomes["documents"].add(found)
+            found = lacks._elsewhere(doing, slug)
+            assert found == _elsewhere(lacks, doing, slug), (doing, slug)
+            outcomes["elsewhere"].add(found)
+            found = lacks._named_apart(doing, objects, slug)
+            assert found == _named_apart(lacks, doing, objects, slug), (doing, objects, slug)
+            outcomes["apart"].add(found)
+    assert all(seen == {False, True} for seen in outcomes.values())  # both answers exercised
