@@ -62,24 +62,35 @@ class Matching:
         # results it does not count; another product's lack it ("change my spotify
         # password": `google_admin.update_user` does not hold "spotify").
         inside = self._matcher.unbranded(wanted, asked) if named else wanted
-        return [
-            self._matcher.match(
-                inside if h.integration.slug in asked else wanted,
-                documents.terms(h.row),
-                self._agreement(q, h, shares),
-                share if h.integration.slug in asked else 0.0,
-                self._name_terms[h.row],
+        rows = [h.row for h in hits]
+        match, terms, names = self._matcher.match, documents.terms, self._name_terms
+        out = []
+        for h, row, agrees in zip(hits, rows, self._agreements(q, rows, shares), strict=True):
+            mine = h.integration.slug in asked
+            out.append(
+                match(
+                    inside if mine else wanted,
+                    terms(row),
+                    agrees,
+                    share if mine else 0.0,
+                    names[row],
+                )
             )
-            for h in hits
-        ]
+        return out
 
     def _agreement(self, q: Query, hit: Hit, shares: np.ndarray | None) -> float:
-        """The share of `hit`'s name the request holds, without the terms only its question
-        form added ("what's the price of bitcoin": `get_subscription` agrees on nothing)."""
+        """`_agreements` of one hit."""
+        return self._agreements(q, [hit.row], shares)[0]
+
+    def _agreements(self, q: Query, rows: list[int], shares: np.ndarray | None) -> list[float]:
+        """The share of each row's name the request holds, without the terms only its
+        question form added ("what's the price of bitcoin": `get_subscription` agrees on
+        nothing)."""
         if shares is None:
-            return 0.0
-        share = float(shares[hit.row])
+            return [0.0] * len(rows)
+        found: list[float] = shares[rows].tolist()  # one call for the rows' floats
         if q.asked:
-            name = self._name_terms[hit.row]
-            share -= RELATED_WEIGHT * sum(t in name for t in q.asked) / max(len(name), 1)
-        return share
+            for i, row in enumerate(rows):
+                name = self._name_terms[row]
+                found[i] -= RELATED_WEIGHT * sum(t in name for t in q.asked) / max(len(name), 1)
+        return found

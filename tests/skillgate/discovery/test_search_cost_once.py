@@ -12,7 +12,9 @@ import pytest
 
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery import lacks as lacks_module
+from skillgate.discovery.analysis import Query
 from skillgate.discovery.lacks import Lacks
+from skillgate.discovery.postings import RELATED_WEIGHT
 from skillgate.discovery.search import SearchIndex
 
 
@@ -78,3 +80,26 @@ def test_a_products_lack_is_read_off_kept_sets_as_off_the_postings(
             assert found == _named_apart(lacks, doing, objects, slug), (doing, objects, slug)
             outcomes["apart"].add(found)
     assert all(seen == {False, True} for seen in outcomes.values())  # both answers exercised
+
+
+def test_a_names_agreement_is_read_for_all_hits_at_once_as_one_by_one(index: SearchIndex) -> None:
+    def slow(q: Query, row: int, shares: np.ndarray | None) -> float:
+        if shares is None:
+            return 0.0
+        share = float(shares[row])
+        if q.asked:
+            name = index._name_terms[row]
+            share -= RELATED_WEIGHT * sum(t in name for t in q.asked) / max(len(name), 1)
+        return share
+
+    rng = random.Random(26)
+    requests = ["what's the price of bitcoin", "list my open issues", "zebra", "what's on my cal"]
+    requests += ["show me the channels in slack", "get the weather", "send an email to ana"]
+    asked = 0
+    for request in requests:
+        _, q, shares, _, _ = index.reading(request)
+        asked += bool(q.asked and shares is not None)
+        rows = [rng.randrange(len(index.hits)) for _ in range(12)]
+        found = index._matching._agreements(q, rows, shares)
+        assert found == [slow(q, row, shares) for row in rows], request
+    assert asked  # a question's own terms exercised
