@@ -13,9 +13,12 @@ import pytest
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery import lacks as lacks_module
 from skillgate.discovery.analysis import Query
+from skillgate.discovery.foreign import _TOKEN, Foreign
 from skillgate.discovery.lacks import Lacks
 from skillgate.discovery.postings import RELATED_WEIGHT
 from skillgate.discovery.search import SearchIndex
+from skillgate.discovery.world import World, words
+from tests.skillgate.discovery.test_search_cost import TEXTS
 
 
 @pytest.fixture(scope="module")
@@ -103,3 +106,40 @@ def test_a_names_agreement_is_read_for_all_hits_at_once_as_one_by_one(index: Sea
         found = index._matching._agreements(q, rows, shares)
         assert found == [slow(q, row, shares) for row in rows], request
     assert asked  # a question's own terms exercised
+
+
+def _with_names(texts: list[str], names: list[str]) -> list[str]:
+    """`texts`, and each with one of `names` put in at random, as written and upper case."""
+    rng = random.Random(26)
+    out = list(texts)
+    for text in texts:
+        words = text.split(" ")
+        at = rng.randrange(len(words) + 1)
+        name = rng.choice(names)
+        out.append(
+            " ".join([*words[:at], rng.choice([name, name.upper(), name + "'S"]), *words[at:]])
+        )
+    return out
+
+
+def test_a_foreign_name_is_looked_for_only_where_a_word_may_start_one() -> None:
+    foreign = Foreign()
+    texts = _with_names(TEXTS, [*sorted(foreign._names)[::7], "Venmo", "h&r block", "disney+"])
+    skipped = 0
+    for text in texts:
+        lower = [t.lower() for t, _ in _TOKEN.findall(text)]
+        if foreign._names_none(text):
+            skipped += 1
+            assert foreign._starts.isdisjoint(lower), text
+    assert 0 < skipped < len(texts)
+
+
+def test_a_worlds_entry_is_looked_for_only_where_a_word_may_start_one() -> None:
+    world = World()
+    texts = _with_names(TEXTS, ["the lights", "a flight", "driver's license", "two tickets"])
+    skipped = 0
+    for text in texts:
+        if world._none_start(text):
+            skipped += 1
+            assert world._starts.isdisjoint(words(text)), text
+    assert 0 < skipped < len(texts)
