@@ -196,7 +196,7 @@ class Matcher:
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
         # Not a question put as a request: "tell me which ..." asks to see, not to send.
-        first = [] if asks_to_see(text) else self._analyzer.terms(text)[:1]
+        first = [] if asks_to_see(text) else self._analyzer.first_term(text)
         own = (*q.terms, *q.places)  # a place asked about is asked for here
         terms = own if not first or first[0] in own else (first[0], *own)
         if ids:  # an id's pieces ("1AbCdEf...": ab, cd, ef) are no words of the request

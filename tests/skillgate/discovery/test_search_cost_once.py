@@ -12,7 +12,7 @@ import pytest
 
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery import lacks as lacks_module
-from skillgate.discovery.analysis import Query
+from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.foreign import _TOKEN, Foreign
 from skillgate.discovery.lacks import Lacks
 from skillgate.discovery.postings import RELATED_WEIGHT
@@ -143,3 +143,10 @@ def test_a_worlds_entry_is_looked_for_only_where_a_word_may_start_one() -> None:
             skipped += 1
             assert world._starts.isdisjoint(words(text)), text
     assert 0 < skipped < len(texts)
+
+
+def test_a_texts_first_term_is_the_first_of_its_terms() -> None:
+    analyzer = Analyzer()
+    phrases = ["pull request", "to do list", "1:1", "re-run", "PRs", "direct message"]
+    for text in _with_names(TEXTS, phrases):
+        assert analyzer.first_term(text) == analyzer.terms(text)[:1], text
