@@ -33,7 +33,7 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   `FOREIGN_PENALTY` (under the floor: the answer says nothing fits; the order is left
   alone), and so does one named as a word of what is acted on ("retry the gitlab
   pipeline": `Foreign.modified`); a product of ours the request names that lacks the
-  call (discovery/lacks.py, read by search.SearchIndex.matches: "pin the note in google
+  call (discovery/lacks.py, read by matching.Matching.of: "pin the note in google
   keep") the same, its results earning no `PRODUCT_SHARE`; named in passing ("email
   the Salesforce export to Dana", "my Delta flight") it does not count; so too a thing
   or activity no integration acts on (discovery/world.py:
