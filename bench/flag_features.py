@@ -69,7 +69,7 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
     if not hits:
         return {"hits": 0, "best": 0.0}
     matcher = index._matcher
-    asked, named = index.asked_of(text, q)
+    _, _, shares, asked, named = index.reading(task)
     wanted = matcher.wanted(text, q, named)
     # As SearchIndex.matches reads it: a named product's own name not counted for its results.
     inside = matcher.unbranded(wanted, asked) if named else wanted
@@ -77,7 +77,6 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
     def of(h: Any) -> Wanted:  # what `h`'s match reads
         return inside if h.integration.slug in asked else wanted
 
-    shares = index.coverage(q)
     documents = index._documents
     assert documents is not None
     names = index._name_terms
@@ -86,7 +85,7 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
         matcher.match(
             of(h),
             documents.terms(h.row),
-            index._agreement(q, h, shares),
+            index._matching._agreement(q, h, shares),
             name=names[h.row],
         )
         for h in hits
@@ -94,7 +93,7 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
     out: dict[str, Any] = {"hits": len(hits), "best": max(matches)}
     b = int(np.argmax(matches))
     share, total = parts(of(hits[b]), documents.terms(hits[b].row), names[hits[b].row])
-    agree = index._agreement(q, hits[b], shares)
+    agree = index._matching._agreement(q, hits[b], shares)
     out.update(
         top=matches[0],
         best_rank=b,
@@ -166,7 +165,7 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
             "product": h.integration.slug in products,
             "named": h.integration.slug in slugs,
             "share": parts(of(h), documents.terms(h.row), names[h.row])[0],
-            "agree": index._agreement(q, h, shares),
+            "agree": index._matching._agreement(q, h, shares),
             "id": f"{h.integration.slug}/{h.endpoint.name}",
             "cued": h.integration.slug in cues,
             "cos": float(c) if sem is not None else None,

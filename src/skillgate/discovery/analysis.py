@@ -225,6 +225,10 @@ class Analyzer:
             self._recent[text] = found
         return list(found)
 
+    def first_term(self, text: str) -> list[str]:
+        """`terms(text)[:1]`, stemming only the words its first phrase may span."""
+        return self.canonical(self.stems(self.words(text)[: self._longest]))[:1]
+
     def _table(
         self, entries: Iterable[tuple[str, tuple[str, ...]]]
     ) -> dict[tuple[str, ...], set[str]]:

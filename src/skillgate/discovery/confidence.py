@@ -33,7 +33,7 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   `FOREIGN_PENALTY` (under the floor: the answer says nothing fits; the order is left
   alone), and so does one named as a word of what is acted on ("retry the gitlab
   pipeline": `Foreign.modified`); a product of ours the request names that lacks the
-  call (discovery/lacks.py, read by search.SearchIndex.matches: "pin the note in google
+  call (discovery/lacks.py, read by matching.Matching.of: "pin the note in google
   keep") the same, its results earning no `PRODUCT_SHARE`; named in passing ("email
   the Salesforce export to Dana", "my Delta flight") it does not count; so too a thing
   or activity no integration acts on (discovery/world.py:
@@ -90,7 +90,7 @@ from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.content import asks_to_see
 from skillgate.discovery.foreign import Foreign
 from skillgate.discovery.literals import may_match
-from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.phrasing import Phrased, phrased
 from skillgate.discovery.referents import Referents
 from skillgate.discovery.unknowns import COUNTS, Unknowns, first_clause
 from skillgate.discovery.verbs import DOING
@@ -181,12 +181,15 @@ class Matcher:
                     known = frozenset(m for m in meant if m in self._idf)
                     self._stands_for[phrase[0]] = self._stands_for.get(phrase[0], known) | known
 
-    def wanted(self, text: str, q: Query, named: bool = False) -> Wanted:
+    def wanted(
+        self, text: str, q: Query, named: bool = False, said: Phrased | None = None
+    ) -> Wanted:
         """What the request asks for (`text` as searched, `q` its analysis, `named`: it
-        names a product of ours): the known words with their weights, and the factor of
-        the unknown ones and of a product nothing here is, named as the place of the
-        action (`FOREIGN_PENALTY`)."""
-        said = phrased(text, imperative=True)
+        names a product of ours, `said`: its imperative phrasing when read already): the
+        known words with their weights, and the factor of the unknown ones and of a
+        product nothing here is, named as the place of the action (`FOREIGN_PENALTY`)."""
+        if said is None:
+            said = phrased(text, imperative=True)
         question = "?" in text
         text = said.request or text  # the clause that asks first, times left out
         # Its references read as what they refer to (discovery/referents.py); the clause
@@ -197,7 +200,7 @@ class Matcher:
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
         # Not a question put as a request: "tell me which ..." asks to see, not to send.
-        first = [] if asks_to_see(text) else self._analyzer.terms(text)[:1]
+        first = [] if asks_to_see(text) else self._analyzer.first_term(text)
         own = (*q.terms, *q.places)  # a place asked about is asked for here
         terms = own if not first or first[0] in own else (first[0], *own)
         if ids:  # an id's pieces ("1AbCdEf...": ab, cd, ef) are no words of the request

@@ -190,6 +190,9 @@ WORDS = frozenset(w for n in PRODUCTS for w in n.split() if w.isalpha())
 # A word as the table's names are split into (letters, digits, "&", "+": "h&r", "disney+"),
 # with an owner's "'s" after it ("Salesforce's pipeline").
 _TOKEN = re.compile(r"([A-Za-z0-9][A-Za-z0-9&+]*)(['\u2019]s\b)?")
+# Its words in an all-ASCII text's lower case, each owner's "s" a word of its own: the
+# words of `_TOKEN`, lower case, and maybe "s" (`Foreign._names_none`).
+_LOWER_WORD = re.compile(r"[a-z0-9][a-z0-9&+]*")
 # Words that put what follows as where or by what the request is done ("on Venmo", "via
 # Telegram", "in Salesforce", "to LinkedIn"), and those that do so only before the caller's
 # own ("from my Revolut account", "with our PayPal"): without it they more often say who
@@ -268,10 +271,12 @@ class Foreign:
         "'s" ("Salesforce's pipeline"); as its first word ("Venmo Jake $30"); or with an
         article as the last word of its object place `head` ("get me an Uber"). Not in
         passing ("email the Salesforce export to Dana", "my Delta flight")."""
+        if self._names_none(clause):
+            return False  # the cost of most requests: one set look-up per word
         tokens = [(m.group(1), bool(m.group(2))) for m in _TOKEN.finditer(clause)]
         lower = [t.lower() for t, _ in tokens]
         if self._starts.isdisjoint(lower):
-            return False  # the cost of most requests: one set look-up per word
+            return False
         last = len(_TOKEN.findall(head)) - 1  # where the object place ends
         for i, word in enumerate(lower):
             if word not in self._starts:
@@ -298,10 +303,12 @@ class Foreign:
         *intercom* conversation with Jane"). Not a phrase that ends with what the product
         sends or who works there (`_SENT`, `_PEOPLE`: "find the Expedia booking email",
         "the HubSpot sales rep")."""
+        if self._names_none(clause):
+            return False  # the cost of most requests: one set look-up per word
         tokens = [(m.group(1), bool(m.group(2))) for m in _TOKEN.finditer(clause)]
         lower = [t.lower() for t, _ in tokens]
         if self._starts.isdisjoint(lower):
-            return False  # the cost of most requests: one set look-up per word
+            return False
         object_place = [m.group(1).lower() for m in _TOKEN.finditer(head)]
         if "of" in object_place:
             object_place = object_place[: object_place.index("of")]
@@ -321,6 +328,11 @@ class Foreign:
             elif len(phrase) == 1 and _placing_before(lower, i):
                 return True
         return False
+
+    def _names_none(self, clause: str) -> bool:
+        """True when no word of `clause` starts a name of the table (False: maybe one
+        does): for an all-ASCII clause, read off its lower case's words in one pass."""
+        return clause.isascii() and self._starts.isdisjoint(_LOWER_WORD.findall(clause.lower()))
 
     def _name_end(self, tokens: list[tuple[str, bool]], lower: list[str], i: int) -> int | None:
         """The last word of the longest name of the table starting at word `i`, if any."""

@@ -35,7 +35,7 @@ from collections.abc import Collection, Mapping
 import numpy as np
 
 from skillgate.discovery.analysis import LEAD_INS, Analyzer
-from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.phrasing import Phrased, phrased
 from skillgate.discovery.postings import Posting
 from skillgate.discovery.unknowns import Unknowns, first_clause
 from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, NOUN_VERBS, RARER, READING
@@ -55,6 +55,7 @@ AGAIN = "run deploy start trigger send open build try play sync install submit"
 # A request that opens with one of these asks a question: it reads.
 _QUESTION = re.compile(r"\W*(?:how|what|why|who|whose|when|where|which)\b", re.IGNORECASE)
 _RAW = re.compile(r"[a-z][a-z']*")
+_KEPT = 20_000  # (term, rows, names or documents) -> its rows, kept (`Lacks._held`)
 
 
 class Lacks:
@@ -74,6 +75,7 @@ class Lacks:
         self._names = names
         self._ranges = ranges
         self._n = sum(end - start for start, end in ranges.values())
+        self._kept: dict[tuple[str, int, int, bool], frozenset[int]] = {}
 
         def terms(words: str) -> frozenset[str]:
             return frozenset(t for w in words.split() for t in analyzer.terms(w))
@@ -91,12 +93,13 @@ class Lacks:
                 if len(phrase) == 1:
                     self._stands.setdefault(phrase[0], set()).update(meant)
 
-    def lacks(self, text: str, slug: str, question: bool) -> bool:
+    def lacks(self, text: str, slug: str, question: bool, read: Phrased | None = None) -> bool:
         """Whether `slug`, the one product of ours `text` (the request as searched) names,
-        lacks what it asks (`question`: the analysis read a question: never)."""
+        lacks what it asks (`question`: the analysis read a question: never; `read`: its
+        imperative phrasing when read already)."""
         if question or _QUESTION.match(text) or slug not in self._ranges:
             return False
-        said = phrased(text, imperative=True).request or text
+        said = (phrased(text, imperative=True) if read is None else read).request or text
         raw = [w for w in _RAW.findall(first_clause(said).lower()) if w not in self._skip]
         first = self._analyzer.terms(raw[0])[:1] if raw else []
         if not first or first[0] not in self._verbs:
@@ -129,9 +132,21 @@ class Lacks:
             rows = rows[rows < self._n]
         return rows[(rows >= start) & (rows < end)]
 
+    def _held(self, term: str, start: int, end: int, named: bool) -> frozenset[int]:
+        """`_rows` as a set, kept (requests ask of the same products with the same verbs:
+        a set's look-ups cost less than numpy's calls on a few rows)."""
+        key = (term, start, end, named)
+        found = self._kept.get(key)
+        if found is None:
+            found = frozenset(self._rows(term, start, end, named).tolist())
+            if len(self._kept) >= _KEPT:
+                self._kept.clear()  # simpler than an LRU, as the search's other caches
+            self._kept[key] = found
+        return found
+
     def _in_documents(self, terms: Collection[str], slug: str) -> bool:
         start, end = self._ranges[slug]
-        return any(len(self._rows(t, start, end, False)) for t in terms)
+        return any(self._held(t, start, end, False) for t in terms)
 
     def _elsewhere(self, terms: Collection[str], slug: str) -> bool:
         """Whether a name outside `slug` holds one of `terms` and its document names the
@@ -140,20 +155,18 @@ class Lacks:
         if not product:
             return False
         start, end = self._ranges[slug]
-        rows = np.concatenate([self._rows(t, 0, self._n, True) for t in terms])
-        rows = rows[(rows < start) | (rows >= end)]
+        named = set().union(*(self._held(t, 0, self._n, True) for t in terms))
+        rows = {r for r in named if r < start or r >= end}
         for term in product:
-            if not len(rows):
+            if not rows:
                 return False
-            rows = rows[np.isin(rows, self._rows(term, 0, self._n, False))]
-        return bool(len(rows))
+            rows &= self._held(term, 0, self._n, False)
+        return bool(rows)
 
     def _named_apart(self, verbs: Collection[str], objects: Collection[str], slug: str) -> bool:
         """Whether `slug`'s names hold some of `objects` but never with one of `verbs`."""
         start, end = self._ranges[slug]
-        held = [self._rows(t, start, end, True) for t in objects]
-        things = np.concatenate(held) if held else np.zeros(0, np.intp)
-        if not len(things):
+        things = set().union(*(self._held(t, start, end, True) for t in objects))
+        if not things:
             return False  # no name of the product holds the object: it says nothing
-        doing = np.concatenate([self._rows(t, start, end, True) for t in verbs])
-        return not np.isin(things, doing).any()
+        return all(things.isdisjoint(self._held(t, start, end, True)) for t in verbs)

@@ -37,12 +37,13 @@ from skillgate.catalog.loader import Catalog
 from skillgate.discovery.analysed import Documents, for_catalog
 from skillgate.discovery.analysis import LEAD_INS, STOPWORDS, Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
-from skillgate.discovery.confidence import FOREIGN_PENALTY, Matcher, product_share
+from skillgate.discovery.confidence import Matcher
 from skillgate.discovery.cues import Cues
 from skillgate.discovery.hit import Hit, hit_for
 from skillgate.discovery.kinds import Kinds
 from skillgate.discovery.lacks import Lacks
-from skillgate.discovery.postings import RELATED_WEIGHT, Postings, knowing
+from skillgate.discovery.matching import Matching, Reading
+from skillgate.discovery.postings import Postings, knowing
 from skillgate.discovery.priors import priors
 from skillgate.discovery.products import Products
 from skillgate.discovery.rerank import Reorder
@@ -120,38 +121,34 @@ class SearchIndex:
             derived.named,
             [n.replace(" ", "") if " " not in n else "" for n in products.values()],
         )
-        # Each document's terms (for `match`), read from the score matrix when asked.
-        self._documents = Documents(self.bm25) if self._indexed else None
-        df = self._postings.document_frequency()
-        self._matcher = Matcher(
+        # Each result's `match` (discovery/matching.py), each document's terms read from
+        # the score matrix when asked.
+        matcher = Matcher(
             self.analyzer,
-            df,
+            self._postings.document_frequency(),
             len(self.hits),
             table,
             self._postings.names,
             products,
             derived.dropped,
         )
-        self._lacks = Lacks(
+        lacks = Lacks(
             self.analyzer, self._postings.lists, self._postings.names, self.ranges, products
         )
+        self._documents = Documents(self.bm25) if self._indexed else None
+        self._matcher = matcher
+        self._matching = Matching(matcher, lacks, self._documents, self._name_terms)
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         # The semantic second look (discovery/semantic.py); None: the first stage alone.
         self.semantic: Semantic | None = second_look(self.hits, catalog.digest)
-        self._last: tuple[str, tuple[str, Query]] | None = None
-        # The last ranked query's name shares (`coverage`), read again by its matches.
-        self._last_cover: tuple[Query, np.ndarray | None] | None = None
-        # The last ranked query's named or cued integrations (`asked_of`), likewise.
-        self._last_asked: tuple[Query, frozenset[str], bool] | None = None
+        # The last ranked query's reading, for `matches` on it (`answer` hands it over).
+        self._read: tuple[str, Reading] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}
         self._answers: dict[AnswerKey, SearchAnswer] = {}
 
     def coverage(self, q: Query) -> np.ndarray | None:
         """Each endpoint's share of name terms the query holds (related terms at their
         weight); None when the query holds no term of any name."""
-        last = self._last_cover
-        if last is not None and last[0] is q:  # the ranking's, kept (an answer's matches)
-            return last[1]
         found = self._postings.sums(q)
         if found is None or not found[1]:
             return None
@@ -177,25 +174,19 @@ class SearchIndex:
         return mask
 
     def _analysed(self, query: str) -> tuple[str, Query]:
-        """The query with its unknown words corrected, and its analysis (the last one
-        kept: an answer's ranking and its matches read the same)."""
-        last = self._last
-        if last is not None and last[0] == query:
-            return last[1]
+        """The query with its unknown words corrected, and its analysis."""
         text = self._speller.correct(query)
-        found = text, self.analyzer.query(text, self.bm25.vocab_dict)
-        self._last = (query, found)
-        return found
+        return text, self.analyzer.query(text, self.bm25.vocab_dict)
 
     def scores(self, query: str) -> np.ndarray | None:
         """Every document's score for `query`; None when no term of it is indexed."""
-        return self._scores(*self._analysed(query)) if self._indexed else None
+        found = self._scores(*self._analysed(query)) if self._indexed else None
+        return None if found is None else found[0]
 
     def _scores(
         self, query: str, q: Query, connected: frozenset[str] = frozenset()
-    ) -> np.ndarray | None:
-        if not self._indexed:
-            return None
+    ) -> tuple[np.ndarray, Reading] | None:
+        """Every document's score for `query` (`q` its analysis), and its reading."""
         found = self._postings.sums(q)
         if found is None:
             return None
@@ -203,7 +194,6 @@ class SearchIndex:
         n = len(self.hits)
         total = sums[:n]
         shares = sums[n:] if named_in_query else None  # kept as they are for `coverage`
-        self._last_cover = (q, shares)
         if shares is not None:
             cover = shares * NAME_COVER  # 1 + NAME_COVER x share
             cover += 1
@@ -226,7 +216,7 @@ class SearchIndex:
         # cue (a Sheets link's sharing is Drive's).
         linked = named | self._cues.linked(query)
         boosts = {slug: NAMED_BOOST for slug in linked} or self._cues.factors(query, q.terms)
-        self._last_asked = (q, frozenset(boosts), bool(named))
+        reading = Reading(query, q, shares, frozenset(boosts), bool(named))
         if not named:  # and the caller's connected integrations
             for slug in connected:
                 if slug in self.ranges:
@@ -234,22 +224,20 @@ class SearchIndex:
         for slug, factor in boosts.items():
             start, end = self.ranges[slug]
             total[start:end] *= factor
-        return total
+        return total, reading
 
     def _knows_name(self, name: str) -> bool:
         """Whether a name is the catalog's: a product's, or made of words it knows."""
         return self._products.names(name) or any(self._knows(w.lower()) for w in name.split())
 
-    def asked_of(self, query: str, q: Query) -> tuple[frozenset[str], bool]:
-        """The integrations the request (`query` as searched, `q` its analysis) names
-        (and True), else those its words imply (discovery/cues.py; and False): the ones
-        the ranking boosts, the caller's connected ones aside (the last ranked query's,
-        kept)."""
-        last = self._last_asked
-        if last is not None and last[0] is q:
-            return last[1], last[2]
-        named = self._products.of(query)
-        return frozenset(named or self._cues.factors(query, q.terms)), bool(named)
+    def reading(self, query: str) -> Reading:
+        """`query` read as its ranking reads it (`Reading`), without the ranking: the
+        integrations it names (`named`), else those its words imply (discovery/cues.py):
+        the ones the ranking boosts, the caller's connected ones aside."""
+        text, q = self._analysed(query)
+        named = self._products.of(text)
+        asked = frozenset(named or self._cues.factors(text, q.terms))
+        return Reading(text, q, self.coverage(q), asked, bool(named))
 
     def search(
         self,
@@ -281,53 +269,27 @@ class SearchIndex:
         key = (query, scopes, integration, limit, connected)
         found = self._answers.get(key)
         if found is None:
-            hits = self.rank(query, scopes, integration, limit, connected)
-            found = SearchAnswer(query, hits, self.matches(query, hits))
+            hits, reading = self._ranked(query, scopes, integration, limit, connected)
+            found = SearchAnswer(query, hits, self._matches(reading, hits))
             if len(self._answers) >= _ANSWERS:
                 self._answers.clear()  # simpler than an LRU, and as good for bursts
             self._answers[key] = found
         return found
 
     def matches(self, query: str, hits: list[Hit]) -> list[float]:
-        """How well each hit fits `query`, 0 to 1 (discovery/confidence.py)."""
+        """How well each hit fits `query`, 0 to 1 (discovery/confidence.py); the last
+        ranked query's reading is kept for its matches."""
         if not hits:
             return []
-        text, q = self._analysed(query)
-        asked, named = self.asked_of(text, q)
-        wanted = self._matcher.wanted(text, q, named)
-        documents = self._documents
-        assert documents is not None  # hits come from an index with documents
-        shares = self.coverage(q)
-        share = product_share(named)
-        # The one product named lacks the call ("pin the note in google keep"): as a
-        # product nothing here is, and its results earn nothing for being asked of.
-        if named and len(asked) == 1 and self._lacks.lacks(text, next(iter(asked)), bool(q.asked)):
-            wanted, share = (wanted[0], wanted[1] * FOREIGN_PENALTY), 0.0
-        # The product's own name says which product, not which of its calls: for its
-        # results it does not count; another product's lack it ("change my spotify
-        # password": `google_admin.update_user` does not hold "spotify").
-        inside = self._matcher.unbranded(wanted, asked) if named else wanted
-        return [
-            self._matcher.match(
-                inside if h.integration.slug in asked else wanted,
-                documents.terms(h.row),
-                self._agreement(q, h, shares),
-                share if h.integration.slug in asked else 0.0,
-                self._name_terms[h.row],
-            )
-            for h in hits
-        ]
+        read = self._read
+        return self._matches(read[1] if read and read[0] == query else self.reading(query), hits)
 
-    def _agreement(self, q: Query, hit: Hit, shares: np.ndarray | None) -> float:
-        """The share of `hit`'s name the request holds, without the terms only its question
-        form added ("what's the price of bitcoin": `get_subscription` agrees on nothing)."""
-        if shares is None:
-            return 0.0
-        share = float(shares[hit.row])
-        if q.asked:
-            name = self._name_terms[hit.row]
-            share -= RELATED_WEIGHT * sum(t in name for t in q.asked) / max(len(name), 1)
-        return share
+    def _matches(self, reading: Reading | None, hits: list[Hit]) -> list[float]:
+        """`matches`, with the request's `reading` (None only when there are no hits)."""
+        if not hits:
+            return []
+        assert reading is not None  # hits come from a ranking, which read the request
+        return self._matching.of(reading, hits)
 
     def rank(
         self,
@@ -337,17 +299,31 @@ class SearchIndex:
         limit: int,
         connected: frozenset[str] = frozenset(),
     ) -> list[Hit]:
-        """`search` without the reuse of recent answers."""
+        """`search` without the reuse of recent answers (its reading kept for `matches`)."""
+        hits, reading = self._ranked(query, scopes, integration, limit, connected)
+        self._read = None if reading is None else (query, reading)
+        return hits
+
+    def _ranked(
+        self,
+        query: str,
+        scopes: tuple[str, ...],
+        integration: str | None,
+        limit: int,
+        connected: frozenset[str],
+    ) -> tuple[list[Hit], Reading | None]:
+        """`rank`, and the request's reading (None when nothing scores)."""
         if not self._indexed:
-            return []
+            return [], None
         text, q = self._analysed(query)
-        scores = self._scores(text, q, connected)
-        if scores is None:
-            return []
+        scored = self._scores(text, q, connected)
+        if scored is None:
+            return [], None
+        scores, reading = scored
         scores *= self.mask(scopes, integration)
         top = scores.max()
         if top <= 0:
-            return []
+            return [], reading
         # The candidates: the documents within `NEAR` of the best (ascending: catalog
         # order) when they are at least `limit` (the limit-th best is then among them),
         # else every document that scores.
@@ -373,7 +349,7 @@ class SearchIndex:
             best = semantic.reorder(text, best, values[order], unknown)[:wanted]
         hits = self.hits
         ranked = self._reorder.first([hits[i] for i in best.tolist()], {*q.terms, *q.related})
-        return ranked[:limit]
+        return ranked[:limit], reading
 
 
 def _rows(catalog: Catalog) -> tuple[list[Hit], dict[str, tuple[int, int]]]:

@@ -202,15 +202,18 @@ class World:
         self._things = {tuple(e.split()) for e in THINGS - self.dropped}
         self._acts = {tuple(e.split()) for e in ACTS - self.dropped}
         self._starts = frozenset(e[0] for e in self._things | self._acts)
+        self._numbered = "#" in self._starts  # an entry starting with a number
         self._longest = max((len(e) for e in self._things | self._acts), default=0)
 
     def acts_on(self, clause: str, head: str) -> bool:
         """Whether `clause` (the clause that asks) leads with an `ACTS` pair, or has a
         `THINGS` phrase start in `head` (its object place) and end its noun phrase, and
         its verb is not one of `CARRIERS`."""
+        if self._none_start(clause):
+            return False  # the cost of most requests: one pass and a set look-up per word
         said = words(clause)
         if self._starts.isdisjoint(said):
-            return False  # the cost of most requests: one set look-up per word
+            return False
         verb = _verb(said)
         if said[verb] in CARRIERS:
             return False  # carried somewhere of ours: in passing
@@ -229,6 +232,15 @@ class World:
                         return True
                     break
         return False
+
+    def _none_start(self, clause: str) -> bool:
+        """True when no word of `clause` as `words` reads it starts an entry (False:
+        maybe one does): without an apostrophe, and with no entry starting with a number,
+        `words` is the pattern's words of its lower case, numbers as "#"."""
+        lower = clause.lower()
+        if self._numbered or "'" in lower or "\u2019" in lower:
+            return False
+        return self._starts.isdisjoint(_WORD.findall(lower))
 
 
 def _verb(said: list[str]) -> int:

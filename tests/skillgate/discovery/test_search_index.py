@@ -550,9 +550,10 @@ def test_the_callers_connected_integrations_come_first_when_none_is_named(
     assert names(index, "list the items in Alpha", connected=beta)[0] == "alpha/list_items"
     # The connected integration's scores are multiplied by CONNECTED_BOOST, no other's.
     text, q = index._analysed("list the items")
-    plain, boosted = index._scores(text, q), index._scores(text, q, beta)
-    assert plain is not None
-    assert boosted is not None
+    plain_read, boosted_read = index._scores(text, q), index._scores(text, q, beta)
+    assert plain_read is not None
+    assert boosted_read is not None
+    plain, boosted = plain_read[0], boosted_read[0]
     assert boosted[0] == plain[0]
     assert boosted[1] == pytest.approx(plain[1] * search.CONNECTED_BOOST)
     # Kept answers are per connected set.

@@ -321,8 +321,7 @@ def test_a_catalog_that_does_it_takes_the_entry_out() -> None:
 
 def _wanted_terms(index: SearchIndex, request_: str) -> set[str]:
     """The terms of every word `request_` asks for (`Matcher.wanted`)."""
-    text, q = index._analysed(request_)
-    _, named = index.asked_of(text, q)
+    text, q, _, _, named = index.reading(request_)
     words, _ = index._matcher.wanted(text, q, named)
     return {t for _, full, partial in words for t in full | partial}
 

@@ -1,0 +1,152 @@
+"""The shortcuts of a new query's cost, second file (issue 26; test_search_cost.py has the
+first): each replaced implementation answers as the one it replaced, over random inputs
+drawn from the shipped catalog's own terms and products."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection
+
+import numpy as np
+import pytest
+
+from skillgate.catalog.loader import load_catalog
+from skillgate.discovery import lacks as lacks_module
+from skillgate.discovery.analysis import Analyzer, Query
+from skillgate.discovery.foreign import _TOKEN, Foreign
+from skillgate.discovery.lacks import Lacks
+from skillgate.discovery.postings import RELATED_WEIGHT
+from skillgate.discovery.search import SearchIndex
+from skillgate.discovery.world import World, words
+from tests.skillgate.discovery.test_search_cost import TEXTS
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    return SearchIndex(load_catalog())
+
+
+def _in_documents(lacks: Lacks, terms: Collection[str], slug: str) -> bool:
+    start, end = lacks._ranges[slug]
+    return any(len(lacks._rows(t, start, end, False)) for t in terms)
+
+
+def _elsewhere(lacks: Lacks, terms: Collection[str], slug: str) -> bool:
+    product = lacks._product[slug]
+    if not product:
+        return False
+    start, end = lacks._ranges[slug]
+    rows = np.concatenate([lacks._rows(t, 0, lacks._n, True) for t in terms])
+    rows = rows[(rows < start) | (rows >= end)]
+    for term in product:
+        if not len(rows):
+            return False
+        rows = rows[np.isin(rows, lacks._rows(term, 0, lacks._n, False))]
+    return bool(len(rows))
+
+
+def _named_apart(lacks: Lacks, verbs: Collection[str], objects: Collection[str], slug: str) -> bool:
+    start, end = lacks._ranges[slug]
+    held = [lacks._rows(t, start, end, True) for t in objects]
+    things = np.concatenate(held) if held else np.zeros(0, np.intp)
+    if not len(things):
+        return False
+    doing = np.concatenate([lacks._rows(t, start, end, True) for t in verbs])
+    return not np.isin(things, doing).any()
+
+
+def test_a_products_lack_is_read_off_kept_sets_as_off_the_postings(
+    index: SearchIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lacks = index._matching._lacks
+    monkeypatch.setattr(lacks_module, "_KEPT", 500)  # the kept sets cleared now and then
+    rng = random.Random(26)
+    slugs = sorted(lacks._ranges)
+    verbs = sorted(lacks._verbs)
+    names = sorted({t for name in index._name_terms for t in name})
+    products = sorted({t for terms in lacks._product.values() for t in terms})
+    pool = [*verbs, *names, *products, "zzz", "unknownword"]
+    outcomes: dict[str, set[bool]] = {"documents": set(), "elsewhere": set(), "apart": set()}
+    for _ in range(3_000):
+        slug = rng.choice(slugs)
+        doing = {rng.choice(verbs) for _ in range(rng.randint(1, 4))}
+        objects = {rng.choice(pool) for _ in range(rng.randint(0, 4))}
+        # Twice each: the second reads the kept sets.
+        for _ in range(2):
+            found = lacks._in_documents(doing | objects, slug)
+            assert found == _in_documents(lacks, doing | objects, slug)
+            outcomes["documents"].add(found)
+            found = lacks._elsewhere(doing, slug)
+            assert found == _elsewhere(lacks, doing, slug), (doing, slug)
+            outcomes["elsewhere"].add(found)
+            found = lacks._named_apart(doing, objects, slug)
+            assert found == _named_apart(lacks, doing, objects, slug), (doing, objects, slug)
+            outcomes["apart"].add(found)
+    assert all(seen == {False, True} for seen in outcomes.values())  # both answers exercised
+
+
+def test_a_names_agreement_is_read_for_all_hits_at_once_as_one_by_one(index: SearchIndex) -> None:
+    def slow(q: Query, row: int, shares: np.ndarray | None) -> float:
+        if shares is None:
+            return 0.0
+        share = float(shares[row])
+        if q.asked:
+            name = index._name_terms[row]
+            share -= RELATED_WEIGHT * sum(t in name for t in q.asked) / max(len(name), 1)
+        return share
+
+    rng = random.Random(26)
+    requests = ["what's the price of bitcoin", "list my open issues", "zebra", "what's on my cal"]
+    requests += ["show me the channels in slack", "get the weather", "send an email to ana"]
+    asked = 0
+    for request in requests:
+        _, q, shares, _, _ = index.reading(request)
+        asked += bool(q.asked and shares is not None)
+        rows = [rng.randrange(len(index.hits)) for _ in range(12)]
+        found = index._matching._agreements(q, rows, shares)
+        assert found == [slow(q, row, shares) for row in rows], request
+    assert asked  # a question's own terms exercised
+
+
+def _with_names(texts: list[str], names: list[str]) -> list[str]:
+    """`texts`, and each with one of `names` put in at random, as written and upper case."""
+    rng = random.Random(26)
+    out = list(texts)
+    for text in texts:
+        words = text.split(" ")
+        at = rng.randrange(len(words) + 1)
+        name = rng.choice(names)
+        out.append(
+            " ".join([*words[:at], rng.choice([name, name.upper(), name + "'S"]), *words[at:]])
+        )
+    return out
+
+
+def test_a_foreign_name_is_looked_for_only_where_a_word_may_start_one() -> None:
+    foreign = Foreign()
+    texts = _with_names(TEXTS, [*sorted(foreign._names)[::7], "Venmo", "h&r block", "disney+"])
+    skipped = 0
+    for text in texts:
+        lower = [t.lower() for t, _ in _TOKEN.findall(text)]
+        if foreign._names_none(text):
+            skipped += 1
+            assert foreign._starts.isdisjoint(lower), text
+    assert 0 < skipped < len(texts)
+
+
+def test_a_worlds_entry_is_looked_for_only_where_a_word_may_start_one() -> None:
+    world = World()
+    texts = _with_names(TEXTS, ["the lights", "a flight", "driver's license", "two tickets"])
+    skipped = 0
+    for text in texts:
+        if world._none_start(text):
+            skipped += 1
+            assert world._starts.isdisjoint(words(text)), text
+    assert 0 < skipped < len(texts)
+
+
+def test_a_texts_first_term_is_the_first_of_its_terms() -> None:
+    analyzer = Analyzer()
+    phrases = ["pull request", "to do list", "1:1", "re-run", "PRs", "direct message"]
+    for text in _with_names(TEXTS, phrases):
+        assert analyzer.first_term(text) == analyzer.terms(text)[:1], text
