@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from skillgate.discovery.phrasing import CaseFree, hint
+from skillgate.discovery.literals import CaseFree, hint
 
 # A question put as a request ("tell me which...", "let me know if...", "I want to know
 # whether..."): asks to see something, as "show" does, wherever the lead-ins end.

@@ -28,89 +28,13 @@ general English, none of it about one integration:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
 from skillgate.discovery.idioms import idioms
+from skillgate.discovery.literals import CaseFree, cut, hint
 from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, READING
 
-
-def hint(*words: str) -> Callable[[str], bool]:
-    """A cheap test before a case-insensitive pattern each of whose matches holds one of
-    `words` (lower case): False when the pattern cannot match the text, that is when the
-    text is all ASCII and its lower case holds none of them (a text not all ASCII always
-    passes: the pattern reads letters as Unicode does, "\u017f" as "s", "\u0131" as "i").
-    A look-up of each word in C: cheaper than one pass of their alternation, which the
-    regex engine tries at every place."""
-
-    def may_match(text: str) -> bool:
-        if not text.isascii():
-            return True
-        lower = text.lower()
-        for word in words:  # noqa: SIM110 (a loop: `any` over a generator costs more)
-            if word in lower:
-                return True
-        return False
-
-    return may_match
-
-
-def hint_pattern(source: str) -> Callable[[str], bool]:
-    """`hint` for a case-insensitive pattern each of whose matches holds a match of
-    `source` (lower case, case-sensitive: the cheaper pass)."""
-    pattern = re.compile(source)
-
-    def may_match(text: str) -> bool:
-        return not text.isascii() or pattern.search(text.lower()) is not None
-
-    return may_match
-
-
-class CaseFree:
-    """A case-insensitive pattern (`source`, its letters in lower case) run as its
-    case-sensitive twin over a text's lower case when the text is all ASCII: the same
-    matches at the same places, for a third of the cost or less. Matches come back as
-    spans of the text (a match's groups would be the lower case's)."""
-
-    def __init__(self, source: str) -> None:
-        self.pattern = re.compile(source, re.IGNORECASE)
-        self._lower = re.compile(source)
-
-    def spans(self, text: str) -> list[tuple[int, int]]:
-        """Each match's span, first to last (as `finditer`)."""
-        if text.isascii():
-            return [m.span() for m in self._lower.finditer(text.lower())]
-        return [m.span() for m in self.pattern.finditer(text)]
-
-    def search(self, text: str) -> tuple[int, int] | None:
-        """The first match's span, or None."""
-        found = self._lower.search(text.lower()) if text.isascii() else self.pattern.search(text)
-        return None if found is None else found.span()
-
-    def sub(self, replacement: str, text: str) -> str:
-        """`text` with each match replaced by `replacement` (plain text; the pattern
-        never matches an empty text)."""
-        if not text.isascii():
-            return self.pattern.sub(replacement, text)
-        return _cut(text, self.spans(text), replacement)
-
-
-def _cut(text: str, spans: list[tuple[int, int]], replacement: str) -> str:
-    """`text` with each of `spans` (in order, not overlapping) replaced by `replacement`."""
-    if not spans:
-        return text
-    pieces: list[str] = []
-    last = 0
-    for start, end in spans:
-        pieces += (text[last:start], replacement)
-        last = end
-    pieces.append(text[last:])
-    return "".join(pieces)
-
-
-# The days and months, in one place: the times below read them, and the speller corrects
-# to them ("wendesday": discovery/texts.py's `table_words`).
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -369,7 +293,7 @@ def _clauses(text: str) -> _Clauses:
     if any(c.isalpha() for c in text) and _may_say_when(text):
         spans = _WHEN.spans(text)
         times = [text[start:end] for start, end in spans]
-        text = _cut(text, spans, " ")
+        text = cut(text, spans, " ")
     parts = _CLAUSE.split(text) if _CLAUSE_MARK.search(text) else [text]
     clauses = [c for c in parts if c and c.strip()]
     if (" so " in text or " and " in text or " but " in text) and _ASKS_WORDS(text):

@@ -10,7 +10,7 @@ import re
 from collections.abc import Collection
 
 from skillgate.discovery.analysis import Analyzer
-from skillgate.discovery.phrasing import hint_pattern
+from skillgate.discovery.literals import hint_pattern
 
 # What ends a request's object place: prepositions, clause words, content markers.
 _BOUNDARY = re.compile(

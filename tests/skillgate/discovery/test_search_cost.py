@@ -123,7 +123,7 @@ def test_shorthand_is_spelt_out_only_where_it_stands() -> None:
     [phrasing._WHEN, phrasing._ASKS, phrasing._POLITE, content.CONTENT],
     ids=["when", "asks", "polite", "content"],
 )
-def test_a_case_free_twin_finds_what_the_pattern_finds(twin: phrasing.CaseFree) -> None:
+def test_a_case_free_twin_finds_what_the_pattern_finds(twin: literals.CaseFree) -> None:
     for text in TEXTS:
         spans = [m.span() for m in twin.pattern.finditer(text)]
         first = twin.pattern.search(text)
