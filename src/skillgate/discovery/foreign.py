@@ -271,12 +271,10 @@ class Foreign:
         "'s" ("Salesforce's pipeline"); as its first word ("Venmo Jake $30"); or with an
         article as the last word of its object place `head` ("get me an Uber"). Not in
         passing ("email the Salesforce export to Dana", "my Delta flight")."""
-        if self._names_none(clause):
-            return False  # the cost of most requests: one set look-up per word
-        tokens = [(m.group(1), bool(m.group(2))) for m in _TOKEN.finditer(clause)]
-        lower = [t.lower() for t, _ in tokens]
-        if self._starts.isdisjoint(lower):
+        read = self._read(clause)
+        if read is None:
             return False
+        tokens, lower = read
         last = len(_TOKEN.findall(head)) - 1  # where the object place ends
         for i, word in enumerate(lower):
             if word not in self._starts:
@@ -303,12 +301,10 @@ class Foreign:
         *intercom* conversation with Jane"). Not a phrase that ends with what the product
         sends or who works there (`_SENT`, `_PEOPLE`: "find the Expedia booking email",
         "the HubSpot sales rep")."""
-        if self._names_none(clause):
-            return False  # the cost of most requests: one set look-up per word
-        tokens = [(m.group(1), bool(m.group(2))) for m in _TOKEN.finditer(clause)]
-        lower = [t.lower() for t, _ in tokens]
-        if self._starts.isdisjoint(lower):
+        read = self._read(clause)
+        if read is None:
             return False
+        tokens, lower = read
         object_place = [m.group(1).lower() for m in _TOKEN.finditer(head)]
         if "of" in object_place:
             object_place = object_place[: object_place.index("of")]
@@ -328,6 +324,17 @@ class Foreign:
             elif len(phrase) == 1 and _placing_before(lower, i):
                 return True
         return False
+
+    def _read(self, clause: str) -> tuple[list[tuple[str, bool]], list[str]] | None:
+        """`clause`'s words (each with whether an owner's "'s" follows it) and their lower
+        case; None when no word of it may start a name of the table."""
+        if self._names_none(clause):
+            return None  # the cost of most requests: one set look-up per word
+        tokens = [(m.group(1), bool(m.group(2))) for m in _TOKEN.finditer(clause)]
+        lower = [t.lower() for t, _ in tokens]
+        if self._starts.isdisjoint(lower):
+            return None
+        return tokens, lower
 
     def _names_none(self, clause: str) -> bool:
         """True when no word of `clause` starts a name of the table (False: maybe one
