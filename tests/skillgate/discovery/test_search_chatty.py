@@ -46,9 +46,12 @@ def test_a_titles_period_ends_no_sentence() -> None:
         ("chuck the receipts in the bin", "trash the receipts"),
         # What is turned down and not heard is declined, not quieter.
         ("turn down the invitation", "turn down the invitation"),
+        # Handing over is assigning; sliding or dragging over is moving.
+        ("hand the onboarding checklist over to Priya", "assign the onboarding checklist to Priya"),
+        ("drag the bug card over to In Review", "move the bug card to In Review"),
     ],
 )
-def test_idioms_of_loudness_and_the_bin(text: str, plain: str) -> None:
+def test_idioms_of_loudness_the_bin_and_handing_over(text: str, plain: str) -> None:
     assert " ".join(idioms(text).split()) == plain
 
 
@@ -74,17 +77,6 @@ def test_laughter_ends_a_thought_and_a_kind_verb_may_ask() -> None:
     said = phrased("the printer jammed again lol just restart it", imperative=True)
     assert said.background == "the printer jammed again"
     assert said.request.startswith("just restart it")
-
-
-@pytest.mark.parametrize(
-    ("text", "plain"),
-    [
-        ("hand the onboarding checklist over to Priya", "assign the onboarding checklist to Priya"),
-        ("drag the bug card over to In Review", "move the bug card to In Review"),
-    ],
-)
-def test_idioms_of_handing_over(text: str, plain: str) -> None:
-    assert " ".join(idioms(text).split()) == plain
 
 
 def test_a_word_of_kind_is_no_unknown_object(index: SearchIndex) -> None:

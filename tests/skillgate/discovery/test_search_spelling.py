@@ -52,6 +52,14 @@ def index() -> SearchIndex:
         ("clsoe the isue about the typo", "github/update_issue"),
         ("show my gmial drafts", "gmail/list_drafts"),
         ("serach notion for the hiring plan", "notion/search"),
+        # The seventh round's: transpositions, rare words near a name word, split names.
+        ("asign the jira bug PROJ-31 to kevin", "jira/assign_issue"),
+        ("whats on my calender today", "google_calendar/list_events"),
+        ("search you tube for sour dough bread tutorials", "youtube/search_videos"),
+        (
+            "who has starred our acme/web repo on git hub",
+            "github/activity_list_stargazers_for_repo",
+        ),
     ],
 )
 def test_misspelled_requests_find_the_endpoint(
@@ -97,25 +105,6 @@ def test_a_product_name_in_two_words_is_joined_and_two_words_in_one_split() -> N
     assert speller.correct("search you tube for it") == "search youtube for it"
     assert speller.correct("you and a tube") == "you and a tube"  # not side by side
     assert speller.correct("list pullrequests") == "list pull requests"
-
-
-@pytest.mark.parametrize(
-    ("request_", "expected"),
-    [
-        ("asign the jira bug PROJ-31 to kevin", "jira/assign_issue"),
-        ("whats on my calender today", "google_calendar/list_events"),
-        ("search you tube for sour dough bread tutorials", "youtube/search_videos"),
-        (
-            "who has starred our acme/web repo on git hub",
-            "github/activity_list_stargazers_for_repo",
-        ),
-    ],
-)
-def test_seventh_round_misspellings_find_the_endpoint(
-    index: SearchIndex, request_: str, expected: str
-) -> None:
-    ranked = [f"{h.integration.slug}/{h.endpoint.name}" for h in index.search(request_, ("*",))]
-    assert expected in ranked[:3], ranked[:3]
 
 
 def test_the_likelier_slip_wins_a_tie() -> None:
