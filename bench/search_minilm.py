@@ -42,7 +42,9 @@ class Config(NamedTuple):
     wl: float  # WordLlama's weight (0.5 in production)
     ml: float  # MiniLM's
     scope: str  # "own" or "loose"
-    ask: bool  # the asking clause only
+    ask: str  # "whole" request, "ask" clause only, "both" (their cosines' mean)
+    depth: int  # candidates re-ordered (semantic.DEPTH: 50)
+    words: int  # the MiniLM cosine only for requests of at least this many words
 
 
 def product_text(h: Hit) -> str:
@@ -113,9 +115,11 @@ def reorder(
     blended = values / values[0]
     if c is None or c.wl:
         blended = blended + (0.5 if c is None else c.wl) * gain * np.where(own, wl_cos, wl_cos[0])
-    if c is not None and c.ml:
-        q = query_vector(ask_clause(text) if c.ask else text)
-        ml_cos = self.minilm.take(rows, axis=0) @ q  # type: ignore[attr-defined]
+    if c is not None and c.ml and len(text.split()) >= c.words:
+        vectors = self.minilm.take(rows, axis=0)  # type: ignore[attr-defined]
+        ml_cos = vectors @ query_vector(ask_clause(text) if c.ask == "ask" else text)
+        if c.ask == "both":
+            ml_cos = (ml_cos + vectors @ query_vector(ask_clause(text))) / 2
         if c.scope == "own":
             ml_cos = np.where(own, ml_cos, ml_cos[0])
         blended = blended + c.ml * gain * ml_cos
@@ -153,11 +157,14 @@ def summary(name: str, r: dict[str, Any]) -> str:
 
 
 def parse(spec: str) -> Config | None:
-    """ "base" or wl,ml,scope[,ask]: "0.5,0.5,own", "0,1,loose,ask"."""
+    """`base`, or wl,ml,scope[,ask[,depth[,words]]]: "0.5,0.5,own", "0,1,loose,ask,100"."""
     if spec == "base":
         return None
     parts = spec.split(",")
-    return Config(float(parts[0]), float(parts[1]), parts[2], len(parts) > 3 and parts[3] == "ask")
+    ask = parts[3] if len(parts) > 3 else "whole"
+    depth = int(parts[4]) if len(parts) > 4 else semantic.DEPTH
+    words = int(parts[5]) if len(parts) > 5 else 0
+    return Config(float(parts[0]), float(parts[1]), parts[2], ask, depth, words)
 
 
 def p50_search(index: SearchIndex, queries: list[str]) -> float:
@@ -169,21 +176,52 @@ def p50_search(index: SearchIndex, queries: list[str]) -> float:
     return statistics.median(times) * 1000
 
 
+def costs(c: Config | None) -> None:
+    """Start-up (the model's files; the catalog's endpoints embedded, from a sample),
+    memory, and a new request's p50 (rank and matches) without and with `c`."""
+    from bench.search_bench import rss_mb
+
+    before, start = rss_mb(), time.perf_counter()
+    m = contextual.model()
+    assert m is not None
+    print(f"model loaded in {time.perf_counter() - start:.2f} s, +{rss_mb() - before:.0f} MB RSS")
+    index = SearchIndex(load_catalog())
+    sample = [semantic.endpoint_text(h) for h in index.hits[::20]]
+    start = time.perf_counter()
+    m.embed(sample)
+    took = (time.perf_counter() - start) / len(sample) * len(index.hits)
+    print(f"embedding the catalog's {len(index.hits)} endpoints: ~{took:.0f} s (from a sample)")
+    before = rss_mb()
+    index.semantic.minilm = endpoint_vectors(index.hits, STATE["which"])  # type: ignore[union-attr]
+    print(f"endpoint vectors +{rss_mb() - before:.0f} MB RSS")
+    queries = [t["task"] for section in quality.dev_set().values() for t in section]
+    for config in (None, c):
+        STATE["config"] = config
+        _QUERIES.clear()
+        print(f"{config}: new query p50 {p50_search(index, queries):.3f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--configs", nargs="+", default=["base", "0.5,0.5,own", "0.5,0.5,loose"])
     parser.add_argument("--text", default="semantic", choices=sorted(TEXTS))
     parser.add_argument("--tables", action="store_true", help="per-section tables")
     parser.add_argument("--no-bfcl", action="store_true")
+    parser.add_argument("--cost", help="a config whose costs to measure beside base's")
     args = parser.parse_args()
     STATE["which"] = args.text
     semantic.Semantic.reorder = reorder  # type: ignore[method-assign]
     search.second_look = second_look  # type: ignore[assignment]
     os.environ.setdefault(semantic.ENV, "1")
+    if args.cost:
+        costs(parse(args.cost))
+        return
     index = SearchIndex(load_catalog())
     print(f"endpoints {len(index.hits)}, text {args.text}")
     for spec in args.configs:
-        STATE["config"] = parse(spec)
+        STATE["config"] = c = parse(spec)
+        if index.semantic is not None:
+            index.semantic.depth = semantic.DEPTH if c is None else c.depth
         r = run(index, not args.no_bfcl)
         if args.tables:
             for section, by_kind in r["figures"].items():
