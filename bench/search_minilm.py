@@ -53,7 +53,15 @@ def product_text(h: Hit) -> str:
     return f"{h.integration.name}: {texts.summary(h.endpoint.description)} ({words})"
 
 
-TEXTS = {"semantic": semantic.endpoint_text, "product": product_text}
+def long_text(h: Hit) -> str:
+    """Product, name words, the description's first 300 characters (to a word)."""
+    described = " ".join(h.endpoint.description.split())
+    if len(described) > 300:
+        described = described[:300].rsplit(" ", 1)[0]
+    return f"{h.integration.name}: {semantic._words(h.endpoint.name)}. {described}"
+
+
+TEXTS = {"semantic": semantic.endpoint_text, "product": product_text, "long": long_text}
 
 
 def endpoint_vectors(hits: Sequence[Hit], which: str) -> np.ndarray:
