@@ -61,11 +61,42 @@ def run_cli(
     )
 
 
+def operate(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    """The operator command `skillgate *args` on the data directory `cwd`, run in this
+    process (the same click command as the executable's, without its ~1 s of interpreter
+    start and imports): for a fixture's set-up, where the command's start is not what a test
+    checks. `env` as for `run_cli` (else a clean one); the developer's SKILLGATE_/SVC_
+    settings are hidden as `clean_env` hides them. Its standard output; AssertionError
+    naming the output unless it exits 0."""
+    from click.testing import CliRunner
+
+    from skillgate.cli.catalog import catalog
+    from skillgate.cli.connections import connections
+    from skillgate.cli.main import cli
+    from skillgate.settings import get_settings
+
+    for group in (catalog, connections):
+        cli.add_command(group)
+    given = dict(env or clean_env())
+    hidden: dict[str, str | None] = {
+        k: None for k in os.environ if k.startswith(("SKILLGATE_", "SVC_")) and k not in given
+    }
+    settings = {k: v for k, v in given.items() if k.startswith(("SKILLGATE_", "SVC_"))}
+    settings.setdefault("SKILLGATE_DATA_DIR", str(cwd))
+    get_settings.cache_clear()
+    try:
+        done = CliRunner().invoke(cli, list(args), env={**hidden, **settings})
+    finally:
+        get_settings.cache_clear()
+    assert done.exit_code == 0, f"skillgate {' '.join(args)}: {done.output}"
+    return done.stdout
+
+
 def new_data_dir(cwd: Path, env: dict[str, str] | None = None) -> None:
-    """`skillgate db upgrade` in `cwd`: the embedded database operator commands then find
-    (they refuse to start a second, empty one)."""
-    made = run_cli("skillgate", "db", "upgrade", cwd=cwd, env=env)
-    assert made.returncode == 0, made.stderr
+    """`skillgate db upgrade` on `cwd` (in process, `operate`): the embedded database
+    operator commands and servers started in `cwd` then find (they refuse to start a
+    second, empty one)."""
+    operate(cwd, "db", "upgrade", env=env)
 
 
 @dataclass

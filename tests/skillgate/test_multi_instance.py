@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.conftest import PG_URL, REDIS_URL
-from tests.process import Server, fixture_env, new_data_dir, run_cli, serve
+from tests.process import Server, fixture_env, new_data_dir, operate, serve
 from tests.upstream import Provider
 
 
@@ -25,33 +25,27 @@ def shared(tmp_path: Path, provider: Provider) -> dict[str, str]:
 
 def _setup_user(tmp_path: Path, env: dict[str, str], plan: str) -> str:
     new_data_dir(tmp_path, env)
-    made = run_cli(
-        "skillgate",
+    email = "m@example.com"
+    operate(
+        tmp_path,
         "users",
         "create",
         "--email",
-        "m@example.com",
+        email,
         "--password",
         "password123",
         "--plan",
         plan,
-        cwd=tmp_path,
         env=env,
     )
-    assert made.returncode == 0, made.stderr
-    key = run_cli(
-        "skillgate",
-        "keys",
-        "create",
-        "--email",
-        "m@example.com",
-        "--name",
-        "k",
-        cwd=tmp_path,
-        env=env,
+    key = operate(tmp_path, "keys", "create", "--email", email, "--name", "k", env=env)
+    return str(json.loads(key)["full_key"])
+
+
+def _connect(tmp_path: Path, env: dict[str, str], email: str, slug: str, *tokens: str) -> None:
+    operate(
+        tmp_path, "connections", "set", "--email", email, "--integration", slug, *tokens, env=env
     )
-    assert key.returncode == 0, key.stderr
-    return str(json.loads(key.stdout)["full_key"])
 
 
 def _two_servers(stack: ExitStack, tmp_path: Path, env: dict[str, str]) -> list[Server]:
@@ -81,20 +75,7 @@ def test_two_processes_share_one_rate_limit_budget(
 ) -> None:
     env = {**shared, "SKILLGATE_REDIS_URL": str(REDIS_URL)}
     key = _setup_user(tmp_path, env, "free")
-    done = run_cli(
-        "skillgate",
-        "connections",
-        "set",
-        "--email",
-        "m@example.com",
-        "--integration",
-        "sample",
-        "--access-token",
-        "good-token",
-        cwd=tmp_path,
-        env=env,
-    )
-    assert done.returncode == 0, done.stderr
+    _connect(tmp_path, env, "m@example.com", "sample", "--access-token", "good-token")
     with ExitStack() as stack:
         servers = _two_servers(stack, tmp_path, env)
         statuses = asyncio.run(_calls(servers, key, "sample", "get_user", {"username": "x"}, 40))
@@ -137,8 +118,8 @@ def test_refresh_is_single_flight_across_processes(
         env["SKILLGATE_REDIS_URL"] = str(REDIS_URL)
     email = f"r{secrets.token_hex(3)}@example.com"
     new_data_dir(tmp_path, env)
-    made = run_cli(
-        "skillgate",
+    operate(
+        tmp_path,
         "users",
         "create",
         "--email",
@@ -147,24 +128,17 @@ def test_refresh_is_single_flight_across_processes(
         "password123",
         "--plan",
         "unlimited",
-        cwd=tmp_path,
         env=env,
     )
-    assert made.returncode == 0, made.stderr
-    key = json.loads(
-        run_cli(
-            "skillgate", "keys", "create", "--email", email, "--name", "k", cwd=tmp_path, env=env
-        ).stdout
-    )["full_key"]
+    key = json.loads(operate(tmp_path, "keys", "create", "--email", email, "--name", "k", env=env))[
+        "full_key"
+    ]
     refresh_token = "rt-" + secrets.token_hex(6)
     provider_server.refresh_tokens.add(refresh_token)
-    done = run_cli(
-        "skillgate",
-        "connections",
-        "set",
-        "--email",
+    _connect(
+        tmp_path,
+        env,
         email,
-        "--integration",
         "oauthy",
         "--access-token",
         "at-stale",
@@ -172,10 +146,7 @@ def test_refresh_is_single_flight_across_processes(
         refresh_token,
         "--expires-in",
         "-60",
-        cwd=tmp_path,
-        env=env,
     )
-    assert done.returncode == 0, done.stderr
     before = len(provider_server.token_requests)
     with ExitStack() as stack:
         servers = _two_servers(stack, tmp_path, env)
@@ -202,11 +173,7 @@ def test_tokens_and_idempotency_keys_hold_across_processes(
     assert pg_database is not None
     env = {**shared, "SKILLGATE_DATABASE_URL": pg_database}
     key = _setup_user(tmp_path, env, "unlimited")
-    done = run_cli(
-        "skillgate", "connections", "set", "--email", "m@example.com", "--integration", "sample",
-        "--access-token", "good-token", cwd=tmp_path, env=env,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    _connect(tmp_path, env, "m@example.com", "sample", "--access-token", "good-token")
     provider_server.reply("DELETE", "/repos/o/r/issues/5", Reply(204, delay=0.2))
     provider_server.reply("POST", "/repos/o/r/issues", lambda rec: Reply(201, {"n": 1}, delay=0.3))
     auth = {"Authorization": f"Bearer {key}"}

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from skillgate_cli.main import run_in
-from tests.process import clean_env, new_data_dir, run_cli, serve
+from tests.process import clean_env, operate, run_cli, serve
 from tests.skillgate_cli.fakes import FakeGateway, fake_gateway
 
 EMAIL = "agent@example.com"
@@ -39,11 +39,7 @@ class Gateway:
 
     def new_key(self, name: str = "cli test") -> tuple[str, str]:
         """(full key, key id) of a fresh key for the same user."""
-        out = run_cli(
-            "skillgate", "keys", "create", "--email", EMAIL, "--name", name, cwd=self.workdir
-        )
-        assert out.returncode == 0, out.stderr
-        data = json.loads(out.stdout)
+        data = json.loads(operate(self.workdir, "keys", "create", "--email", EMAIL, "--name", name))
         return data["full_key"], data["id"]
 
     def revoke(self, key: str, key_id: str) -> None:
@@ -64,9 +60,8 @@ class Gateway:
 
 
 def _operator(workdir: Path, *args: str) -> Any:
-    out = run_cli("skillgate", *args, cwd=workdir)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout) if out.stdout.strip() else None
+    out = operate(workdir, *args)  # in process: the set-up, not the operator CLI, is wanted
+    return json.loads(out) if out.strip() else None
 
 
 def _user_with_key(workdir: Path, email: str) -> str:
@@ -78,7 +73,7 @@ def _user_with_key(workdir: Path, email: str) -> str:
 @pytest.fixture(scope="session")
 def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
     workdir = tmp_path_factory.mktemp("gateway")
-    new_data_dir(workdir)
+    operate(workdir, "db", "upgrade")
     key = _user_with_key(workdir, EMAIL)
     runner_key = _user_with_key(workdir, RUNNER)
     for slug in ("github", "slack"):

@@ -43,6 +43,12 @@ def normalize(scopes: Iterable[str] | None, known_slugs: Collection[str]) -> lis
     return result
 
 
+def names_integrations(scopes: Iterable[str]) -> bool:
+    """Whether `scopes` name an integration (anything but `*` and `approve`): only then does
+    `normalize` need the catalog's slugs (an operator command loads it for nothing else)."""
+    return any(s.strip() not in ("*", APPROVE) for s in scopes)
+
+
 def access_for(scopes: Iterable[str], slug: str) -> Access | None:
     """What a key with `scopes` may do on `slug`: full, read-only, or nothing."""
     best: Access | None = None

@@ -142,6 +142,44 @@ def test_serve_warns_about_a_database_open_to_others(
         get_settings.cache_clear()
 
 
+def test_keys_create_checks_the_integrations_its_scopes_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`keys create` loads the catalog only when a scope names an integration; it still
+    refuses an unknown one, naming the option, and keeps `*` and `approve` as given."""
+    monkeypatch.setenv("SKILLGATE_DATA_DIR", str(tmp_path))
+    get_settings.cache_clear()
+    try:
+        runner = CliRunner()
+        email = "scopes@example.com"
+        for args in (
+            ["db", "upgrade"],
+            ["users", "create", "--email", email, "--password", PASSWORD, "--plan", "pro"],
+        ):
+            done = runner.invoke(cli, args)
+            assert done.exit_code == 0, done.output
+        made = {}
+        for scopes in ("*", "approve,*", "github:read,approve"):
+            out = runner.invoke(
+                cli, ["keys", "create", "--email", email, "--name", "k", "--scopes", scopes]
+            )
+            assert out.exit_code == 0, out.output
+            made[scopes] = json.loads(out.stdout)["scopes"]
+        assert made == {
+            "*": ["*"],
+            "approve,*": ["*", "approve"],
+            "github:read,approve": ["github:read", "approve"],
+        }
+        bad = runner.invoke(
+            cli, ["keys", "create", "--email", email, "--name", "k", "--scopes", "nosuch"]
+        )
+        assert bad.exit_code != 0
+        assert "scopes: unknown scope 'nosuch'" in bad.output
+        assert "github" in bad.output  # the hint lists the catalog's integrations
+    finally:
+        get_settings.cache_clear()
+
+
 def test_client_only_install_says_what_to_install(tmp_path: Path) -> None:
     blocker = tmp_path / "block"
     blocker.mkdir()
