@@ -6,11 +6,8 @@ BIN := $(VENV)/bin
 # `make run PORT=9000 HOST=0.0.0.0` serves elsewhere than the default.
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# `make test TEST_WORKERS=0` runs the suite in one process; otherwise on pytest-xdist
-# workers, two per core: much of a test's time is spent waiting (servers starting, the
-# database, a browser), so two workers per core keep the cores busy (docs/decisions.md,
-# "The suite on pytest-xdist workers").
-TEST_WORKERS ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) * 2 )))
+# `make test TEST_WORKERS=0` runs the suite in one process (pytest-xdist's workers otherwise).
+TEST_WORKERS ?= auto
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
 
 .PHONY: run test lint fmt install bench browser clean catalog-table catalog-sync catalog-build
