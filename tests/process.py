@@ -70,13 +70,9 @@ def operate(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
     naming the output unless it exits 0."""
     from click.testing import CliRunner
 
-    from skillgate.cli.catalog import catalog
-    from skillgate.cli.connections import connections
-    from skillgate.cli.main import cli
+    from skillgate.cli.main import command
     from skillgate.settings import get_settings
 
-    for group in (catalog, connections):
-        cli.add_command(group)
     given = dict(env or clean_env())
     hidden: dict[str, str | None] = {
         k: None for k in os.environ if k.startswith(("SKILLGATE_", "SVC_")) and k not in given
@@ -85,7 +81,7 @@ def operate(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
     settings.setdefault("SKILLGATE_DATA_DIR", str(cwd))
     get_settings.cache_clear()
     try:
-        done = CliRunner().invoke(cli, list(args), env={**hidden, **settings})
+        done = CliRunner().invoke(command(), list(args), env={**hidden, **settings})
     finally:
         get_settings.cache_clear()
     assert done.exit_code == 0, f"skillgate {' '.join(args)}: {done.output}"

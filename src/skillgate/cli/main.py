@@ -280,13 +280,19 @@ def keys_create(email: str, name: str, scopes: str, expires_at: datetime | None)
         click.echo("Store the full key now: it is not shown again.", err=True)
 
 
-def main() -> None:
+def command() -> click.Group:
+    """The whole `skillgate` command: `cli` with the catalog and connections groups, which
+    are imported only here (the other commands' modules load without them)."""
     from skillgate.cli.catalog import catalog
     from skillgate.cli.connections import connections
 
     cli.add_command(catalog)
     cli.add_command(connections)
-    cli(prog_name="skillgate")
+    return cli
+
+
+def main() -> None:
+    command()(prog_name="skillgate")
 
 
 if __name__ == "__main__":
