@@ -19,7 +19,7 @@ import re
 from collections.abc import Collection, Iterable
 
 from skillgate.discovery.analysis import Analyzer
-from skillgate.discovery.literals import mark, runs
+from skillgate.discovery.literals import mark, may_match, runs
 from skillgate.discovery.synonyms import LINKS, link
 
 # The score multiplier per distinct cue of an integration, and how many cues count.
@@ -139,6 +139,9 @@ class Cues:
         ]
         self._link_slugs = {f"l{i}": slug for i, (_, slug, _) in enumerate(LINKS)}
         self._links = re.compile("|".join(p for _, p in alternatives)) if alternatives else None
+        # The links' cheap test: one of their domains' literals ("notion.", "trello.com/c/"),
+        # read off the alternation (literals.py), not merely a "." (most sentences hold one).
+        self._may_link = may_match(self._links) if self._links is not None else None
 
     def found(self, text: str, terms: Iterable[str]) -> dict[str, int]:
         """Per integration, how many distinct cues the query holds (`text` as typed,
@@ -163,7 +166,7 @@ class Cues:
 
     def linked(self, text: str) -> set[str]:
         """The integrations whose own pages the text links to (`LINKS`)."""
-        if self._links is None or "." not in text:
+        if self._links is None or self._may_link is None or not self._may_link(text):
             return set()
         return {self._link_slugs[str(m.lastgroup)] for m in self._links.finditer(text)}
 

@@ -48,6 +48,15 @@ BLIND_HELD = HERE / "search_blind_held.yaml"
 BLIND3_HELD = HERE / "search_blind3_held.yaml"
 # The fourth blind writer's held-out half (issue 26, eighth round).
 BLIND4_HELD = HERE / "search_blind4_held.yaml"
+# The fifth blind writer's held-out half (issue 26, ninth round).
+BLIND5_HELD = HERE / "search_blind5_held.yaml"
+# (file, key, title) of each held-out set, printed after the sealed set.
+HELD_SETS = [
+    (BLIND_HELD, "blind_held", "blind held-out set"),
+    (BLIND3_HELD, "blind3_held", "third blind set, held out"),
+    (BLIND4_HELD, "blind4_held", "fourth blind set's held-out half"),
+    (BLIND5_HELD, "blind5_held", "fifth blind set's held-out half"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -99,6 +108,7 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
             "lack",
             "reference_fresh",
             "recall_fresh",
+            "blind5",
         )
         for k, r in by_kind.items()
         if k != "none"
@@ -248,24 +258,16 @@ def test_bfcl_public_pool(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_sealed_set_aggregates(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:
     """The sealed set's figures per kind, aggregates only (no per-request result is
-    printed or kept: it must not guide a change)."""
-    sealed = yaml.safe_load((HERE / "search_sealed.yaml").read_text(encoding="utf-8"))["sealed"]
-    by_kind = measure(ranker(index), sealed, "plain")
-    held = yaml.safe_load(BLIND_HELD.read_text(encoding="utf-8"))["blind_held"]
-    held_kinds = measure(ranker(index), held, "plain")
-    third = yaml.safe_load(BLIND3_HELD.read_text(encoding="utf-8"))["blind3_held"]
-    third_kinds = measure(ranker(index), third, "plain")
-    fourth = yaml.safe_load(BLIND4_HELD.read_text(encoding="utf-8"))["blind4_held"]
-    fourth_kinds = measure(ranker(index), fourth, "plain")
-    every = [*by_kind.values(), *held_kinds.values(), *third_kinds.values()]
-    for r in [*every, *fourth_kinds.values()]:
-        r.misses.clear()
-    with capsys.disabled():
-        print("\n" + table(f"sealed set ({len(sealed)} requests)", by_kind))
-        print(table(f"blind held-out set ({len(held)} requests)", held_kinds))
-        print(table(f"third blind set, held out ({len(third)} requests)", third_kinds))
-        print(table(f"fourth blind set's held-out half ({len(fourth)} requests)", fourth_kinds))
-    assert sum(r.count for r in by_kind.values()) == len(sealed)
-    assert sum(r.count for r in held_kinds.values()) == len(held)
-    assert sum(r.count for r in third_kinds.values()) == len(third)
-    assert sum(r.count for r in fourth_kinds.values()) == len(fourth)
+    printed or kept: it must not guide a change), then each held-out set's."""
+    sets = [(HERE / "search_sealed.yaml", "sealed", "sealed set"), *HELD_SETS]
+    for path, key, title in sets:
+        tasks = yaml.safe_load(path.read_text(encoding="utf-8"))[key]
+        by_kind = measure(ranker(index), tasks, "plain")
+        for r in by_kind.values():
+            r.misses.clear()
+        with capsys.disabled():
+            print(
+                ("\n" if key == "sealed" else "")
+                + table(f"{title} ({len(tasks)} requests)", by_kind)
+            )
+        assert sum(r.count for r in by_kind.values()) == len(tasks)

@@ -1,5 +1,6 @@
 """The sealed search evaluation set (search_sealed.yaml), the held-out blind sets
-(search_blind_held.yaml, search_blind3_held.yaml, search_blind4_held.yaml) and the
+(search_blind_held.yaml, search_blind3_held.yaml, search_blind4_held.yaml,
+search_blind5_held.yaml) and the
 development set's request kinds: sound, and the held files unchanged.
 
 The sealed set was written before any ranking change of issue 26 and is never used to
@@ -35,6 +36,9 @@ BLIND3_HELD_SHA256 = "a071896da49f97676466f9f1723da9df039ebd4c944753494abc2d10f7
 # the development section `blind4`, the rest held out here.
 BLIND4_HELD = HERE / "search_blind4_held.yaml"
 BLIND4_HELD_SHA256 = "e719e25f4d77e66cdd83e15577b3ee3d44a40698550955a4095493acc9268fa5"
+# The fifth blind writer's set (issue 26, ninth round), split the same way (section `blind5`).
+BLIND5_HELD = HERE / "search_blind5_held.yaml"
+BLIND5_HELD_SHA256 = "da10e5dc911141e6b62623912671de1acb903642aaffb809773b0ab106c42928"
 KINDS = {"plain", "misspelled", "chatty", "reference", "none"}
 
 
@@ -112,20 +116,29 @@ def test_blind3_held_set_is_unchanged_and_apart(known: set[str]) -> None:
     assert not texts & {t["task"] for t in first_blind}
 
 
-def test_blind4_held_half_is_unchanged_and_apart(known: set[str]) -> None:
-    digest = hashlib.sha256(BLIND4_HELD.read_bytes()).hexdigest()
-    assert digest == BLIND4_HELD_SHA256, "search_blind4_held.yaml changed"
-    held = yaml.safe_load(BLIND4_HELD.read_text(encoding="utf-8"))["blind4_held"]
+@pytest.mark.parametrize(
+    ("path", "sha256", "section"),
+    [(BLIND4_HELD, BLIND4_HELD_SHA256, "blind4"), (BLIND5_HELD, BLIND5_HELD_SHA256, "blind5")],
+)
+def test_a_blind_writers_held_half_is_unchanged_and_apart(
+    known: set[str], path: Path, sha256: str, section: str
+) -> None:
+    """The held half of a blind writer's set split with the development section `section`
+    (every other request of each kind): unchanged, sound, and sharing no request with the
+    development set or any other held-out set."""
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == sha256, f"{path.name} changed"
+    held = yaml.safe_load(path.read_text(encoding="utf-8"))[f"{section}_held"]
     kinds = _sound(held, known)
     assert set(kinds) == KINDS - {"misspelled"}, kinds
     assert kinds["chatty"] >= 40, kinds
     texts = {t["task"] for t in held}
     dev = yaml.safe_load((HERE / "search_eval.yaml").read_text(encoding="utf-8"))
-    assert len(dev["blind4"]) >= 70
-    _sound(dev["blind4"], known)
-    others = [SEALED, BLIND_HELD, BLIND3_HELD]
-    keys = ["sealed", "blind_held", "blind3_held"]
-    for path, key in zip(others, keys, strict=True):
-        held_other = yaml.safe_load(path.read_text(encoding="utf-8"))[key]
-        assert not texts & {t["task"] for t in held_other}
+    assert len(dev[section]) >= 70
+    _sound(dev[section], known)
+    others = {SEALED: "sealed", BLIND_HELD: "blind_held", BLIND3_HELD: "blind3_held"}
+    others |= {BLIND4_HELD: "blind4_held", BLIND5_HELD: "blind5_held"}
+    for other, key in others.items():
+        if other != path:
+            held_other = yaml.safe_load(other.read_text(encoding="utf-8"))[key]
+            assert not texts & {t["task"] for t in held_other}
     assert not texts & {t["task"] for section in dev.values() for t in section}
