@@ -23,9 +23,12 @@ def shared(tmp_path: Path, provider: Provider) -> dict[str, str]:
     return fixture_env(provider.url)
 
 
-def _setup_user(tmp_path: Path, env: dict[str, str], plan: str) -> str:
+def _setup_user(
+    tmp_path: Path, env: dict[str, str], plan: str, email: str = "m@example.com"
+) -> str:
+    """A migrated data directory with one user on `plan`; the user's new API key."""
     new_data_dir(tmp_path, env)
-    email = "m@example.com"
+    password = "password123"
     operate(
         tmp_path,
         "users",
@@ -33,7 +36,7 @@ def _setup_user(tmp_path: Path, env: dict[str, str], plan: str) -> str:
         "--email",
         email,
         "--password",
-        "password123",
+        password,
         "--plan",
         plan,
         env=env,
@@ -117,22 +120,7 @@ def test_refresh_is_single_flight_across_processes(
     if lock == "redis":
         env["SKILLGATE_REDIS_URL"] = str(REDIS_URL)
     email = f"r{secrets.token_hex(3)}@example.com"
-    new_data_dir(tmp_path, env)
-    operate(
-        tmp_path,
-        "users",
-        "create",
-        "--email",
-        email,
-        "--password",
-        "password123",
-        "--plan",
-        "unlimited",
-        env=env,
-    )
-    key = json.loads(operate(tmp_path, "keys", "create", "--email", email, "--name", "k", env=env))[
-        "full_key"
-    ]
+    key = _setup_user(tmp_path, env, "unlimited", email)
     refresh_token = "rt-" + secrets.token_hex(6)
     provider_server.refresh_tokens.add(refresh_token)
     _connect(

@@ -11,11 +11,13 @@ import sqlite3
 import stat
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
 from click.testing import CliRunner
 
+from skillgate.catalog.loader import Catalog
 from skillgate.cli.main import cli
 from skillgate.db.engine import create_private_file
 from skillgate.settings import get_settings
@@ -147,6 +149,16 @@ def test_keys_create_checks_the_integrations_its_scopes_name(
 ) -> None:
     """`keys create` loads the catalog only when a scope names an integration; it still
     refuses an unknown one, naming the option, and keeps `*` and `approve` as given."""
+    from skillgate.catalog import loader
+
+    loads: list[object] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Catalog:
+        loads.append(args)
+        return real(*args, **kwargs)
+
+    real = loader.load_catalog
+    monkeypatch.setattr(loader, "load_catalog", counted)
     monkeypatch.setenv("SKILLGATE_DATA_DIR", str(tmp_path))
     get_settings.cache_clear()
     try:
@@ -164,11 +176,11 @@ def test_keys_create_checks_the_integrations_its_scopes_name(
                 cli, ["keys", "create", "--email", email, "--name", "k", "--scopes", scopes]
             )
             assert out.exit_code == 0, out.output
-            made[scopes] = json.loads(out.stdout)["scopes"]
-        assert made == {
-            "*": ["*"],
-            "approve,*": ["*", "approve"],
-            "github:read,approve": ["github:read", "approve"],
+            made[scopes] = (json.loads(out.stdout)["scopes"], len(loads))
+        assert made == {  # each key's scopes, and the catalog loads so far
+            "*": (["*"], 0),
+            "approve,*": (["*", "approve"], 0),
+            "github:read,approve": (["github:read", "approve"], 1),
         }
         bad = runner.invoke(
             cli, ["keys", "create", "--email", email, "--name", "k", "--scopes", "nosuch"]
