@@ -211,12 +211,8 @@ class SearchIndex:
             things = self._things.factors(q.things)
             if things is not None:
                 total *= things
-        named = self._products.of(query)
-        # A link to a product's own page ranks as its name would; the match reads it as a
-        # cue (a Sheets link's sharing is Drive's).
-        linked = named | self._cues.linked(query)
-        boosts = {slug: NAMED_BOOST for slug in linked} or self._cues.factors(query, q.terms)
-        reading = Reading(query, q, shares, frozenset(boosts), bool(named))
+        boosts, named = self._asked(query, q)
+        reading = Reading(query, q, shares, frozenset(boosts), named)
         if not named:  # and the caller's connected integrations
             for slug in connected:
                 if slug in self.ranges:
@@ -230,14 +226,23 @@ class SearchIndex:
         """Whether a name is the catalog's: a product's, or made of words it knows."""
         return self._products.names(name) or any(self._knows(w.lower()) for w in name.split())
 
+    def _asked(self, query: str, q: Query) -> tuple[dict[str, float], bool]:
+        """The integrations the request (`query` as searched, `q` its analysis) names or
+        links to, each with `NAMED_BOOST`, else those its words imply with their factors
+        (discovery/cues.py); and whether it names one. A link to a product's own page ranks
+        as its name would; the match reads it as a cue (a Sheets link's sharing is Drive's)."""
+        named = self._products.of(query)
+        linked = named | self._cues.linked(query)
+        boosts = {slug: NAMED_BOOST for slug in linked} or self._cues.factors(query, q.terms)
+        return boosts, bool(named)
+
     def reading(self, query: str) -> Reading:
         """`query` read as its ranking reads it (`Reading`), without the ranking: the
-        integrations it names (`named`), else those its words imply (discovery/cues.py):
-        the ones the ranking boosts, the caller's connected ones aside."""
+        integrations it names or links to (`_asked`), else those its words imply: the ones
+        the ranking boosts, the caller's connected ones aside."""
         text, q = self._analysed(query)
-        named = self._products.of(text)
-        asked = frozenset(named or self._cues.factors(text, q.terms))
-        return Reading(text, q, self.coverage(q), asked, bool(named))
+        boosts, named = self._asked(text, q)
+        return Reading(text, q, self.coverage(q), frozenset(boosts), named)
 
     def search(
         self,

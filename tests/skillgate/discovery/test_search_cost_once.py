@@ -150,3 +150,25 @@ def test_a_texts_first_term_is_the_first_of_its_terms() -> None:
     phrases = ["pull request", "to do list", "1:1", "re-run", "PRs", "direct message"]
     for text in _with_names(TEXTS, phrases):
         assert analyzer.first_term(text) == analyzer.terms(text)[:1], text
+
+
+def test_a_request_read_without_its_ranking_asks_of_what_the_ranking_boosts(
+    index: SearchIndex,
+) -> None:
+    """`reading` (a match asked for without a ranking first) names, links and cues the
+    integrations its ranking boosts: a link to a product's page among them."""
+    requests = [
+        "share https://docs.google.com/spreadsheets/d/1AbC/edit with the band: our song list",
+        "add the song list from https://www.notion.so/Playlist-0123456789abcdef0123456789abcdef",
+        "list my open issues in github",
+        "play some music",
+    ]
+    linked = 0
+    for request in requests:
+        index.rank(request, ("*",), None, 10)
+        assert index._read is not None
+        ranked = index._read[1]
+        alone = index.reading(request)
+        assert (alone.text, alone.asked, alone.named) == (ranked.text, ranked.asked, ranked.named)
+        linked += bool(index._cues.linked(ranked.text))
+    assert linked == 2  # the links exercised
