@@ -85,7 +85,7 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
         matcher.match(
             of(h),
             documents.terms(h.row),
-            index._matching._agreement(q, h, shares),
+            index._matching._agreements(q, [h.row], shares)[0],
             name=names[h.row],
         )
         for h in hits
@@ -93,7 +93,7 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
     out: dict[str, Any] = {"hits": len(hits), "best": max(matches)}
     b = int(np.argmax(matches))
     share, total = parts(of(hits[b]), documents.terms(hits[b].row), names[hits[b].row])
-    agree = index._matching._agreement(q, hits[b], shares)
+    agree = index._matching._agreements(q, [hits[b].row], shares)[0]
     out.update(
         top=matches[0],
         best_rank=b,
@@ -165,7 +165,7 @@ def row(index: SearchIndex, verbs: dict[str, str], task: str) -> dict[str, Any]:
             "product": h.integration.slug in products,
             "named": h.integration.slug in slugs,
             "share": parts(of(h), documents.terms(h.row), names[h.row])[0],
-            "agree": index._matching._agreement(q, h, shares),
+            "agree": index._matching._agreements(q, [h.row], shares)[0],
             "id": f"{h.integration.slug}/{h.endpoint.name}",
             "cued": h.integration.slug in cues,
             "cos": float(c) if sem is not None else None,

@@ -141,7 +141,7 @@ class Cues:
         self._links = re.compile("|".join(p for _, p in alternatives)) if alternatives else None
         # The links' cheap test: one of their domains' literals ("notion.", "trello.com/c/"),
         # read off the alternation (literals.py), not merely a "." (most sentences hold one).
-        self._may_link = may_match(self._links) if self._links is not None else None
+        self._may_link = may_match(self._links) if self._links is not None else lambda _: False
 
     def found(self, text: str, terms: Iterable[str]) -> dict[str, int]:
         """Per integration, how many distinct cues the query holds (`text` as typed,
@@ -166,7 +166,7 @@ class Cues:
 
     def linked(self, text: str) -> set[str]:
         """The integrations whose own pages the text links to (`LINKS`)."""
-        if self._links is None or self._may_link is None or not self._may_link(text):
+        if self._links is None or not self._may_link(text):
             return set()
         return {self._link_slugs[str(m.lastgroup)] for m in self._links.finditer(text)}
 

@@ -78,10 +78,6 @@ class Matching:
             )
         return out
 
-    def _agreement(self, q: Query, hit: Hit, shares: np.ndarray | None) -> float:
-        """`_agreements` of one hit."""
-        return self._agreements(q, [hit.row], shares)[0]
-
     def _agreements(self, q: Query, rows: list[int], shares: np.ndarray | None) -> list[float]:
         """The share of each row's name the request holds, without the terms only its
         question form added ("what's the price of bitcoin": `get_subscription` agrees on
