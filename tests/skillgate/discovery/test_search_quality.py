@@ -50,12 +50,15 @@ BLIND3_HELD = HERE / "search_blind3_held.yaml"
 BLIND4_HELD = HERE / "search_blind4_held.yaml"
 # The fifth blind writer's held-out half (issue 26, ninth round).
 BLIND5_HELD = HERE / "search_blind5_held.yaml"
+# The sixth blind writer's held-out half (issue 26, tenth round).
+BLIND6_HELD = HERE / "search_blind6_held.yaml"
 # (file, key, title) of each held-out set, printed after the sealed set.
 HELD_SETS = [
     (BLIND_HELD, "blind_held", "blind held-out set"),
     (BLIND3_HELD, "blind3_held", "third blind set, held out"),
     (BLIND4_HELD, "blind4_held", "fourth blind set's held-out half"),
     (BLIND5_HELD, "blind5_held", "fifth blind set's held-out half"),
+    (BLIND6_HELD, "blind6_held", "sixth blind set's held-out half"),
 ]
 
 
@@ -92,27 +95,8 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
     # The answerable requests of the sections the third round measured (0.028 then, 0.022
     # after the fifth, 0.014 after the product's share in `match`). The blind section,
     # written after the fifth, is held to its own floors below.
-    before = [
-        r
-        for section, by_kind in figures.items()
-        if section
-        not in (
-            "chatty_wide",
-            "none_wide",
-            "blind",
-            "common",
-            "reference_wide",
-            "misspelled_wide",
-            "chatty_wide2",
-            "blind4",
-            "lack",
-            "reference_fresh",
-            "recall_fresh",
-            "blind5",
-        )
-        for k, r in by_kind.items()
-        if k != "none"
-    ]
+    third_round = ("tasks", "held_out", "dev_kinds", "unnamed", "chatty_fresh")
+    before = [r for section in third_round for k, r in figures[section].items() if k != "none"]
     assert total(before).flag_rate <= 0.02
     # Fifth round (chatty_wide, none_wide, written before its changes; measured after them
     # chatty top-3 0.812, wrongly flagged 0.167, no-endpoint flagged 0.875). The product's

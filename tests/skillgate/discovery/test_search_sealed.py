@@ -1,6 +1,6 @@
 """The sealed search evaluation set (search_sealed.yaml), the held-out blind sets
 (search_blind_held.yaml, search_blind3_held.yaml, search_blind4_held.yaml,
-search_blind5_held.yaml) and the
+search_blind5_held.yaml, search_blind6_held.yaml) and the
 development set's request kinds: sound, and the held files unchanged.
 
 The sealed set was written before any ranking change of issue 26 and is never used to
@@ -39,6 +39,9 @@ BLIND4_HELD_SHA256 = "e719e25f4d77e66cdd83e15577b3ee3d44a40698550955a4095493acc9
 # The fifth blind writer's set (issue 26, ninth round), split the same way (section `blind5`).
 BLIND5_HELD = HERE / "search_blind5_held.yaml"
 BLIND5_HELD_SHA256 = "da10e5dc911141e6b62623912671de1acb903642aaffb809773b0ab106c42928"
+# The sixth blind writer's set (issue 26, tenth round), split the same way (section `blind6`).
+BLIND6_HELD = HERE / "search_blind6_held.yaml"
+BLIND6_HELD_SHA256 = "066a6c0709db577fac175acc3bbf7f0beead69cd02905df88384e7d8c7d908f7"
 KINDS = {"plain", "misspelled", "chatty", "reference", "none"}
 
 
@@ -117,26 +120,32 @@ def test_blind3_held_set_is_unchanged_and_apart(known: set[str]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "sha256", "section"),
-    [(BLIND4_HELD, BLIND4_HELD_SHA256, "blind4"), (BLIND5_HELD, BLIND5_HELD_SHA256, "blind5")],
+    ("path", "sha256", "section", "kinds_held", "chatty"),
+    [
+        (BLIND4_HELD, BLIND4_HELD_SHA256, "blind4", KINDS - {"misspelled"}, 40),
+        (BLIND5_HELD, BLIND5_HELD_SHA256, "blind5", KINDS - {"misspelled"}, 40),
+        (BLIND6_HELD, BLIND6_HELD_SHA256, "blind6", KINDS, 20),
+    ],
 )
 def test_a_blind_writers_held_half_is_unchanged_and_apart(
-    known: set[str], path: Path, sha256: str, section: str
+    known: set[str], path: Path, sha256: str, section: str, kinds_held: set[str], chatty: int
 ) -> None:
     """The held half of a blind writer's set split with the development section `section`
-    (every other request of each kind): unchanged, sound, and sharing no request with the
-    development set or any other held-out set."""
+    (every other request of each kind): unchanged, sound, holding `kinds_held` and at least
+    `chatty` chatty requests, and sharing no request with the development set or any other
+    held-out set."""
     assert hashlib.sha256(path.read_bytes()).hexdigest() == sha256, f"{path.name} changed"
     held = yaml.safe_load(path.read_text(encoding="utf-8"))[f"{section}_held"]
     kinds = _sound(held, known)
-    assert set(kinds) == KINDS - {"misspelled"}, kinds
-    assert kinds["chatty"] >= 40, kinds
+    assert set(kinds) == kinds_held, kinds
+    assert kinds["chatty"] >= chatty, kinds
     texts = {t["task"] for t in held}
     dev = yaml.safe_load((HERE / "search_eval.yaml").read_text(encoding="utf-8"))
     assert len(dev[section]) >= 70
     _sound(dev[section], known)
     others = {SEALED: "sealed", BLIND_HELD: "blind_held", BLIND3_HELD: "blind3_held"}
     others |= {BLIND4_HELD: "blind4_held", BLIND5_HELD: "blind5_held"}
+    others |= {BLIND6_HELD: "blind6_held"}
     for other, key in others.items():
         if other != path:
             held_other = yaml.safe_load(other.read_text(encoding="utf-8"))[key]
