@@ -92,6 +92,7 @@ from skillgate.discovery.foreign import Foreign
 from skillgate.discovery.literals import may_match
 from skillgate.discovery.phrasing import Phrased, phrased
 from skillgate.discovery.referents import Referents
+from skillgate.discovery.synonyms import FIT_MEANS
 from skillgate.discovery.unknowns import COUNTS, Unknowns, first_clause
 from skillgate.discovery.verbs import DOING
 from skillgate.discovery.world import World
@@ -173,9 +174,14 @@ class Matcher:
         self._table = frozenset(t for w in table for t in analyzer.terms(w))
         # Where its unknown words stand (discovery/unknowns.py).
         self._unknowns = Unknowns(analyzer, self._idf, self._table)
-        # What one word stands for in the tables (`MEANS`, `ACTIONS`: "bug" -> issue).
+        # What one word stands for in the tables (`MEANS`, `ACTIONS`: "bug" -> issue;
+        # `FIT_MEANS`, read here only: "who" -> user).
         self._stands_for: dict[str, frozenset[str]] = {}
-        for table_ in (analyzer.means, analyzer.actions):
+        fit = {
+            tuple(analyzer.terms(said)): {t for m in meant for t in analyzer.terms(m)}
+            for said, meant in FIT_MEANS
+        }
+        for table_ in (analyzer.means, analyzer.actions, fit):
             for phrase, meant in table_.items():
                 if len(phrase) == 1:
                     known = frozenset(m for m in meant if m in self._idf)

@@ -14,6 +14,10 @@ stemmed).
   bug" creates an issue, while "issues still open" asks for no action). The word is
   replaced by what it stands for unless it is listed among them (an API verb such as
   "send" stays; "show" or "tell" is in no endpoint's name and would only find noise).
+- `FIT_MEANS`: as `MEANS`, but read only where a result's fit is judged (`match`,
+  confidence.py), never for ranking: a word that says what kind of answer is asked for
+  rather than which call gives it ("who": a call listing people fits; ranked, "who" as
+  "user" put the repos starred *by a user* first for "who has starred our repo").
 - `PLURAL_MEANS`: added when the request names something in the plural ("which
   calendars do I have": a listing).
 - `SPELLINGS`: ways of writing a word that splitting would break ("to-do").
@@ -106,7 +110,6 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # People
     ("person", ("user", "member")),
     ("everyone", ("user", "member")),
-    ("who", ("user", "member")),
     # Any API
     ("new", ("create",)),
     ("delete", ("trash",)),
@@ -168,6 +171,8 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("email", ("email", "send")),
     ("message", ("message", "send")),
 )
+
+FIT_MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (("who", ("user", "member")),)
 
 PLURAL_MEANS = "list"
 
