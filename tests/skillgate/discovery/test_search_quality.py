@@ -52,6 +52,8 @@ BLIND4_HELD = HERE / "search_blind4_held.yaml"
 BLIND5_HELD = HERE / "search_blind5_held.yaml"
 # The sixth blind writer's held-out half (issue 26, tenth round).
 BLIND6_HELD = HERE / "search_blind6_held.yaml"
+# The seventh blind writer's held-out half, chatty requests only (issue 26, tenth round).
+BLIND7_HELD = HERE / "search_blind7_held.yaml"
 # (file, key, title) of each held-out set, printed after the sealed set.
 HELD_SETS = [
     (BLIND_HELD, "blind_held", "blind held-out set"),
@@ -59,6 +61,7 @@ HELD_SETS = [
     (BLIND4_HELD, "blind4_held", "fourth blind set's held-out half"),
     (BLIND5_HELD, "blind5_held", "fifth blind set's held-out half"),
     (BLIND6_HELD, "blind6_held", "sixth blind set's held-out half"),
+    (BLIND7_HELD, "blind7_held", "seventh blind set's held-out half (chatty)"),
 ]
 
 
