@@ -1,7 +1,6 @@
 """The sealed search evaluation set (search_sealed.yaml), the held-out blind sets
 (search_blind_held.yaml, search_blind3_held.yaml, search_blind4_held.yaml,
-search_blind5_held.yaml, search_blind6_held.yaml, search_blind7_held.yaml) and
-the
+search_blind5_held.yaml, search_blind6_held.yaml, search_blind7_held.yaml) and the
 development set's request kinds: sound, and the held files unchanged.
 
 The sealed set was written before any ranking change of issue 26 and is never used to
