@@ -124,8 +124,8 @@ class Analyzer:
         self._abbreviated = {w + "s" for w in self._words if w + "s" not in self._words}
         for word in self._abbreviated:
             self._words[word] = self._words[word[:-1]]
-        self._means = self._table(MEANS)
-        self._actions = self._table(ACTIONS)
+        self._means = self.table(MEANS)
+        self._actions = self.table(ACTIONS)
         self._get, self._list = set(self.terms("get")), set(self.terms("list"))
         # References to places where items are (`acme/web`, `#general`), not to one item.
         self._places = frozenset(self.terms("repository channel"))
@@ -229,7 +229,7 @@ class Analyzer:
         """`terms(text)[:1]`, stemming only the words its first phrase may span."""
         return self.canonical(self.stems(self.words(text)[: self._longest]))[:1]
 
-    def _table(
+    def table(
         self, entries: Iterable[tuple[str, tuple[str, ...]]]
     ) -> dict[tuple[str, ...], set[str]]:
         table: dict[tuple[str, ...], set[str]] = {}

@@ -177,11 +177,7 @@ class Matcher:
         # What one word stands for in the tables (`MEANS`, `ACTIONS`: "bug" -> issue;
         # `FIT_MEANS`, read here only: "who" -> user).
         self._stands_for: dict[str, frozenset[str]] = {}
-        fit = {
-            tuple(analyzer.terms(said)): {t for m in meant for t in analyzer.terms(m)}
-            for said, meant in FIT_MEANS
-        }
-        for table_ in (analyzer.means, analyzer.actions, fit):
+        for table_ in (analyzer.means, analyzer.actions, analyzer.table(FIT_MEANS)):
             for phrase, meant in table_.items():
                 if len(phrase) == 1:
                     known = frozenset(m for m in meant if m in self._idf)
