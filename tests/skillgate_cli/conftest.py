@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from skillgate_cli.main import run_in
-from tests.process import clean_env, operate, run_cli, serve
+from tests.process import clean_env, new_data_dir, operate, run_cli, serve
 from tests.skillgate_cli.fakes import FakeGateway, fake_gateway
 
 EMAIL = "agent@example.com"
@@ -73,7 +73,7 @@ def _user_with_key(workdir: Path, email: str) -> str:
 @pytest.fixture(scope="session")
 def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gateway]:
     workdir = tmp_path_factory.mktemp("gateway")
-    operate(workdir, "db", "upgrade")
+    new_data_dir(workdir)
     key = _user_with_key(workdir, EMAIL)
     runner_key = _user_with_key(workdir, RUNNER)
     for slug in ("github", "slack"):

@@ -21,7 +21,19 @@ import yaml
 # A ranker: (request) -> (ranked answer ids, best first; whether the answer says nothing fits).
 Ranker = Callable[[str], tuple[list[str], bool]]
 DEPTHS = (1, 3, 10)
-EVAL = Path(__file__).parent / "search_eval.yaml"
+HERE = Path(__file__).parent
+EVAL = HERE / "search_eval.yaml"
+# The sealed set, and each blind writer's held-out set as (file, key, title), in the order
+# they were written: never used to choose a change (test_search_sealed.py pins each file).
+SEALED = HERE / "search_sealed.yaml"
+HELD_SETS = [
+    (HERE / "search_blind_held.yaml", "blind_held", "blind held-out set"),
+    (HERE / "search_blind3_held.yaml", "blind3_held", "third blind set, held out"),
+    (HERE / "search_blind4_held.yaml", "blind4_held", "fourth blind set's held-out half"),
+    (HERE / "search_blind5_held.yaml", "blind5_held", "fifth blind set's held-out half"),
+    (HERE / "search_blind6_held.yaml", "blind6_held", "sixth blind set's held-out half"),
+    (HERE / "search_blind7_held.yaml", "blind7_held", "seventh blind set's held-out half (chatty)"),
+]
 # The kind of a section's requests that carry none (the others are `plain`).
 SECTION_KINDS = {
     "unnamed": "unnamed",

@@ -20,7 +20,6 @@ Floors are regression guards at the measured levels rounded down.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import bm25s
@@ -33,6 +32,9 @@ from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.catalog.models import Endpoint, Integration, Parameter
 from skillgate.discovery.search import SearchIndex
 from tests.skillgate.discovery.quality import (
+    HELD_SETS,
+    HERE,
+    SEALED,
     dev_figures,
     dev_set,
     measure,
@@ -41,28 +43,6 @@ from tests.skillgate.discovery.quality import (
     table,
     total,
 )
-
-HERE = Path(__file__).parent
-BLIND_HELD = HERE / "search_blind_held.yaml"
-# The third blind writer's set (issue 26, seventh round), all of it held out.
-BLIND3_HELD = HERE / "search_blind3_held.yaml"
-# The fourth blind writer's held-out half (issue 26, eighth round).
-BLIND4_HELD = HERE / "search_blind4_held.yaml"
-# The fifth blind writer's held-out half (issue 26, ninth round).
-BLIND5_HELD = HERE / "search_blind5_held.yaml"
-# The sixth blind writer's held-out half (issue 26, tenth round).
-BLIND6_HELD = HERE / "search_blind6_held.yaml"
-# The seventh blind writer's held-out half, chatty requests only (issue 26, tenth round).
-BLIND7_HELD = HERE / "search_blind7_held.yaml"
-# (file, key, title) of each held-out set, printed after the sealed set.
-HELD_SETS = [
-    (BLIND_HELD, "blind_held", "blind held-out set"),
-    (BLIND3_HELD, "blind3_held", "third blind set, held out"),
-    (BLIND4_HELD, "blind4_held", "fourth blind set's held-out half"),
-    (BLIND5_HELD, "blind5_held", "fifth blind set's held-out half"),
-    (BLIND6_HELD, "blind6_held", "sixth blind set's held-out half"),
-    (BLIND7_HELD, "blind7_held", "seventh blind set's held-out half (chatty)"),
-]
 
 
 @pytest.fixture(scope="module")
@@ -246,7 +226,7 @@ def test_bfcl_public_pool(capsys: pytest.CaptureFixture[str]) -> None:
 def test_sealed_set_aggregates(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:
     """The sealed set's figures per kind, aggregates only (no per-request result is
     printed or kept: it must not guide a change), then each held-out set's."""
-    sets = [(HERE / "search_sealed.yaml", "sealed", "sealed set"), *HELD_SETS]
+    sets = [(SEALED, "sealed", "sealed set"), *HELD_SETS]
     for path, key, title in sets:
         tasks = yaml.safe_load(path.read_text(encoding="utf-8"))[key]
         by_kind = measure(ranker(index), tasks, "plain")

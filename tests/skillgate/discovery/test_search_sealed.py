@@ -14,37 +14,31 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
 from skillgate.catalog.loader import Catalog, load_catalog
+from tests.skillgate.discovery.quality import EVAL, HELD_SETS, SEALED
 
-HERE = Path(__file__).parent
-SEALED = HERE / "search_sealed.yaml"
+HELD = {key: path for path, key, _ in HELD_SETS}
 SEALED_SHA256 = "1bdfb7367ee5f283929c48428b20b422fd75d6e3e0a8ff6215ce0e09c1a53ba1"
-# The blind set's held-out half (issue 26, sixth round), held like the sealed set.
-BLIND_HELD = HERE / "search_blind_held.yaml"
-BLIND_HELD_SHA256 = "571bb39157ef7fa99dce8875e755f8fe6c401dc2e1f5fb90ae1b2a26c8a3a233"
-# A third blind writer's set (issue 26, seventh round), all of it held out like the sealed
-# set: written without sight of the ranker, the other sets or any search result.
-BLIND3_HELD = HERE / "search_blind3_held.yaml"
-BLIND3_HELD_SHA256 = "a071896da49f97676466f9f1723da9df039ebd4c944753494abc2d10f7bb5baf"
-# The fourth blind writer's set (issue 26, eighth round): every other request of each kind is
-# the development section `blind4`, the rest held out here.
-BLIND4_HELD = HERE / "search_blind4_held.yaml"
-BLIND4_HELD_SHA256 = "e719e25f4d77e66cdd83e15577b3ee3d44a40698550955a4095493acc9268fa5"
-# The fifth blind writer's set (issue 26, ninth round), split the same way (section `blind5`).
-BLIND5_HELD = HERE / "search_blind5_held.yaml"
-BLIND5_HELD_SHA256 = "da10e5dc911141e6b62623912671de1acb903642aaffb809773b0ab106c42928"
-# The sixth blind writer's set (issue 26, tenth round), split the same way (section `blind6`).
-BLIND6_HELD = HERE / "search_blind6_held.yaml"
-BLIND6_HELD_SHA256 = "066a6c0709db577fac175acc3bbf7f0beead69cd02905df88384e7d8c7d908f7"
-# A seventh blind writer's set, chatty requests only (issue 26, tenth round; section `blind7`).
-BLIND7_HELD = HERE / "search_blind7_held.yaml"
-BLIND7_HELD_SHA256 = "69128f2e746fd31c664eaa4a7573f7e9eadf509cd34408690eafb8fa92a4e49c"
+# Each held-out set's SHA-256 (quality.HELD_SETS names the files), held like the sealed set's.
+HELD_SHA256 = {
+    # The blind set's held-out half (issue 26, sixth round).
+    "blind_held": "571bb39157ef7fa99dce8875e755f8fe6c401dc2e1f5fb90ae1b2a26c8a3a233",
+    # A third blind writer's set (seventh round), all of it held out: written without sight
+    # of the ranker, the other sets or any search result.
+    "blind3_held": "a071896da49f97676466f9f1723da9df039ebd4c944753494abc2d10f7bb5baf",
+    # The fourth blind writer's set (eighth round): every other request of each kind is the
+    # development section `blind4`, the rest held out; the later ones split the same way.
+    "blind4_held": "e719e25f4d77e66cdd83e15577b3ee3d44a40698550955a4095493acc9268fa5",
+    "blind5_held": "da10e5dc911141e6b62623912671de1acb903642aaffb809773b0ab106c42928",  # ninth
+    "blind6_held": "066a6c0709db577fac175acc3bbf7f0beead69cd02905df88384e7d8c7d908f7",  # tenth
+    # A seventh blind writer's set, chatty requests only (tenth round).
+    "blind7_held": "69128f2e746fd31c664eaa4a7573f7e9eadf509cd34408690eafb8fa92a4e49c",
+}
 KINDS = {"plain", "misspelled", "chatty", "reference", "none"}
 
 
@@ -69,6 +63,10 @@ def _sound(tasks: list[dict[str, Any]], known: set[str]) -> Counter[str]:
     return Counter(t["kind"] for t in tasks)
 
 
+def test_every_held_out_set_is_pinned() -> None:
+    assert set(HELD_SHA256) == set(HELD)
+
+
 def test_sealed_file_is_unchanged() -> None:
     digest = hashlib.sha256(SEALED.read_bytes()).hexdigest()
     assert digest == SEALED_SHA256, "search_sealed.yaml changed: see this module's docstring"
@@ -82,7 +80,7 @@ def test_sealed_set_is_sound(known: set[str]) -> None:
 
 
 def test_development_kinds_are_sound(known: set[str]) -> None:
-    dev = yaml.safe_load((HERE / "search_eval.yaml").read_text(encoding="utf-8"))
+    dev = yaml.safe_load(EVAL.read_text(encoding="utf-8"))
     kinds = _sound(dev["dev_kinds"], known)
     assert all(kinds[k] >= 10 for k in KINDS - {"plain"}), kinds
     sealed = {t["task"] for t in yaml.safe_load(SEALED.read_text(encoding="utf-8"))["sealed"]}
@@ -91,12 +89,12 @@ def test_development_kinds_are_sound(known: set[str]) -> None:
 
 
 def test_blind_held_out_half_is_unchanged_and_apart(known: set[str]) -> None:
-    digest = hashlib.sha256(BLIND_HELD.read_bytes()).hexdigest()
-    assert digest == BLIND_HELD_SHA256, "search_blind_held.yaml changed"
-    held = yaml.safe_load(BLIND_HELD.read_text(encoding="utf-8"))["blind_held"]
+    digest = hashlib.sha256(HELD["blind_held"].read_bytes()).hexdigest()
+    assert digest == HELD_SHA256["blind_held"], "search_blind_held.yaml changed"
+    held = yaml.safe_load(HELD["blind_held"].read_text(encoding="utf-8"))["blind_held"]
     kinds = _sound(held, known)
     assert all(kinds[k] >= 14 for k in KINDS), kinds
-    dev = yaml.safe_load((HERE / "search_eval.yaml").read_text(encoding="utf-8"))
+    dev = yaml.safe_load(EVAL.read_text(encoding="utf-8"))
     assert len(dev["blind"]) >= 140
     _sound(dev["blind"], known)
     texts = {t["task"] for t in held}
@@ -106,50 +104,50 @@ def test_blind_held_out_half_is_unchanged_and_apart(known: set[str]) -> None:
 
 
 def test_blind3_held_set_is_unchanged_and_apart(known: set[str]) -> None:
-    digest = hashlib.sha256(BLIND3_HELD.read_bytes()).hexdigest()
-    assert digest == BLIND3_HELD_SHA256, "search_blind3_held.yaml changed"
-    held = yaml.safe_load(BLIND3_HELD.read_text(encoding="utf-8"))["blind3_held"]
+    digest = hashlib.sha256(HELD["blind3_held"].read_bytes()).hexdigest()
+    assert digest == HELD_SHA256["blind3_held"], "search_blind3_held.yaml changed"
+    held = yaml.safe_load(HELD["blind3_held"].read_text(encoding="utf-8"))["blind3_held"]
     kinds = _sound(held, known)
     assert set(kinds) == KINDS, kinds
     assert kinds["chatty"] >= 40, kinds
     assert kinds["none"] >= 25, kinds
     texts = {t["task"] for t in held}
-    dev = yaml.safe_load((HERE / "search_eval.yaml").read_text(encoding="utf-8"))
+    dev = yaml.safe_load(EVAL.read_text(encoding="utf-8"))
     sealed = yaml.safe_load(SEALED.read_text(encoding="utf-8"))["sealed"]
-    first_blind = yaml.safe_load(BLIND_HELD.read_text(encoding="utf-8"))["blind_held"]
+    first_blind = yaml.safe_load(HELD["blind_held"].read_text(encoding="utf-8"))["blind_held"]
     assert not texts & {t["task"] for section in dev.values() for t in section}
     assert not texts & {t["task"] for t in sealed}
     assert not texts & {t["task"] for t in first_blind}
 
 
 @pytest.mark.parametrize(
-    ("path", "sha256", "section", "kinds_held", "chatty"),
+    ("section", "kinds_held", "chatty"),
     [
-        (BLIND4_HELD, BLIND4_HELD_SHA256, "blind4", KINDS - {"misspelled"}, 40),
-        (BLIND5_HELD, BLIND5_HELD_SHA256, "blind5", KINDS - {"misspelled"}, 40),
-        (BLIND6_HELD, BLIND6_HELD_SHA256, "blind6", KINDS, 20),
-        (BLIND7_HELD, BLIND7_HELD_SHA256, "blind7", {"chatty", "none"}, 35),
+        ("blind4", KINDS - {"misspelled"}, 40),
+        ("blind5", KINDS - {"misspelled"}, 40),
+        ("blind6", KINDS, 20),
+        ("blind7", {"chatty", "none"}, 35),
     ],
 )
 def test_a_blind_writers_held_half_is_unchanged_and_apart(
-    known: set[str], path: Path, sha256: str, section: str, kinds_held: set[str], chatty: int
+    known: set[str], section: str, kinds_held: set[str], chatty: int
 ) -> None:
     """The held half of a blind writer's set split with the development section `section`
     (every other request of each kind): unchanged, sound, holding `kinds_held` and at least
     `chatty` chatty requests, and sharing no request with the development set or any other
     held-out set."""
+    path = HELD[f"{section}_held"]
+    sha256 = HELD_SHA256[f"{section}_held"]
     assert hashlib.sha256(path.read_bytes()).hexdigest() == sha256, f"{path.name} changed"
     held = yaml.safe_load(path.read_text(encoding="utf-8"))[f"{section}_held"]
     kinds = _sound(held, known)
     assert set(kinds) == kinds_held, kinds
     assert kinds["chatty"] >= chatty, kinds
     texts = {t["task"] for t in held}
-    dev = yaml.safe_load((HERE / "search_eval.yaml").read_text(encoding="utf-8"))
+    dev = yaml.safe_load(EVAL.read_text(encoding="utf-8"))
     assert len(dev[section]) >= len(held) - 1  # its development half
     _sound(dev[section], known)
-    others = {SEALED: "sealed", BLIND_HELD: "blind_held", BLIND3_HELD: "blind3_held"}
-    others |= {BLIND4_HELD: "blind4_held", BLIND5_HELD: "blind5_held"}
-    others |= {BLIND6_HELD: "blind6_held", BLIND7_HELD: "blind7_held"}
+    others = {SEALED: "sealed", **{path: key for path, key, _ in HELD_SETS}}
     for other, key in others.items():
         if other != path:
             held_other = yaml.safe_load(other.read_text(encoding="utf-8"))[key]
