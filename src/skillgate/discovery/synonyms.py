@@ -170,6 +170,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("text", ("send", "sms", "message")),
     ("email", ("email", "send")),
     ("message", ("message", "send")),
+    ("post", ("post", "send", "message")),
 )
 
 FIT_MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (("who", ("user", "member")),)
