@@ -61,6 +61,10 @@ REMIND_TO = re.compile(
 ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "more"])
 
 
+# Where the content ends: the clause phrasing.py set apart (" . "), or the sentence.
+_SENTENCE_END = re.compile(r" \. |[.?!]+(?:\s+|$)")
+
+
 def split_content(text: str) -> tuple[str, str]:
     """(the request without its content, the content): split at the first word of
     `CONTENT` that has words before it, none of `ASKS_ABOUT` just before."""
@@ -78,6 +82,10 @@ def split_content(text: str) -> tuple[str, str]:
         if not before or before[-1].lower() in ASKS_ABOUT:
             return text, ""
     start, end = marker
-    content, _, others = text[end:].partition(" . ")
-    # The clauses phrasing.py put after the one that asks are not its content.
+    # The clauses phrasing.py put after the one that asks are not its content, nor the
+    # sentences after its own ("they'll ask about growth. how many users came?").
+    ends = _SENTENCE_END.search(text, end)
+    content, others = text[end:], ""
+    if ends is not None:
+        content, others = text[end : ends.start()], text[ends.end() :]
     return f"{text[:start]} . {others}" if others else text[:start], content

@@ -1,0 +1,55 @@
+"""Asks, eleventh round (issue 26; docs/catalog.md, "Search"): "post" is an API verb that
+also means sending a message; what follows "about" is content only to the end of its
+sentence. Cases written for these tests, not taken from the evaluation sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillgate.catalog.loader import load_catalog
+from skillgate.discovery.content import split_content
+from skillgate.discovery.search import SearchIndex
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    return SearchIndex(load_catalog())
+
+
+def _top(index: SearchIndex, text: str) -> str:
+    hits = index.search(text, ("*",), None, 3)
+    return f"{hits[0].integration.slug}/{hits[0].endpoint.name}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Google Chat's call is `send_message`: before, its spaces came first ("post" in
+        # no name of that product, "space" in theirs).
+        "post to the marketing space in google chat that the launch slipped a week",
+        "can you post a quick update in our google chat space saying the build is green",
+    ],
+)
+def test_post_also_sends_a_message(index: SearchIndex, text: str) -> None:
+    assert _top(index, text) == "google_chat/send_message"
+
+
+def test_content_ends_with_its_sentence() -> None:
+    # Before, "about" made all the rest content: the question after it too.
+    request, content = split_content("they'll ask about growth. how many users came?")
+    assert content.strip() == "growth"
+    assert "how many users came?" in request
+    # Still to the end when its sentence is the last (what to say may hold no period).
+    assert split_content("text Sam saying the v1.2 build is green")[1].strip() == (
+        "the v1.2 build is green"
+    )
+
+
+def test_a_story_about_something_leaves_the_next_sentence_asked(index: SearchIndex) -> None:
+    # No clause asks ("add her" is no "can you"), so the whole text is read as written.
+    text = (
+        "new hire starts monday, the email is about onboarding. add her to the "
+        "engineering group in google admin"
+    )
+    top = [f"{h.integration.slug}/{h.endpoint.name}" for h in index.search(text, ("*",), None, 3)]
+    assert "google_admin/add_group_member" in top
