@@ -5,12 +5,13 @@ development set and the public BFCL pool, never on the sealed set:
     PYTHONPATH=src:. .venv/bin/python bench/search_tables_review.py [--tables T,...]
         [--since REV] > review.jsonl
 
-The tables: discovery/synonyms.py `SYNONYMS`, `MEANS`, `ACTIONS`, `SPELLINGS`, `SHAPES`
-(but those made from `LINKS`) and `LINKS` (a link's shape and its product cue go
-together); discovery/cues.py `CUES` and `CUE_SHAPES` (but those made from `LINKS`);
-discovery/idioms.py `IDIOMS` (`_IDIOMS`); discovery/products.py `NICKNAMES`;
-discovery/analysis.py `FILLER` (one entry per word) and `DERIVED` (`_DERIVED`, one per
-suffix); discovery/phrasing.py `SHORTHAND` (`_SHORTHAND`, one per word).
+The tables: discovery/synonyms.py `SYNONYMS`, `MEANS`, `ACTIONS`, `FIT_MEANS` (read by
+the match only), `SPELLINGS`, `SHAPES` (but those made from `LINKS`) and `LINKS` (a
+link's shape and its product cue go together); discovery/cues.py `CUES` and `CUE_SHAPES`
+(but those made from `LINKS`); discovery/idioms.py `IDIOMS` (`_IDIOMS`);
+discovery/products.py `NICKNAMES`; discovery/analysis.py `FILLER` (one entry per word)
+and `DERIVED` (`_DERIVED`, one per suffix); discovery/phrasing.py `SHORTHAND`
+(`_SHORTHAND`, one per word).
 
 - `--tables IDIOMS,NICKNAMES`: only these tables (default: all);
 - `--since main`: only the entries the tables did not hold at that git revision. An
@@ -47,6 +48,7 @@ from tests.skillgate.discovery.test_search_quality import _bfcl, bfcl_catalog
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery import (
     analysis,
+    confidence,
     cues,
     idioms,
     phrasing,
@@ -57,10 +59,11 @@ from skillgate.discovery import (
 )
 from skillgate.discovery.search import SearchIndex
 
-LISTED = ("SYNONYMS", "MEANS", "ACTIONS", "SPELLINGS", "SHAPES", "LINKS", "CUE_SHAPES")
-LISTED += ("IDIOMS", "FILLER", "DERIVED", "SHORTHAND")
+# synonyms.py's tables read as they are (`SHAPES` and `LINKS` apart: links make shapes).
+PLAIN = ("SYNONYMS", "MEANS", "ACTIONS", "FIT_MEANS", "SPELLINGS")
+LISTED = (*PLAIN, "SHAPES", "LINKS", "CUE_SHAPES", "IDIOMS", "FILLER", "DERIVED", "SHORTHAND")
 KEYED = ("CUES", "NICKNAMES")  # slug -> phrases: one entry per (slug, phrase)
-ALL = (*LISTED[:5], "CUES", *LISTED[5:], "NICKNAMES")
+ALL = (*PLAIN, "SHAPES", "CUES", *LISTED[len(PLAIN) + 1 :], "NICKNAMES")
 Tables = dict[str, Any]
 
 
@@ -74,7 +77,7 @@ def _link_shapes(links: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
 def shipped() -> Tables:
     """The tables as the modules hold them; `SHAPES` and `CUE_SHAPES` without `LINKS`'."""
     shapes, cue = _link_shapes(synonyms.LINKS)
-    tables: Tables = {name: getattr(synonyms, name) for name in LISTED[:4]}
+    tables: Tables = {name: getattr(synonyms, name) for name in PLAIN}
     tables["SHAPES"] = synonyms.SHAPES[len(shapes) :]
     tables["LINKS"] = synonyms.LINKS
     tables["CUES"] = cues.CUES
@@ -95,7 +98,7 @@ def composed(tables: Tables) -> Tables:
     shorthand = dict(tables["SHORTHAND"])
     keys = "|".join(re.escape(k) for k in sorted(shorthand, key=len)[::-1])
     return {
-        **{name: tables[name] for name in (*LISTED[:4], "CUES", "NICKNAMES")},
+        **{name: tables[name] for name in (*PLAIN, "CUES", "NICKNAMES")},
         "SHAPES": (*shapes, *tables["SHAPES"]),
         "CUE_SHAPES": (*tables["CUE_SHAPES"], *cue),
         "_IDIOMS": tuple((re.compile(p, re.IGNORECASE), plain) for p, plain in tables["IDIOMS"]),
@@ -110,7 +113,8 @@ def composed(tables: Tables) -> Tables:
 
 def use(tables: Tables) -> None:
     """The tables as every module that reads them at index build or query sees them."""
-    for module in (synonyms, analysis, stems, texts, cues, idioms, products, phrasing):
+    # (confidence.py reads `FIT_MEANS` when the index is built.)
+    for module in (synonyms, analysis, stems, texts, cues, idioms, products, phrasing, confidence):
         for name, value in composed(tables).items():
             if hasattr(module, name):
                 setattr(module, name, value)
@@ -134,7 +138,7 @@ def measure(catalog: Any, pool: Any, questions: list[list[str]]) -> Any:
 def _key(name: str, entry: Any) -> Any:
     """What names an entry apart from what it says (a phrase of `MEANS`, a word of
     `SHORTHAND`); None: the entry is its own key."""
-    return entry[0] if name in ("MEANS", "ACTIONS", "SHORTHAND") else None
+    return entry[0] if name in ("MEANS", "ACTIONS", "FIT_MEANS", "SHORTHAND") else None
 
 
 def entries(tables: Tables, before: Tables | None) -> Iterator[tuple[str, Any, Any, Any, Tables]]:
@@ -201,7 +205,7 @@ def at(rev: str) -> Tables:
     # `_IDIOMS` lived in phrasing.py before it was its own module.
     idiom_table = idiom.get("_IDIOMS", phr.get("_IDIOMS", ()))
     return {
-        **{name: syn.get(name, ()) for name in LISTED[:4]},
+        **{name: syn.get(name, ()) for name in PLAIN},
         "SHAPES": syn.get("SHAPES", ())[len(shapes) :],
         "LINKS": links,
         "CUES": cue.get("CUES", {}),
