@@ -171,6 +171,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("email", ("email", "send")),
     ("message", ("message", "send")),
     ("post", ("post", "send", "message")),
+    ("resolve", ("resolve", "update", "close")),
 )
 
 FIT_MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (("who", ("user", "member")),)

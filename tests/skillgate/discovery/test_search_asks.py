@@ -1,5 +1,5 @@
 """Asks, eleventh round (issue 26; docs/catalog.md, "Search"): "post" is an API verb that
-also means sending a message; what follows "about" is content only to the end of its
+also means sending a message, "resolve" one that updates or closes; what follows "about" is content only to the end of its
 sentence. Cases written for these tests, not taken from the evaluation sets."""
 
 from __future__ import annotations
@@ -32,6 +32,19 @@ def _top(index: SearchIndex, text: str) -> str:
 )
 def test_post_also_sends_a_message(index: SearchIndex, text: str) -> None:
     assert _top(index, text) == "google_chat/send_message"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Before, Linear's archive_issue came first and GitHub's create_issue (all at an
+        # equal, low match): "resolve" said nothing the catalog knows.
+        ("resolve ENG-77 in linear, the fix shipped", "linear/update_issue"),
+        ("resolve github issue 88 in acme/web", "github/update_issue"),
+    ],
+)
+def test_resolve_updates_or_closes(index: SearchIndex, text: str, expected: str) -> None:
+    assert _top(index, text) == expected
 
 
 def test_content_ends_with_its_sentence() -> None:
