@@ -60,6 +60,12 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"|estimate|points)\b)",
             "update ",
         ),
+        # "push the site live": deploy it (before "push the meeting": reschedule it).
+        (
+            r"\b(?:push|put|take)\s+((?:\S+\s+){0,3}?)live\b(?=\s*(?:$|[.,;!?]|(?:on|to|for"
+            r"|today|tonight|now|tomorrow|asap|at|by|and|so)\b))",
+            r"deploy \1",
+        ),
         # "push the fix to prod": deploy it there.
         (
             r"\b(?:push|ship|roll)\s+((?:\S+\s+){0,3}?)(?:out\s+)?to\s+(prod|production|live"
@@ -142,10 +148,10 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         # "sign off on the PR", "greenlight the budget", "rubber-stamp it": approve it.
         (r"\b(?:sign\s+off\s+on|green[\s-]?light|rubber[\s-]?stamp)\b", "approve"),
-        # "reach out to", "touch base with", "follow up with": message them.
+        # "reach out to", "touch base with", "circle back with": message them.
         (
             r"\b(?:reach\s+out\s+to|get\s+in\s+touch\s+with|touch\s+base\s+with|check\s+in\s+with"
-            r"|follow\s+up\s+with)\b",
+            r"|follow\s+up\s+with|circle\s+back\s+with)\b",
             "message",
         ),
         # "fill Sam in on the outage": tell Sam about it ("fill in the form" is no telling).
@@ -157,8 +163,13 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"(?:an?\s+)?drafts?\b",
             "save it as a draft",
         ),
-        # "tee up an email": draft it.
-        (r"\btee\s+up\b", "draft"),
+        # "tee up an email": draft it (not "tee up the next song").
+        (
+            r"\btee\s+up\s+(?=(?:an?|the|my|our|this|that|some)\s+(?:[\w-]+\s+){0,2}?"
+            r"(?:e-?mails?|messages?|repl(?:y|ies)|responses?|posts?|notes?|drafts?"
+            r"|announcements?)\b)",
+            "draft ",
+        ),
         # "ring up a sale": take a payment.
         (
             r"\bring\s+up\s+(?=(?:a|an|the|this|that)\s+(?:[\w-]+\s+){0,2}?(?:sale|purchase"
@@ -201,10 +212,15 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"|record|tunes|radio|mix)\b)",
             "play ",
         ),
-        # "look over my PR": review it.
-        (r"\blook\s+over\b", "review"),
-        # "ditch the draft", "scrap the old branch": delete it.
-        (r"\b(?:ditch|scrap|axe)\b", "delete"),
+        # "look over my PR": review it ("look over the logs": read them).
+        (
+            r"\blook\s+over\s+(?=(?:the|my|our|this|that|his|her|their)\s+(?:[\w-]+\s+){0,2}?"
+            r"(?:prs?|pull\s+requests?|mrs?|merge\s+requests?|diff|changes|code|patch|commits?)\b)",
+            "review ",
+        ),
+        # "ditch the draft", "scrap the old branch": delete it ("scrap that, ..." takes
+        # back what was said).
+        (r"\b(?:ditch|scrap|axe)\s+(?=(?:the|my|our|this|that|these|those|all)\s+\w)", "delete "),
         # "cash out my balance": a payout.
         (r"\bcash\s+out\b", "create a payout"),
         # "chase the invoice": remind them of it.
@@ -212,6 +228,26 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"\bchase\s+(?:up\s+)?(?=(?:the|that|this|an?|my|our|those|these)\s+(?:[\w-]+\s+){0,2}?"
             r"(?:invoices?|payments?|bills?)\b)",
             "send a reminder for ",
+        ),
+        # "kill the build": cancel it.
+        (
+            r"\bkill\s+(?=(?:the|that|this|my|our)\s+(?:[\w-]+\s+)?(?:build|job|run|workflow"
+            r"|pipeline|deploy|deployment|process)s?\b)",
+            "cancel ",
+        ),
+        # "punt the review to next week": reschedule it.
+        (r"\bpunt\s+(?=(?:the|my|our|this|that|it)\b)", "reschedule "),
+        # "offboard Dana": remove her account.
+        (r"\b(?:offboard|de-?provision)\b", "remove"),
+        # "get the contract signed by Ana": send it to her for signing.
+        (r"\bget\s+((?:\S+\s+){1,4}?)signed\b", r"send \1for signing"),
+        # "sunset the old repo": archive it.
+        (r"\bsunset\s+(?=(?:the|our|my|this|that)\b)", "archive "),
+        # "blast out the newsletter": send it.
+        (
+            r"\bblast\s+(?:out\s+)?(?=(?:the|a|an|our|this|that)\s+(?:[\w-]+\s+)?(?:newsletter"
+            r"|email|campaign|announcement|update)\b)",
+            "send ",
         ),
     )
 )
