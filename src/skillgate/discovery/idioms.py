@@ -186,7 +186,7 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"(?:\s+\S+){0,3}?\s+)off\b)",
             r"cancel \1",
         ),
-        # "take down the page", "take the site down": delete it ("take down notes": write).
+        # "take down the page", "take the site down": delete it ("take down notes" is writing).
         (
             r"\btake\s+down\s+(?=(?:the|that|this|my|our|those|these)\s+(?:[\w-]+\s+)?(?:site"
             r"|website|page|post|message|video|listing|deployment|deploy|app|repo|link|form"
