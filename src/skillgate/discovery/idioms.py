@@ -53,6 +53,34 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:spin|fire)\s+up\b", "create"),
         (r"\b(?:get\s+rid\s+of|tear\s+down|nuke)\b", "delete"),
         (r"\bloop\s+(\S+(?:\s+\S+)?)\s+in\b", r"add \1"),
+        # "bump the priority", "bump up the severity": raise it (not reschedule it).
+        (
+            r"\bbump\s+(?:up\s+)?(?=(?:the|its|this|that|my|our|his|her|their)\s+(?:[\w-]+\s+)?"
+            r"(?:priority|severity|version|limit|quota|plan|tier|seats?|deps|dependencies"
+            r"|estimate|points)\b)",
+            "update ",
+        ),
+        # "push the site live": deploy it (before "push the meeting": reschedule it).
+        (
+            r"\b(?:push|put|take)\s+((?:\S+\s+){0,3}?)live\b(?=\s*(?:$|[.,;!?]|(?:on|to|for"
+            r"|today|tonight|now|tomorrow|asap|at|by|and|so)\b))",
+            r"deploy \1",
+        ),
+        # "push the fix to prod": deploy it there.
+        (
+            r"\b(?:push|ship|roll)\s+((?:\S+\s+){0,3}?)(?:out\s+)?to\s+(prod|production|live"
+            r"|staging)\b",
+            r"deploy \1to \2",
+        ),
+        # "push out the sync", "push it out a week": later (a release pushed out ships).
+        (
+            r"\bpush\s+(?:out\s+(?=(?:the|my|our|this|that)\s+(?!(?:[\w-]+\s+)?(?:release|update"
+            r"|fix|build|version|patch|changes?|newsletter|email)\b))|((?:it|that|this|them)\s+)"
+            r"out\b)",
+            r"reschedule \1",
+        ),
+        # "kick the build off again", "kick off the job again": run it again.
+        (r"\bkick\s+(?:off\s+)?((?:\S+\s+){0,3}?)(?:off\s+)?again\b", r"rerun \1"),
         (r"\b(?:push|bump)\s+(?:back\s+)?(?=(?:the|my|our|this|that|it)\b)", "reschedule "),
         (
             r"\bput\s+((?:\S+\s+){1,6}?)on\s+(?=(?:my|our|the|his|her|their)\s+(?:\w+\s+)?"
@@ -104,6 +132,123 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:get|be|stay)\s+notified\b", "subscribe to notifications"),
         # A verdict, not a request to look at something ("the PR looks good, approve it").
         (r"\b(?:looks|looked|seems)\s+(?:good|fine|great|ok|okay)(?:\s+to\s+me)?\b", ""),
+        # "land the PR", "land #482": merge it (not "emails land in my inbox").
+        (
+            r"\bland\s+(?=(?:it|this|that)\b|#\d|(?:prs?|mrs?|pull\s+requests?)\b|(?:the|this|that"
+            r"|my|our|his|her|their|your)\s+(?:[\w-]+\s+){0,2}?(?:prs?|mrs?|pull\s+requests?"
+            r"|merge\s+requests?|branch|patch|fix|changes?|diff|commits?)\b)",
+            "merge ",
+        ),
+        # "put up a PR", "raise a ticket", "log a bug": create it.
+        (
+            r"\b(?:put\s+up|throw\s+up|raise|log|open\s+up)\s+(?=(?:a|an|another|the)\s+"
+            r"(?:[\w-]+\s+){0,2}?(?:prs?|pull\s+requests?|mrs?|merge\s+requests?|tickets?"
+            r"|issues?|bugs?|incidents?|defects?)\b)",
+            "create ",
+        ),
+        # "sign off on the PR", "greenlight the budget", "rubber-stamp it": approve it.
+        (r"\b(?:sign\s+off\s+on|green[\s-]?light|rubber[\s-]?stamp)\b", "approve"),
+        # "reach out to", "touch base with", "circle back with": message them.
+        (
+            r"\b(?:reach\s+out\s+to|get\s+in\s+touch\s+with|touch\s+base\s+with|check\s+in\s+with"
+            r"|follow\s+up\s+with|circle\s+back\s+with)\b",
+            "message",
+        ),
+        # "fill Sam in on the outage": tell Sam about it ("fill in the form" is no telling).
+        (r"\bfill\s+(\S+(?:\s+\S+)?)\s+in\s+on\b", r"tell \1 about"),
+        # "write it, but don't send it yet", "leave it as a draft": a draft.
+        (
+            r"\b(?:don['\u2019]?t|do\s+not)\s+send\s+(?:it|this|that|them)\s+(?:out\s+)?"
+            r"(?:just\s+)?yet\b|\b(?:leave|keep|save)\s+(?:it|this|that|them)\s+(?:as\s+)?"
+            r"(?:an?\s+)?drafts?\b",
+            "save it as a draft",
+        ),
+        # "tee up an email": draft it (not "tee up the next song").
+        (
+            r"\btee\s+up\s+(?=(?:an?|the|my|our|this|that|some)\s+(?:[\w-]+\s+){0,2}?"
+            r"(?:e-?mails?|messages?|repl(?:y|ies)|responses?|posts?|notes?|drafts?"
+            r"|announcements?)\b)",
+            "draft ",
+        ),
+        # "ring up a sale": take a payment.
+        (
+            r"\bring\s+up\s+(?=(?:a|an|the|this|that)\s+(?:[\w-]+\s+){0,2}?(?:sale|purchase"
+            r"|order|transaction)\b)",
+            "create a payment for ",
+        ),
+        # "block off some time": an event on the calendar.
+        (r"\bblock\s+(?:off|out)\b(?:\s+(?:some\s+)?time\b)?", "create an event"),
+        # "grab time with Kim": a meeting with her.
+        (r"\b(?:grab|find|get|set\s+up)\s+(?:some\s+)?time\s+with\b", "schedule a meeting with"),
+        # "call off the offsite", "call the standup off": cancel it.
+        (
+            r"\bcall\s+(?:off\s+|((?:the|my|our|this|that|it|today's|tomorrow's)\b"
+            r"(?:\s+\S+){0,3}?\s+)off\b)",
+            r"cancel \1",
+        ),
+        # "take down the page", "take the site down": delete it ("take down notes" is writing).
+        (
+            r"\btake\s+down\s+(?=(?:the|that|this|my|our|those|these)\s+(?:[\w-]+\s+)?(?:site"
+            r"|website|page|post|message|video|listing|deployment|deploy|app|repo|link|form"
+            r"|comment)s?\b)|\btake\s+((?:the|that|this|my|our|it)\b(?:\s+[\w-]+){0,2}?\s+)down\b",
+            r"delete \1",
+        ),
+        # "scale up the droplet": resize it.
+        (r"\bscale\s+(?:up|down)\b", "resize"),
+        # "fire off a build": trigger it ("fire off an email": send it, above).
+        (
+            r"\bfire\s+off\s+(?=(?:a|an|the|another|new)\s+(?:[\w-]+\s+)?(?:build|run|deploy"
+            r"|deployment|job|workflow|pipeline|tests?|release)\b)",
+            "trigger ",
+        ),
+        # "put it on there": add it.
+        (r"\b(?:put|stick|pop|throw|slap)\s+((?:\S+\s+){1,4}?)(?:on|in)\s+there\b", r"add \1"),
+        # "clear out my inbox": delete all of it.
+        (r"\b(?:clear|clean)\s+out\b", "delete all"),
+        # "throw on some music": play it.
+        (
+            r"\b(?:throw|stick|pop|slap)\s+on\s+(?=(?:some|a\s+bit\s+of)\b|(?:the|my|that|this|a"
+            r"|an|our)\s+(?:[\w'-]+\s+){0,2}?(?:song|album|playlist|track|music|podcast|episode"
+            r"|record|tunes|radio|mix)\b)",
+            "play ",
+        ),
+        # "look over my PR": review it ("look over the logs": read them).
+        (
+            r"\blook\s+over\s+(?=(?:the|my|our|this|that|his|her|their)\s+(?:[\w-]+\s+){0,2}?"
+            r"(?:prs?|pull\s+requests?|mrs?|merge\s+requests?|diff|changes|code|patch|commits?)\b)",
+            "review ",
+        ),
+        # "ditch the draft", "scrap the old branch": delete it ("scrap that, ..." takes
+        # back what was said).
+        (r"\b(?:ditch|scrap|axe)\s+(?=(?:the|my|our|this|that|these|those|all)\s+\w)", "delete "),
+        # "cash out my balance": a payout.
+        (r"\bcash\s+out\b", "create a payout"),
+        # "chase the invoice": remind them of it.
+        (
+            r"\bchase\s+(?:up\s+)?(?=(?:the|that|this|an?|my|our|those|these)\s+(?:[\w-]+\s+){0,2}?"
+            r"(?:invoices?|payments?|bills?)\b)",
+            "send a reminder for ",
+        ),
+        # "kill the build": cancel it.
+        (
+            r"\bkill\s+(?=(?:the|that|this|my|our)\s+(?:[\w-]+\s+)?(?:build|job|run|workflow"
+            r"|pipeline|deploy|deployment|process)s?\b)",
+            "cancel ",
+        ),
+        # "punt the review to next week": reschedule it.
+        (r"\bpunt\s+(?=(?:the|my|our|this|that|it)\b)", "reschedule "),
+        # "offboard Dana": remove her account.
+        (r"\b(?:offboard|de-?provision)\b", "remove"),
+        # "get the contract signed by Ana": send it to her for signing.
+        (r"\bget\s+((?:\S+\s+){1,4}?)signed\b", r"send \1for signing"),
+        # "sunset the old repo": archive it.
+        (r"\bsunset\s+(?=(?:the|our|my|this|that)\b)", "archive "),
+        # "blast out the newsletter": send it.
+        (
+            r"\bblast\s+(?:out\s+)?(?=(?:the|a|an|our|this|that)\s+(?:[\w-]+\s+)?(?:newsletter"
+            r"|email|campaign|announcement|update)\b)",
+            "send ",
+        ),
     )
 )
 

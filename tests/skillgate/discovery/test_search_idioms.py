@@ -1,0 +1,126 @@
+"""Phrasal verbs and workplace idioms as the plain verbs they stand for (discovery/idioms.py,
+issue 26): "land the PR" merges it, "kick the build off again" reruns it, "block off
+some time" makes an event. Cases written for these tests from how people talk, not taken
+from the evaluation sets; each idiom beside a use of its words that means something else.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from skillgate.catalog.loader import load_catalog
+from skillgate.discovery.idioms import idioms
+from skillgate.discovery.search import SearchIndex
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    return SearchIndex(load_catalog())
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        # Code hosting.
+        ("land the PR for the login fix", "merge the PR for the login fix"),
+        ("can you land #482", "can you merge #482"),
+        ("emails land in my inbox every morning", "emails land in my inbox every morning"),
+        ("put up a PR for the typo", "create a PR for the typo"),
+        ("raise a ticket for the broken login", "create a ticket for the broken login"),
+        ("raise the limit", "raise the limit"),
+        ("sign off on PR 12", "approve PR 12"),
+        ("greenlight the budget", "approve the budget"),
+        ("sign off for the day", "sign off for the day"),
+        ("kick the nightly build off again", "rerun the nightly build"),
+        ("kick off the deploy again", "rerun the deploy"),
+        ("fire off a build of main", "trigger a build of main"),
+        ("push the fix to prod", "deploy the fix to prod"),
+        ("push the site live", "deploy the site"),
+        ("kill the build for main", "cancel the build for main"),
+        ("kill the lights", "kill the lights"),
+        ("bump the priority of ENG-12", "update the priority of ENG-12"),
+        ("bump the 3pm to Thursday", "reschedule the 3pm to Thursday"),
+        # Calendars.
+        ("push out the sync to Thursday", "reschedule the sync to Thursday"),
+        ("push it out a week", "reschedule it a week"),
+        ("push out the release notes", "push out the release notes"),
+        ("block off some time on Friday", "create an event on Friday"),
+        ("grab time with Kim", "schedule a meeting with Kim"),
+        ("call off tomorrow's standup", "cancel tomorrow's standup"),
+        ("call the offsite off", "cancel the offsite"),
+        ("call the office", "call the office"),
+        ("punt the review to next week", "reschedule the review to next week"),
+        # Messages and mail.
+        ("reach out to the vendor", "message the vendor"),
+        ("follow up with Dana about the offer", "message Dana about the offer"),
+        ("circle back with Sam", "message Sam"),
+        ("fill Sam in on the outage", "tell Sam about the outage"),
+        ("get the contract signed by Ana", "send the contract for signing by Ana"),
+        ("blast out the newsletter", "send the newsletter"),
+        ("fill in the form", "fill in the form"),
+        ("write to Ana but don't send it yet", "write to Ana but save it as a draft"),
+        ("leave it as a draft", "save it as a draft"),
+        ("tee up an email to the board", "draft an email to the board"),
+        # Lists, files, payments, machines, music.
+        ("put them on there", "add them"),
+        ("clear out the spam folder", "delete all the spam folder"),
+        ("take down the landing page", "delete the landing page"),
+        ("take the site down", "delete the site"),
+        ("take down notes", "take down notes"),
+        ("ditch the old draft", "delete the old draft"),
+        ("sunset the old repo", "archive the old repo"),
+        ("offboard Dana", "remove Dana"),
+        ("scale up the droplet", "resize the droplet"),
+        ("ring up a sale for 20 dollars", "create a payment for a sale for 20 dollars"),
+        ("cash out my balance", "create a payout my balance"),
+        ("chase the unpaid invoice", "send a reminder for the unpaid invoice"),
+        ("throw on some jazz", "play some jazz"),
+        ("throw on a jacket", "throw on a jacket"),
+        ("look over my PR", "review my PR"),
+    ],
+)
+def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:
+    assert " ".join(idioms(text).split()) == plain
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("kick the nightly build off again", {"rerun_workflow"}),
+        ("bump the priority of ENG-12 to urgent", {"update_issue"}),
+        ("draft an email to Ana about the lease but don't send it yet", {"create_draft"}),
+        ("block off some time on Friday afternoon for deep work", {"create_event"}),
+        ("land PR #482 in acme/web", {"merge_pull_request"}),
+        ("raise a ticket in Jira for the broken login", {"create_issue"}),
+        ("sign off on the pull request for the docs", {"create_review"}),
+        ("reach out to the vendor by email", {"send_message", "send_mail"}),
+        ("fill Sam in on the outage over Slack", {"post_message"}),
+        ("tee up an email to the board", {"create_draft"}),
+        ("ring up a sale for 20 dollars in Square", {"create_payment"}),
+        ("grab time with Kim next week", {"create_meeting", "create_event"}),
+        ("call off tomorrow's standup", {"delete_event", "delete_meeting"}),
+        ("take down the landing page in Mailchimp", {"delete_landing_page_id"}),
+        ("scale up the droplet", {"run_droplet_action"}),
+        ("fire off a build of the main branch", {"dispatch_workflow"}),
+        ("clear out the spam in my inbox", {"trash_message"}),
+        ("throw on some jazz", {"play"}),
+        ("look over my PR for the parser", {"create_review"}),
+        ("ditch the draft email to Ana", {"trash_message"}),
+        ("cash out my Stripe balance", {"post_payouts"}),
+        ("chase the unpaid invoice for Acme", {"send_invoice"}),
+        ("push the fix to prod on vercel", {"create_deployment"}),
+        ("push out the sync to Thursday", {"update_meeting", "update_event"}),
+        ("push the site live on netlify", {"publish_deploy"}),
+        ("kill the build for the main branch", {"actions_cancel_workflow_run"}),
+        ("punt the review to next week", {"update_meeting", "update_event"}),
+        ("offboard Dana from Google Workspace", {"delete_user"}),
+        ("get the contract signed by Ana", {"create_envelope"}),
+        ("sunset the old repo", {"repos_update"}),
+        ("blast out the newsletter to everyone", {"send_campaign"}),
+        ("circle back with Sam about the invoice", {"send_message"}),
+    ],
+)
+def test_an_idiom_finds_what_its_plain_verb_does(
+    index: SearchIndex, text: str, names: set[str]
+) -> None:
+    assert index.rank(text, ("*",), None, 1)[0].endpoint.name in names
