@@ -42,8 +42,6 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # A person's schedule is their calendar ("look at his schedule"); a schedule of
         # anything else (a pipeline's, a subscription's) stays one.
         (r"\b((?:my|his|her|their|our|your)\s+)schedule\b(?!\s+(?:of|for)\b)", r"\1calendar"),
-        # "jot a quick note", "jot that the order shipped": write (after "jot down").
-        (r"\bjot\b", "write"),
         (r"\bput\s+on\b", "play"),
         # "check off the todo", "cross milk off my list": mark it done.
         (
