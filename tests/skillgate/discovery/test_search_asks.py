@@ -1,6 +1,7 @@
 """Asks, eleventh round (issue 26; docs/catalog.md, "Search"): "post" is an API verb that
-also means sending a message, "resolve" one that updates or closes; what follows "about" is content only to the end of its
-sentence. Cases written for these tests, not taken from the evaluation sets."""
+also means sending a message, "resolve" one that updates or closes; what follows "about"
+is content only to the end of its sentence. Cases written for these tests, not taken
+from the evaluation sets."""
 
 from __future__ import annotations
 
