@@ -212,10 +212,10 @@ def test_reference_shapes_and_cues_run_only_where_the_text_holds_their_mark() ->
     found = cued = 0
     for text in TEXTS:
         terms = analyzer.terms(text)
-        fast = analyzer._references(text), every.found(text, terms)
+        fast = analyzer._read_references(text), every.found(text, terms)
         analyzer._shapes, every._shapes, every._firsts = slow_shapes, slow_cues, _Everything()
         try:
-            assert (analyzer._references(text), every.found(text, terms)) == fast, text
+            assert (analyzer._read_references(text), every.found(text, terms)) == fast, text
         finally:
             analyzer._shapes, every._shapes, every._firsts = shapes, cue_shapes, firsts
         found += bool(fast[0][1])

@@ -12,6 +12,7 @@ import pytest
 
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery import lacks as lacks_module
+from skillgate.discovery import postings
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.foreign import _TOKEN, Foreign
 from skillgate.discovery.lacks import Lacks
@@ -172,3 +173,43 @@ def test_a_request_read_without_its_ranking_asks_of_what_the_ranking_boosts(
         assert (alone.text, alone.asked, alone.named) == (ranked.text, ranked.asked, ranked.named)
         linked += bool(index._cues.linked(ranked.text))
     assert linked == 2  # the links exercised
+
+
+def _bincount_sums(index: SearchIndex, q: Query) -> tuple[np.ndarray, bool] | None:
+    """`Postings.sums` as one `bincount` over every row of the query's terms."""
+    lists = index._postings.lists
+    found = [
+        (lists[t], related, weight)
+        for terms, related, weight in ((q.terms, False, 1.0), (q.related, True, 1.0),
+                                       (q.content, False, postings.CONTENT_WEIGHT))
+        for t in terms
+        if t in lists
+    ]  # fmt: skip
+    if not found:
+        return None
+    rows = np.concatenate([p[0] for p, _, _ in found])
+    values = np.concatenate([(p[2] if r else p[1]) * w for p, r, w in found])
+    sums = np.bincount(rows, weights=values, minlength=2 * index._postings.n)
+    return sums, any(p[3] for p, _, _ in found)
+
+
+def test_the_commonest_terms_sum_as_vectors_to_the_same_floats(index: SearchIndex) -> None:
+    lists = index._postings.lists
+    dense = [t for t in lists if len(lists[t][0]) >= postings.DENSE_FROM]
+    assert dense == list(index._postings._dense)
+    terms = sorted(lists)
+    rng = random.Random(26)
+
+    def some() -> tuple[str, ...]:  # a few terms, common ones among them, in any order
+        picked = rng.sample(terms, rng.randrange(4)) + rng.sample(dense, rng.randrange(3))
+        return tuple(rng.sample(picked, len(picked)))
+
+    for _ in range(300):
+        q = Query(some(), some(), some())
+        found, expected = index._postings.sums(q), _bincount_sums(index, q)
+        if expected is None:
+            assert found is None
+            continue
+        assert found is not None
+        assert found[1] == expected[1]
+        assert found[0].tobytes() == expected[0].tobytes()  # bit for bit
