@@ -7,13 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 # Stems Snowball gets wrong for the APIs: Stripe's `issuing` (cards) is no `issue`, a
-# `contributor` is one who `contributed`, and a `shared` drive or link is a kind of thing,
-# not the act of sharing (which `MEANS` turns into permissions).
+# `contributor` is one who `contributed`, a `shared` drive or link is a kind of thing,
+# not the act of sharing (which `MEANS` turns into permissions), and `production` is where
+# a deployment runs, no `product`.
 _FIXED = {
     "issuing": "issuing",
     "shared": "shared",
     "contributor": "contribut",
     "contributors": "contribut",
+    "production": "production",
 }
 
 

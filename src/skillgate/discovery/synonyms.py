@@ -278,6 +278,8 @@ SHAPES: tuple[tuple[str, str, str], ...] = (
     # Vercel's ids: dpl_ a deployment, prj_ a project.
     ("_", r"\bdpl_[A-Za-z0-9]{8,}", "deployment"),
     ("_", r"\bprj_[A-Za-z0-9]{8,}", "project"),
+    # An environment variable's name (STRIPE_WEBHOOK_SECRET): its words say nothing.
+    ("_", r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", "environment variable"),
     # A full git commit SHA (40 hex digits).
     ("", r"\b[0-9a-f]{40}\b", "commit"),
     # Slack's ids: C.../G... a channel, U.../W... a user (capitals and digits, a digit in it).

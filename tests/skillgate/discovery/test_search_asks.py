@@ -1,6 +1,7 @@
 """Asks, eleventh round (issue 26; docs/catalog.md, "Search"): "post" is an API verb that
 also means sending a message, "resolve" one that updates or closes; what follows "about"
-is content only to the end of its sentence. Cases written for these tests, not taken
+is content only to the end of its sentence; an environment variable's name is a reference
+(its words say nothing) and "production" no product. Cases written for these tests, not taken
 from the evaluation sets."""
 
 from __future__ import annotations
@@ -67,3 +68,13 @@ def test_a_story_about_something_leaves_the_next_sentence_asked(index: SearchInd
     )
     top = [f"{h.integration.slug}/{h.endpoint.name}" for h in index.search(text, ("*",), None, 3)]
     assert "google_admin/add_group_member" in top
+
+
+def test_an_environment_variables_name_is_a_reference(index: SearchIndex) -> None:
+    text, related = index.analyzer.references("add SENTRY_DSN to the api project")
+    assert "SENTRY_DSN" not in text
+    assert set(index.analyzer.terms("environment variable")) <= related
+    # Before, "production" was "product" (Stripe's create_product first).
+    assert index.analyzer.terms("production") != index.analyzer.terms("product")
+    text = "the build needs SENTRY_DSN, add it to the api project for production"
+    assert _top(index, text) == "vercel/create_project_env"
