@@ -73,7 +73,7 @@ CUES: dict[str, tuple[str, ...]] = {
     ),
     "google_analytics": ("traffic", "visitor", "pageview", "realtime", "bounce rate"),
     "google_search_console": ("impression", "sitemap", "indexing"),
-    "square": ("point of sale", "catalog item"),
+    "square": ("point of sale", "catalog item", "pos", "loyalty"),
     "docusign": ("envelope", "signature", "signer"),
     "google_keep": ("grocery list",),
     "onenote": ("notebook",),

@@ -1,8 +1,8 @@
 """Asks, eleventh round (issue 26; docs/catalog.md, "Search"): "post" is an API verb that
 also means sending a message, "resolve" one that updates or closes; what follows "about"
 is content only to the end of its sentence; an environment variable's name is a reference
-(its words say nothing) and "production" no product. Cases written for these tests, not taken
-from the evaluation sets."""
+(its words say nothing) and "production" no product; a POS is Square's. Cases written
+for these tests, not taken from the evaluation sets."""
 
 from __future__ import annotations
 
@@ -78,3 +78,9 @@ def test_an_environment_variables_name_is_a_reference(index: SearchIndex) -> Non
     assert index.analyzer.terms("production") != index.analyzer.terms("product")
     text = "the build needs SENTRY_DSN, add it to the api project for production"
     assert _top(index, text) == "vercel/create_project_env"
+
+
+def test_a_pos_is_squares(index: SearchIndex) -> None:
+    # Before, Trello's create_list first ("number", "add" and no product named).
+    text = "add Maria as a customer in our POS, her number is 555-0101"
+    assert _top(index, text) == "square/create_customer"
