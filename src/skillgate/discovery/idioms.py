@@ -201,6 +201,12 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         # "put it on there": add it.
         (r"\b(?:put|stick|pop|throw|slap)\s+((?:\S+\s+){1,4}?)(?:on|in)\s+there\b", r"add \1"),
+        # "take her off the mailing list": remove her from it.
+        (
+            r"\btake\s+((?:\S+\s+){1,3}?)off\s+(?=(?:the|my|our|that|this|your)\s+"
+            r"(?:[\w'-]+\s+){0,3}?list\b)",
+            r"remove \1from ",
+        ),
         # "clear out my inbox": delete all of it.
         (r"\b(?:clear|clean)\s+out\b", "delete all"),
         # "throw on some music": play it.

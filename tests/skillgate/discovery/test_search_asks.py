@@ -1,8 +1,9 @@
 """Asks, eleventh round (issue 26; docs/catalog.md, "Search"): "post" is an API verb that
 also means sending a message, "resolve" one that updates or closes; what follows "about"
 is content only to the end of its sentence; an environment variable's name is a reference
-(its words say nothing) and "production" no product; a POS is Square's. Cases written
-for these tests, not taken from the evaluation sets."""
+(its words say nothing) and "production" no product; a POS is Square's; "take her off
+the list" removes her from it. Cases written for these tests, not taken from the
+evaluation sets."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.content import split_content
+from skillgate.discovery.idioms import idioms
 from skillgate.discovery.search import SearchIndex
 
 
@@ -84,3 +86,21 @@ def test_a_pos_is_squares(index: SearchIndex) -> None:
     # Before, Trello's create_list first ("number", "add" and no product named).
     text = "add Maria as a customer in our POS, her number is 555-0101"
     assert _top(index, text) == "square/create_customer"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Before, SendGrid's add_global_suppressions first: its description says
+        # "unsubscribe", the delete's said neither "remove" nor "unsubscribe".
+        "remove her from the global unsubscribe list",
+        "she unsubscribed by mistake, take her off the unsubscribe list in sendgrid",
+    ],
+)
+def test_off_the_unsubscribe_list(index: SearchIndex, text: str) -> None:
+    assert _top(index, text) == "sendgrid/delete_global_suppression"
+
+
+def test_take_someone_off_a_list() -> None:
+    assert idioms("take me off the mailing list") == "remove me from the mailing list"
+    assert idioms("take the day off") == "take the day off"  # no list: no removing
