@@ -14,7 +14,8 @@ import re
 
 from skillgate.discovery.literals import Needed, needed
 
-_WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+)?"
+# (A name may carry its address in brackets: "shoot Marcus (marcus@acme.io) an email".)
+_WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+(?:\([^()\s]+\)\s+)?)?"
 # Phrasal verbs and idioms of everyday English for what an assistant is asked to do, as
 # the plain verb they stand for ("dig up that email": find; "drop a note in #eng": post
 # a message; "put on some jazz": play). General English, not any API's words: the
@@ -33,7 +34,7 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (
             r"\b(?:shoot|fire\s+off|send\s+off|ping)\s+"
             + _WHOM
-            + r"(?:a\s+)?(?:quick\s+)?(?=e-?mail|message|text|note|dm)",
+            + r"(?:an?\s+)?(?:quick\s+)?(?=e-?mail|message|text|note|dm)",
             "send ",
         ),
         (r"\b(?:jot|write|note|put)\s+(?:(?:it|them|this|that)\s+)?down\b", "write a note"),

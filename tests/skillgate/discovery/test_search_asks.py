@@ -2,8 +2,8 @@
 also means sending a message, "resolve" one that updates or closes; what follows "about"
 is content only to the end of its sentence; an environment variable's name is a reference
 (its words say nothing) and "production" no product; a POS is Square's; "take her off
-the list" removes her from it. Cases written for these tests, not taken from the
-evaluation sets."""
+the list" removes her from it; "shoot Dana an email" sends one. Cases written for these
+tests, not taken from the evaluation sets."""
 
 from __future__ import annotations
 
@@ -104,3 +104,14 @@ def test_off_the_unsubscribe_list(index: SearchIndex, text: str) -> None:
 def test_take_someone_off_a_list() -> None:
     assert idioms("take me off the mailing list") == "remove me from the mailing list"
     assert idioms("take the day off") == "take the day off"  # no list: no removing
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "shoot Dana an email",  # before: only "a", never "an email"
+        "shoot Marcus (marcus@brightline.io) an email",  # a name with its address
+    ],
+)
+def test_shoot_someone_an_email(text: str) -> None:
+    assert idioms(text) == "send email"
