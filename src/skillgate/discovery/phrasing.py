@@ -89,11 +89,16 @@ def _may_say_when(text: str) -> bool:
 # Where a sentence's clauses part (each part holds a `_CLAUSE_MARK`).
 # Chat's laughter and asides end a thought as a comma does ("practice got cancelled lol
 # just nuke it").
+# So do emoji ("the deposit is PAID \U0001f389 mark it complete").
+_EMOJI = "\u2600-\u27bf\U0001f300-\U0001faff"
 _CLAUSE = re.compile(
-    r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$|\s+(?:lol|lmao|haha|tbh|smh)\s+",
+    r"[,;:!?]+\s+|\.\s+|\s+[-\u2013\u2014]+\s+|[?!.]+$|\s+(?:lol|lmao|haha|tbh|smh)\s+"
+    rf"|\s*[{_EMOJI}]+\s*",
     re.IGNORECASE,
 )
-_CLAUSE_MARK = re.compile(r"[,;:!?.\-\u2013\u2014]|\s(?:lol|lmao|haha|tbh|smh)\s", re.IGNORECASE)
+_CLAUSE_MARK = re.compile(
+    rf"[,;:!?.\-\u2013\u2014{_EMOJI}]|\s(?:lol|lmao|haha|tbh|smh)\s", re.IGNORECASE
+)
 # A question's sentence: "?" ends it.
 _QUESTIONS = re.compile(r"[^.!?]*\?")
 # A request relayed by an agent ("the user wants me to ..."): the user's request.

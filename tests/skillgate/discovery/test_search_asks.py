@@ -2,8 +2,8 @@
 also means sending a message, "resolve" one that updates or closes; what follows "about"
 is content only to the end of its sentence; an environment variable's name is a reference
 (its words say nothing) and "production" no product; a POS is Square's; "take her off
-the list" removes her from it; "shoot Dana an email" sends one. Cases written for these
-tests, not taken from the evaluation sets."""
+the list" removes her from it; "shoot Dana an email" sends one; an emoji ends a thought as "!" does.
+Cases written for these tests, not taken from the evaluation sets."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.content import split_content
 from skillgate.discovery.idioms import idioms
+from skillgate.discovery.phrasing import commanded
 from skillgate.discovery.search import SearchIndex
 
 
@@ -115,3 +116,9 @@ def test_take_someone_off_a_list() -> None:
 )
 def test_shoot_someone_an_email(text: str) -> None:
     assert idioms(text) == "send email"
+
+
+def test_an_emoji_ends_a_thought() -> None:
+    said = commanded("the booth fee is paid \U0001f389 mark that task complete in Asana")
+    assert said.request.startswith("mark that task complete in Asana . ")
+    assert said.background == "the booth fee is paid"
