@@ -95,12 +95,12 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:give|send)\s+((?:\S+\s+){0,3}?)a\s+heads[\s-]?up\b", r"send \1a message"),
         (r"\b((?:the\s+)?\w+)\s+(?:got|gets|get)\s+a\s+heads[\s-]?up\b", r"send \1 a message"),
         (r"\b(?:bounce|kick)\s+(?=(?:it|the|our|my|that|this)\b)", "restart "),
-        # "turn the music down", "turn up the volume": its loudness (not "turn down the
-        # invitation": what is turned is heard).
+        # "turn the music down", "turn up the volume", "turn whatever's playing down": its
+        # loudness (not "turn down the invitation": what is turned is heard).
         (
             r"\bturn\s+(?:(?:up|down)\s+(?:the\s+|my\s+|that\s+|this\s+)?(?:music|volume|sound"
             r"|song|audio|tunes)|(?:the\s+|my\s+|that\s+|this\s+)?(?:music|volume|sound|song"
-            r"|audio|tunes)\s+(?:up|down))\b",
+            r"|audio|tunes|whatever['\u2019]?s\s+(?:playing|on))\s+(?:up|down))\b",
             "set the playback volume",
         ),
         # "toss them in the trash", "chuck the receipts in the bin": trash them.
