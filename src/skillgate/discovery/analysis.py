@@ -21,7 +21,7 @@ import Stemmer
 
 from skillgate.discovery.content import ASKING, ASKING_WORDS, WHAT, split_content
 from skillgate.discovery.leads import Leads, asks_to_read
-from skillgate.discovery.literals import mark, runs
+from skillgate.discovery.literals import blank, mark, runs
 from skillgate.discovery.phrasing import commanded
 from skillgate.discovery.stems import plural, stem
 from skillgate.discovery.synonyms import (
@@ -292,7 +292,7 @@ class Analyzer:
             for held, pattern, meant in shapes:
                 if held in text:
                     # A reference says what it is, and its own words (`acme/web`) say nothing.
-                    text, found = pattern.subn(" ", text)
+                    text, found = pattern.subn(blank, text)
                     if found:
                         related.update(meant)
                         if self._places.isdisjoint(meant):

@@ -176,6 +176,17 @@ class CaseFree:
         return cut(text, self.spans(text), replacement)
 
 
+# The punctuation a reference's match may run into that ends its sentence or clause
+# ("mail finance@acme.io. Then ...", "see https://x.io/a, then ..."): not the reference's.
+_ENDING = re.compile(r"[.,;:!?]+$")
+
+
+def blank(match: re.Match[str]) -> str:
+    """A reference's `match` replaced by a space, the punctuation it ran into kept."""
+    end = _ENDING.search(match.group(0))
+    return " " if end is None else f" {end.group(0)}"
+
+
 def cut(text: str, spans: list[tuple[int, int]], replacement: str) -> str:
     """`text` with each of `spans` (in order, not overlapping) replaced by `replacement`."""
     if not spans:

@@ -126,3 +126,13 @@ def test_whatever_is_playing_turned_down_is_the_volume(index: SearchIndex) -> No
     assert idioms("turn whatever's on up a bit") == "set the playback volume a bit"
     text = "it's way too loud in here, turn whatever's playing down"
     assert _top(index, text) == "spotify/set_volume_for_users_playback"
+
+
+def test_a_reference_leaves_the_sentence_end_it_ran_into(index: SearchIndex) -> None:
+    # An address's shape takes "." as its own: before, "new one is" joined the next
+    # sentence and led the request ("new": create).
+    text = "the billing email changed, new one is ap@acme.io. Please update the customer"
+    q = index.analyzer.query(text)
+    assert q.terms[:2] == tuple(index.analyzer.terms("update customer"))
+    stripped, _ = index.analyzer.references("mail ap@acme.io. Then https://x.io/a, ok")
+    assert stripped.split() == ["mail", ".", "Then", ",", "ok"]
