@@ -124,8 +124,10 @@ class Analyzer:
         self._abbreviated = {w + "s" for w in self._words if w + "s" not in self._words}
         for word in self._abbreviated:
             self._words[word] = self._words[word[:-1]]
-        self._means = self.table(MEANS)
-        self._actions = self.table(ACTIONS)
+        # `MEANS` in terms: phrase -> the terms it also searches for; `ACTIONS` in terms:
+        # a request's first phrase -> the terms it stands for.
+        self.means: dict[tuple[str, ...], set[str]] = self.table(MEANS)
+        self.actions: dict[tuple[str, ...], set[str]] = self.table(ACTIONS)
         self._get, self._list = set(self.terms("get")), set(self.terms("list"))
         # References to places where items are (`acme/web`, `#general`), not to one item.
         self._places = frozenset(self.terms("repository channel"))
@@ -138,11 +140,11 @@ class Analyzer:
         self._many = frozenset(self.terms("list search find"))
         self._verbs = frozenset(s for w in [*DOING, *MORE_VERBS] for s in self.stems(self.words(w)))
         self._lead = Leads(self.stems, self.words)  # a request's verb (discovery/leads.py)
-        self._longest_means = max(map(len, [*self._means, *self._actions]), default=1)
+        self._longest_means = max(map(len, [*self.means, *self.actions]), default=1)
         # The first term of each phrase of the tables: a query's term that starts none
         # needs no look-up of the phrases it might start.
-        self._means_starts = {p[0] for p in self._means}
-        self._action_starts = {p[0] for p in self._actions}
+        self._means_starts = {p[0] for p in self.means}
+        self._action_starts = {p[0] for p in self.actions}
         self._plural = tuple(self.terms(PLURAL_MEANS))
         # Each shape's pattern only where the text holds what its every match holds: the
         # table's character (a run of shapes at once), and a longer string of the
@@ -159,16 +161,6 @@ class Analyzer:
         """The terms of the endpoints' names: a chat word among them is a thing of the
         catalog, searched like any other word."""
         self.filler = frozenset(w for w in FILLER if not any(t in terms for t in self.terms(w)))
-
-    @property
-    def means(self) -> dict[tuple[str, ...], set[str]]:
-        """`MEANS` in terms: phrase -> the terms it also searches for."""
-        return self._means
-
-    @property
-    def actions(self) -> dict[tuple[str, ...], set[str]]:
-        """`ACTIONS` in terms: a request's first phrase -> the terms it stands for."""
-        return self._actions
 
     def words(self, text: str) -> list[str]:
         lower = text.lower()
@@ -329,7 +321,7 @@ class Analyzer:
     def _meant(self, terms: list[str]) -> set[str]:
         """What `MEANS` maps any phrase of `terms` to."""
         found: set[str] = set()
-        means, longest = self._means, self._longest_means
+        means, longest = self.means, self._longest_means
         for start, term in enumerate(terms):
             if term in self._means_starts:
                 for size in range(1, longest + 1):
@@ -368,10 +360,12 @@ class Analyzer:
         acted = False  # whether the first phrase is an action of `ACTIONS`
         if terms and terms[0] in self._action_starts:
             for size in range(self._longest_means, 0, -1):  # the request's first phrase
-                action = self._actions.get(tuple(terms[:size]))
+                action = self.actions.get(tuple(terms[:size]))
                 if action is not None and self._leads(text, words):
                     if item and self._get <= action:  # "show me evt_1NG8...": that one
                         action = action - self._many
+                    elif item and terms[0] == "open":  # "open message 18c2...": read it
+                        action = set(self._get)
                     related |= action
                     # Only what the word stands for, unless it is an API word itself.
                     terms = [t for t in terms[:size] if t in action] + terms[size:]

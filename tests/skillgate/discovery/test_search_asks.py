@@ -136,3 +136,17 @@ def test_a_reference_leaves_the_sentence_end_it_ran_into(index: SearchIndex) -> 
     assert q.terms[:2] == tuple(index.analyzer.terms("update customer"))
     stripped, _ = index.analyzer.references("mail ap@acme.io. Then https://x.io/a, ok")
     assert stripped.split() == ["mail", ".", "Then", ",", "ok"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Before, each one's create call first: "open" read as open a new one.
+        ("open invoice in_1NqXyZ2eZvKYlo2C", "stripe/get_invoice"),
+        ("open ENG-42 in linear", "linear/get_issue"),
+        # No reference to one item: still a new one.
+        ("open an issue in acme/web about the flaky login test", "github/create_issue"),
+    ],
+)
+def test_open_one_item_reads_it(index: SearchIndex, text: str, expected: str) -> None:
+    assert _top(index, text) == expected
