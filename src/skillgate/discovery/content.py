@@ -27,12 +27,13 @@ def asks_to_see(text: str) -> bool:
 
 
 # A question ("what's the status of ENG-301", "what does the doc say", "when was the sheet
-# last modified"), also after "can you show me": asks to read one thing (get); "what's on
-# my calendar", "what's in the folder": to list what it holds.
+# last modified", "what reason did she give": of one thing named, not things), also after
+# "can you show me": asks to read one thing (get); "what's on my calendar", "what's in the
+# folder": to list what it holds.
 WHAT = re.compile(
     r"^\W*(?:(?:can|could|would|will|please|you|just)\s+)*(?:show\s+me\s+)?"
-    r"(?:what|when|where)(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)"
-    r"\s+(?P<held>on|in)?\b",
+    r"(?:(?:what|when|where)(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)"
+    r"\s+(?P<held>on|in)?\b|(?:what|which)(?=\s+\w+(?<!s)\s+(?:did|does|is|was)\b))",
     re.IGNORECASE,
 )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from skillgate.catalog.loader import load_catalog
-from skillgate.discovery.content import split_content
+from skillgate.discovery.content import WHAT, split_content
 from skillgate.discovery.idioms import idioms
 from skillgate.discovery.phrasing import commanded
 from skillgate.discovery.search import SearchIndex
@@ -150,3 +150,16 @@ def test_a_reference_leaves_the_sentence_end_it_ran_into(index: SearchIndex) -> 
 )
 def test_open_one_item_reads_it(index: SearchIndex, text: str, expected: str) -> None:
     assert _top(index, text) == expected
+
+
+def test_what_of_one_thing_asks_to_read_it(index: SearchIndex) -> None:
+    # "what reason did ...": a question of one thing, read (get), its noun kept; before,
+    # only "what's", "what is", "what did"... asked to read.
+    found = WHAT.match("what reason did the cardholder give")
+    assert found is not None
+    assert found.end() == len("what")
+    q = index.analyzer.query("what reason did the cardholder give on dp_1NvXyZ2eZvKYlo2C")
+    assert q.asked == tuple(index.analyzer.terms("get"))
+    assert "reason" in q.terms
+    # Of things ("what files are in ..."): no single read; the plural lists them.
+    assert WHAT.match("what files are in the Q3 folder") is None
