@@ -172,6 +172,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("message", ("message", "send")),
     ("post", ("post", "send", "message")),
     ("resolve", ("resolve", "update", "close")),
+    ("bill", ("invoice", "create")),
 )
 
 FIT_MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (("who", ("user", "member")),)

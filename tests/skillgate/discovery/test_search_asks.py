@@ -163,3 +163,12 @@ def test_what_of_one_thing_asks_to_read_it(index: SearchIndex) -> None:
     assert "reason" in q.terms
     # Of things ("what files are in ..."): no single read; the plural lists them.
     assert WHAT.match("what files are in the Q3 folder") is None
+
+
+def test_bill_someone_invoices_them(index: SearchIndex) -> None:
+    # Before, the invoices listed first (a customer's id and no verb the tables knew).
+    top = [
+        f"{h.integration.slug}/{h.endpoint.name}"
+        for h in index.search("bill cus_PqR8s2eZvKYlo2C for the setup fee", ("*",), None, 3)
+    ]
+    assert {"stripe/create_invoice", "stripe/create_invoice_item"} >= set(top[:2])
