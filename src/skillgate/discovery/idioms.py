@@ -202,6 +202,17 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         # "put it on there": add it.
         (r"\b(?:put|stick|pop|throw|slap)\s+((?:\S+\s+){1,4}?)(?:on|in)\s+there\b", r"add \1"),
+        # "give me the rundown on INFRA-22", "give us a summary of": show it.
+        (
+            r"\bgive\s+(?:me|us)\s+(?=(?:the|a|an)\s+(?:quick\s+|full\s+|short\s+)?(?:rundown"
+            r"|run[\s-]down|lowdown|low\s+down|summary|overview|breakdown|details|status|recap)\b)",
+            "show me ",
+        ),
+        # "log 2 hours on DATA-7", "log half an hour against the ticket": a worklog.
+        (
+            r"\blog\s+(?=(?:\d+(?:\.\d+)?|an?|half\s+an?)\s*(?:h|hrs?|hours?|mins?|minutes?)\b)",
+            "add a worklog of ",
+        ),
         # "take her off the mailing list": remove her from it.
         (
             r"\btake\s+((?:\S+\s+){1,3}?)off\s+(?=(?:the|my|our|that|this|your)\s+"

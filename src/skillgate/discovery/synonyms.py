@@ -173,6 +173,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("post", ("post", "send", "message")),
     ("resolve", ("resolve", "update", "close")),
     ("bill", ("invoice", "create")),
+    ("reassign", ("assign", "update")),
 )
 
 FIT_MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (("who", ("user", "member")),)
@@ -246,6 +247,7 @@ def link(address: str) -> str:
 # match refers to); the character spares the expression's scan of most queries.
 SHAPES: tuple[tuple[str, str, str], ...] = (
     *((".", link(address), meant) for address, _, meant in LINKS),
+    (":", r"\bgs://\S+", "bucket object"),  # gs://bucket/path: Cloud Storage's
     ("/", r"https?://\S+", ""),  # any other link: its words say nothing
     ("#", r"\b[\w.-]+/[\w.-]+#\d+\b", "issue"),  # acme/web#12 (an issue or a pull request)
     # Stripe's object ids say the object: cus_..., ch_..., in_... (Stripe's own prefixes).

@@ -172,3 +172,24 @@ def test_bill_someone_invoices_them(index: SearchIndex) -> None:
         for h in index.search("bill cus_PqR8s2eZvKYlo2C for the setup fee", ("*",), None, 3)
     ]
     assert {"stripe/create_invoice", "stripe/create_invoice_item"} >= set(top[:2])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Each was another call first before (in order: Linear's get_issue, Asana's
+        # list_project_tasks, Jira's assign_issue, Jira's get_change_logs).
+        ("reassign LIN-5 to Priya in linear", "linear/update_issue"),  # ACTIONS "reassign"
+        ("list everything under gs://media-prod/uploads/", "google_cloud_storage/list_objects"),
+        ("give me a quick summary of OPS-31 in jira", "jira/get_issue"),  # idiom: show me
+        ("log 45 minutes on OPS-3 in jira", "jira/add_worklog"),  # idiom: a worklog
+    ],
+)
+def test_more_asks_of_one_item(index: SearchIndex, text: str, expected: str) -> None:
+    assert _top(index, text) == expected
+
+
+def test_give_me_a_rundown_and_log_time() -> None:
+    assert idioms("give me the run down on ENG-9") == "show me the run down on ENG-9"
+    assert idioms("give me a call") == "give me a call"  # no account asked: unchanged
+    assert idioms("log 2 hours on DATA-7") == "add a worklog of 2 hours on DATA-7"
