@@ -213,6 +213,13 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"\blog\s+(?=(?:\d+(?:\.\d+)?|an?|half\s+an?)\s*(?:h|hrs?|hours?|mins?|minutes?)\b)",
             "add a worklog of ",
         ),
+        # "close the PR without merging it", "archive it, don't delete it": what not to
+        # do names no call.
+        (
+            r"\b(?:without|instead\s+of)\s+\w+ing\b(?:\s+(?:it|them|this|that))?"
+            r"|\b(?:but\s+)?(?:don['\u2019]?t|do\s+not)\s+(?!send\b)\w+\s+(?:it|them|this|that)\b",
+            "",
+        ),
         # "take her off the mailing list": remove her from it.
         (
             r"\btake\s+((?:\S+\s+){1,3}?)off\s+(?=(?:the|my|our|that|this|your)\s+"

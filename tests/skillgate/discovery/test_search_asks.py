@@ -193,3 +193,11 @@ def test_give_me_a_rundown_and_log_time() -> None:
     assert idioms("give me the run down on ENG-9") == "show me the run down on ENG-9"
     assert idioms("give me a call") == "give me a call"  # no account asked: unchanged
     assert idioms("log 2 hours on DATA-7") == "add a worklog of 2 hours on DATA-7"
+
+
+def test_what_not_to_do_names_no_call(index: SearchIndex) -> None:
+    assert idioms("close pull request 8 without merging").strip() == "close pull request 8"
+    assert idioms("archive the channel, don't delete it").strip() == "archive the channel,"
+    # Before, Drive's delete_file first.
+    text = "move the file to the archive folder in drive instead of deleting it"
+    assert _top(index, text) == "google_drive/update_file"
