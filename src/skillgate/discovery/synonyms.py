@@ -174,6 +174,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("resolve", ("resolve", "update", "close")),
     ("bill", ("invoice", "create")),
     ("reassign", ("assign", "update")),
+    ("label", ("label", "add")),
 )
 
 FIT_MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (("who", ("user", "member")),)

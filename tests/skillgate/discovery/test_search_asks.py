@@ -201,3 +201,9 @@ def test_what_not_to_do_names_no_call(index: SearchIndex) -> None:
     # Before, Drive's delete_file first.
     text = "move the file to the archive folder in drive instead of deleting it"
     assert _top(index, text) == "google_drive/update_file"
+
+
+def test_label_an_item_adds_the_label(index: SearchIndex) -> None:
+    # Before, Gmail's create_label first: a new label rather than one put on the mail.
+    text = "label the email from the bank as Receipts in gmail"
+    assert _top(index, text) == "gmail/modify_message"
