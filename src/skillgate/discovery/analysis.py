@@ -330,6 +330,22 @@ class Analyzer:
                         found |= also
         return found
 
+    def _action(
+        self, text: str, words: list[str], terms: list[str], item: bool
+    ) -> tuple[list[str], set[str] | None]:
+        """`terms` with the request's first phrase as what `ACTIONS` says it stands for
+        (but an API word itself), and that; None when it is no action of the table."""
+        if terms and terms[0] in self._action_starts and self._leads(text, words):
+            for size in range(self._longest_means, 0, -1):
+                action = self.actions.get(tuple(terms[:size]))
+                if action is not None:
+                    if item and self._get <= action:  # "show me evt_1NG8...": that one
+                        action = action - self._many
+                    elif item and terms[0] == "open":  # "open message 18c2...": read it
+                        action = set(self._get)
+                    return [t for t in terms[:size] if t in action] + terms[size:], action
+        return terms, None
+
     def query(self, text: str, known: Container[str] | None = None) -> Query:
         """The query's terms and related terms; `known`: the terms the catalog holds (a
         plural of a word it does not know, `torvalds`, asks for no listing)."""
@@ -356,21 +372,9 @@ class Analyzer:
         while words and words[0] in LEAD_INS:  # "honestly just delete ...": delete
             words = words[1:]
         stems = self.stems(words)
-        terms = self.canonical(stems)
-        acted = False  # whether the first phrase is an action of `ACTIONS`
-        if terms and terms[0] in self._action_starts:
-            for size in range(self._longest_means, 0, -1):  # the request's first phrase
-                action = self.actions.get(tuple(terms[:size]))
-                if action is not None and self._leads(text, words):
-                    if item and self._get <= action:  # "show me evt_1NG8...": that one
-                        action = action - self._many
-                    elif item and terms[0] == "open":  # "open message 18c2...": read it
-                        action = set(self._get)
-                    related |= action
-                    # Only what the word stands for, unless it is an API word itself.
-                    terms = [t for t in terms[:size] if t in action] + terms[size:]
-                    acted = True
-                    break
+        terms, action = self._action(text, words, self.canonical(stems), item)
+        acted = action is not None  # whether the first phrase is an action of `ACTIONS`
+        related |= action or set()
         related |= self._meant(terms)
         asking = words, stems
         if " . " in text:  # the clause that asks names what it wants ("... uploads - make a
