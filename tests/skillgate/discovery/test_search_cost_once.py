@@ -10,7 +10,6 @@ from collections.abc import Collection
 import numpy as np
 import pytest
 
-from skillgate.catalog.loader import load_catalog
 from skillgate.discovery import lacks as lacks_module
 from skillgate.discovery import postings
 from skillgate.discovery.analysis import Analyzer, Query
@@ -20,11 +19,6 @@ from skillgate.discovery.postings import RELATED_WEIGHT
 from skillgate.discovery.search import SearchIndex
 from skillgate.discovery.world import World, words
 from tests.skillgate.discovery.test_search_cost import TEXTS
-
-
-@pytest.fixture(scope="module")
-def index() -> SearchIndex:
-    return SearchIndex(load_catalog())
 
 
 def _in_documents(lacks: Lacks, terms: Collection[str], slug: str) -> bool:

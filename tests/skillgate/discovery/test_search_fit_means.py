@@ -6,14 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.discovery.search import SearchIndex
-
-
-@pytest.fixture(scope="module")
-def index() -> SearchIndex:
-    shipped: Catalog = load_catalog()
-    return SearchIndex(shipped)
 
 
 def _first(index: SearchIndex, request: str) -> str:

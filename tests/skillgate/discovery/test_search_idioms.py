@@ -8,14 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.idioms import idioms
 from skillgate.discovery.search import SearchIndex
-
-
-@pytest.fixture(scope="module")
-def index() -> SearchIndex:
-    return SearchIndex(load_catalog())
 
 
 @pytest.mark.parametrize(

@@ -6,16 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.confidence import MATCH_FLOOR, fits
 from skillgate.discovery.foreign import Foreign
 from skillgate.discovery.search import SearchIndex
 from skillgate.discovery.unknowns import Unknowns
-
-
-@pytest.fixture(scope="module")
-def index() -> SearchIndex:
-    return SearchIndex(load_catalog())
 
 
 def _flagged(index: SearchIndex, request_: str) -> bool:

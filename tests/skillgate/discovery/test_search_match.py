@@ -6,7 +6,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.confidence import (
     CUED_SHARE,
     DESCRIBED_SHARE,
@@ -24,12 +24,6 @@ from skillgate.discovery.products import Products
 from skillgate.discovery.search import SearchIndex
 from skillgate.discovery.unknowns import Unknowns
 from skillgate.discovery.world import ACTS, THINGS, World
-
-
-@pytest.fixture(scope="module")
-def index() -> SearchIndex:
-    shipped: Catalog = load_catalog()
-    return SearchIndex(shipped)
 
 
 @pytest.mark.parametrize(

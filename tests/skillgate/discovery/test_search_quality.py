@@ -28,7 +28,7 @@ import pytest
 import Stemmer
 import yaml
 
-from skillgate.catalog.loader import Catalog, load_catalog
+from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration, Parameter
 from skillgate.discovery.search import SearchIndex
 from tests.skillgate.discovery.quality import (
@@ -43,12 +43,6 @@ from tests.skillgate.discovery.quality import (
     table,
     total,
 )
-
-
-@pytest.fixture(scope="module")
-def index() -> SearchIndex:
-    shipped: Catalog = load_catalog()
-    return SearchIndex(shipped)
 
 
 def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,18 +11,12 @@ from typing import Any
 import pytest
 import yaml
 
-from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.idioms import idioms
 from skillgate.discovery.search import SearchIndex
 
 EVAL = Path(__file__).parent / "search_eval.yaml"
 # recall_fresh measured 0.275 / 0.475 / 0.650 before the round, 0.525 / 0.775 / 0.900 after.
 FRESH_TOP10_FLOOR = 0.85
-
-
-@pytest.fixture(scope="module")
-def index() -> SearchIndex:
-    return SearchIndex(load_catalog())
 
 
 def _top(index: SearchIndex, task: str, limit: int = 10) -> list[str]:

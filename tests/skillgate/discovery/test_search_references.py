@@ -5,14 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.discovery.search import SearchIndex
-
-
-@pytest.fixture(scope="module")
-def index() -> SearchIndex:
-    shipped: Catalog = load_catalog()
-    return SearchIndex(shipped)
 
 
 def _ranked(index: SearchIndex, text: str, limit: int = 3) -> list[str]:

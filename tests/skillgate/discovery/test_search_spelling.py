@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.discovery.search import SearchIndex
 from skillgate.discovery.spelling import Speller, name_words
 
@@ -37,12 +36,6 @@ def test_words_names_and_references_are_left_alone() -> None:
     # The first word of a request may be capitalised and is corrected, its case kept when right.
     assert speller.correct("Clsoe it") == "close it"
     assert speller.correct("Close it") == "Close it"
-
-
-@pytest.fixture(scope="module")
-def index() -> SearchIndex:
-    shipped: Catalog = load_catalog()
-    return SearchIndex(shipped)
 
 
 @pytest.mark.parametrize(

@@ -6,18 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from skillgate.catalog.loader import Catalog, load_catalog
 from skillgate.discovery.search import SearchIndex
 from skillgate.discovery.values import THING_BOOST
 
 ISSUE_KEY = "SUP-912"
 CHARGE = "ch_3AbCdEfGh1234567"
-
-
-@pytest.fixture(scope="module")
-def index() -> SearchIndex:
-    shipped: Catalog = load_catalog()
-    return SearchIndex(shipped)
 
 
 def _first(index: SearchIndex, text: str) -> str:
