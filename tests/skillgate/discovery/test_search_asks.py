@@ -7,21 +7,19 @@ from __future__ import annotations
 
 import pytest
 
-from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.content import WHAT, split_content
 from skillgate.discovery.idioms import idioms
 from skillgate.discovery.phrasing import commanded
 from skillgate.discovery.search import SearchIndex
 
 
-@pytest.fixture(scope="module")
-def index() -> SearchIndex:
-    return SearchIndex(load_catalog())
+def _ranked(index: SearchIndex, text: str) -> list[str]:
+    """`text`'s first three results, as integration/endpoint."""
+    return [f"{h.integration.slug}/{h.endpoint.name}" for h in index.search(text, ("*",), None, 3)]
 
 
 def _top(index: SearchIndex, text: str) -> str:
-    hits = index.search(text, ("*",), None, 3)
-    return f"{hits[0].integration.slug}/{hits[0].endpoint.name}"
+    return _ranked(index, text)[0]
 
 
 @pytest.mark.parametrize(
@@ -67,7 +65,7 @@ def test_a_story_about_something_leaves_the_next_sentence_asked(index: SearchInd
         "new hire starts monday, the email is about onboarding. add her to the "
         "engineering group in google admin"
     )
-    top = [f"{h.integration.slug}/{h.endpoint.name}" for h in index.search(text, ("*",), None, 3)]
+    top = _ranked(index, text)
     assert "google_admin/add_group_member" in top
 
 
@@ -167,10 +165,7 @@ def test_what_of_one_thing_asks_to_read_it(index: SearchIndex) -> None:
 
 def test_bill_someone_invoices_them(index: SearchIndex) -> None:
     # Before, the invoices listed first (a customer's id and no verb the tables knew).
-    top = [
-        f"{h.integration.slug}/{h.endpoint.name}"
-        for h in index.search("bill cus_PqR8s2eZvKYlo2C for the setup fee", ("*",), None, 3)
-    ]
+    top = _ranked(index, "bill cus_PqR8s2eZvKYlo2C for the setup fee")
     assert {"stripe/create_invoice", "stripe/create_invoice_item"} >= set(top[:2])
 
 
