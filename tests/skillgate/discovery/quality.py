@@ -33,6 +33,7 @@ HELD_SETS = [
     (HERE / "search_blind5_held.yaml", "blind5_held", "fifth blind set's held-out half"),
     (HERE / "search_blind6_held.yaml", "blind6_held", "sixth blind set's held-out half"),
     (HERE / "search_blind7_held.yaml", "blind7_held", "seventh blind set's held-out half (chatty)"),
+    (HERE / "search_blind8_held.yaml", "blind8_held", "eighth blind set's held-out half"),
 ]
 # The kind of a section's requests that carry none (the others are `plain`).
 SECTION_KINDS = {
