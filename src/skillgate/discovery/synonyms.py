@@ -228,7 +228,8 @@ LINKS: tuple[tuple[str, str, str], ...] = (
     (r"open\.spotify\.com/album/", "spotify", "album"),
     (r"(?:dashboard\.)?stripe\.com/", "stripe", ""),
     (r"(?:app\.)?box\.com/folder/", "box", "folder"),
-    (r"(?:app\.)?box\.com/(?:s|file)/", "box", "file"),
+    (r"(?:app\.)?box\.com/file/", "box", "file"),
+    (r"(?:app\.)?box\.com/s/", "box", "shared item"),  # its token, not the file's id
     (r"[\w-]+\.vercel\.app", "vercel", "deployment"),
     (r"app\.netlify\.com/sites/[\w-]+/deploys/", "netlify", "deploy"),
     (r"(?:app\.netlify\.com/sites/|[\w-]+\.netlify\.app)", "netlify", "site"),

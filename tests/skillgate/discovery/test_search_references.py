@@ -109,6 +109,10 @@ def test_one_named_item_and_no_action_reads_it(
             "add the action items at the bottom of https://www.notion.so/acme/Weekly-4f2a9c1e8b7d",
             "notion/append_block_children",
         ),
+        # A Box shared link (app.box.com/s/<token>) holds no file id: its file is found
+        # through the shared items call; a link to the file itself holds its id.
+        ("what's behind this box link? https://app.box.com/s/4hq8zr2mwv0c", "box/get_shared_items"),
+        ("rename https://app.box.com/file/1183745520 to q3-final.pdf", "box/update_file"),
         # A product named without its vendor, or by a nickname (discovery/products.py).
         ("Add 'renew passport' to Microsoft To Do", "microsoft_todo/create_task"),
         ("that dark mode issue on GH is not happening, please close it", "github/update_issue"),
