@@ -43,6 +43,7 @@ from skillgate.discovery.hit import Hit, hit_for
 from skillgate.discovery.kinds import Kinds
 from skillgate.discovery.lacks import Lacks
 from skillgate.discovery.matching import Matching, Reading
+from skillgate.discovery.places import PLACE_ITSELF, Places
 from skillgate.discovery.postings import Postings, knowing
 from skillgate.discovery.priors import priors
 from skillgate.discovery.products import Products
@@ -103,6 +104,7 @@ class SearchIndex:
         self.prior = priors([(h.integration.slug, h.endpoint) for h in self.hits], boost or {})
         self._name_terms = [frozenset(terms) for terms in analysed.names]
         self._kinds = Kinds(self.analyzer, derived.kinds)
+        self._places = Places(self.analyzer, [h.endpoint.name for h in self.hits])
         self._values = Values(derived.taken)
         self._things = Things(
             [(h.integration.slug, h.endpoint) for h in self.hits], self.analyzer.terms
@@ -203,6 +205,8 @@ class SearchIndex:
         kinds = self._kinds.factors(q)  # a call named for changing when reading is asked
         if kinds is not None:
             total *= kinds
+        for rows in self._places.rows(q.places):  # "what's on my calendar": not the calendar
+            total[rows] *= PLACE_ITSELF
         for factors in self._values.factors(query, self._knows_name):  # "$125": an amount
             total *= factors
         if q.item and self._kinds.reads(q):  # "in_1MtH...": a call on that one item
