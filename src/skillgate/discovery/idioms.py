@@ -264,6 +264,9 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:offboard|de-?provision)\b", "remove"),
         # "get the contract signed by Ana": send it to her for signing.
         (r"\bget\s+((?:\S+\s+){1,4}?)signed\b", r"send \1for signing"),
+        # "send the NDA for signature", "out for e-signature": to be signed, no email
+        # signature (which is "my signature", "the signature on my emails").
+        (r"\bfor\s+(?:an?\s+)?(?:e-?|electronic\s+)?signatures?\b", "for signing"),
         # "sunset the old repo": archive it.
         (r"\bsunset\s+(?=(?:the|our|my|this|that)\b)", "archive "),
         # "blast out the newsletter": send it.
