@@ -109,6 +109,11 @@ CUE_SHAPES: tuple[tuple[str, str, str], ...] = (
     *((slug, ".", link(address)) for address, slug, _ in LINKS),
 )
 
+# A Docs, Sheets or Slides file is a Drive file: a link to one names Drive too (sharing,
+# copying, moving or deleting it are Drive's calls: "stop sharing <a Sheets link>").
+FILES_IN = {"google_docs": "google_drive", "google_sheets": "google_drive",
+            "google_slides": "google_drive"}  # fmt: skip
+
 
 class Cues:
     def __init__(self, analyzer: Analyzer, slugs: Collection[str]) -> None:
@@ -138,6 +143,7 @@ class Cues:
             if slug in slugs
         ]
         self._link_slugs = {f"l{i}": slug for i, (_, slug, _) in enumerate(LINKS)}
+        self._files_in = {slug: FILES_IN[slug] for slug in slugs if FILES_IN.get(slug) in slugs}
         self._links = re.compile("|".join(p for _, p in alternatives)) if alternatives else None
         # The links' cheap test: one of their domains' literals ("notion.", "trello.com/c/"),
         # read off the alternation (literals.py), not merely a "." (most sentences hold one).
@@ -165,10 +171,12 @@ class Cues:
         return {slug: len(cues) for slug, cues in seen.items()}
 
     def linked(self, text: str) -> set[str]:
-        """The integrations whose own pages the text links to (`LINKS`)."""
+        """The integrations whose own pages the text links to (`LINKS`), and where those
+        pages' files are kept (`FILES_IN`)."""
         if self._links is None or not self._may_link(text):
             return set()
-        return {self._link_slugs[str(m.lastgroup)] for m in self._links.finditer(text)}
+        found = {self._link_slugs[str(m.lastgroup)] for m in self._links.finditer(text)}
+        return found | {self._files_in[s] for s in found if s in self._files_in}
 
     def factors(self, text: str, terms: Iterable[str]) -> dict[str, float]:
         """Per integration the query's cues point to, its score multiplier."""

@@ -54,6 +54,20 @@ def test_a_notion_id_cues_notion(index: SearchIndex) -> None:
     assert top[0].startswith("notion/")
 
 
+DOC_LINK = "https://docs.google.com/document/d/1aB2cD3eF4gH5iJ6kL7mN8oP9qR0sT/edit"
+
+
+def test_a_docs_link_names_drive_too(index: SearchIndex) -> None:
+    """A Docs, Sheets or Slides file is a Drive file (cues.FILES_IN): sharing or reading
+    it by its link stays among Google's calls."""
+    assert index._cues.linked(f"open {DOC_LINK}") == {"google_docs", "google_drive"}
+    assert index._cues.linked("https://trello.com/c/Xy7Qp2Lm/48") == {"trello"}
+    read = _ranked(index, f"read {DOC_LINK}")
+    assert all(r.startswith(("google_docs/", "google_drive/")) for r in read), read
+    shared = _ranked(index, f"stop sharing {DOC_LINK} with ana@vendor.io", limit=2)
+    assert "google_drive/delete_permission" in shared
+
+
 @pytest.mark.parametrize(
     "request_",
     [
