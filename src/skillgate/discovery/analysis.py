@@ -21,7 +21,7 @@ import Stemmer
 
 from skillgate.discovery.content import ASKING, ASKING_WORDS, WHAT, split_content
 from skillgate.discovery.leads import Leads, asks_to_read
-from skillgate.discovery.literals import blank, mark, runs
+from skillgate.discovery.literals import Runs, blank, mark, runs
 from skillgate.discovery.phrasing import commanded
 from skillgate.discovery.stems import plural, stem
 from skillgate.discovery.synonyms import (
@@ -69,7 +69,7 @@ _COPULA = re.compile(r"^\W*(?:is|are|was|were|has|have)\b", re.IGNORECASE)
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = Runs("a-z0-9")
 _ONE_ON_ONE = re.compile(ONE_ON_ONE)
 _CACHE_MAX = 100_000
 _RECENT = 256  # texts whose terms `Analyzer.terms` keeps
@@ -352,7 +352,7 @@ class Analyzer:
         opening = text.split(maxsplit=1)[0] if text.strip() else ""
         text, related, one, item, things = self._references(text)
         request, context, _ = commanded(text)
-        if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
+        if _WORD.pattern.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
         if ASKING_WORDS(text):
             text = ASKING.sub("show me", text, count=1)

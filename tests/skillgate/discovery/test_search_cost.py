@@ -132,6 +132,15 @@ def test_a_case_free_twin_finds_what_the_pattern_finds(twin: literals.CaseFree) 
         assert twin.sub(" ", text) == twin.pattern.sub(" ", text), text
 
 
+@pytest.mark.parametrize("runs", [analysis._WORD, products._RUN], ids=["word", "run"])
+def test_runs_of_a_class_are_found_as_the_pattern_finds_them(runs: literals.Runs) -> None:
+    rng = random.Random(26)
+    chars = [*map(chr, range(128)), "\u00e9", "\u017f", "\u212a", "\u2019", "\u0661", "\u00a0"]
+    made = ["".join(rng.choice(chars) for _ in range(rng.randrange(40))) for _ in range(3000)]
+    texts = [*TEXTS, *(t.lower() for t in TEXTS), *made]
+    assert sum(runs.findall(t) != runs.pattern.findall(t) for t in texts) == 0
+
+
 def test_a_requests_head_is_read_as_the_case_insensitive_split_reads_it() -> None:
     for text in TEXTS:
         quoted = unknowns._QUOTED.sub(" ", text)
