@@ -21,7 +21,7 @@ import Stemmer
 
 from skillgate.discovery.content import ASKING, ASKING_WORDS, WHAT, split_content
 from skillgate.discovery.leads import Leads, asks_to_read
-from skillgate.discovery.literals import Runs, blank, mark, runs
+from skillgate.discovery.literals import Pair, Runs, blank, mark, runs
 from skillgate.discovery.phrasing import commanded
 from skillgate.discovery.stems import plural, stem
 from skillgate.discovery.synonyms import (
@@ -67,6 +67,7 @@ _HEX_RUN = re.compile(r"[0-9a-f]{10}")  # what every `_HEX_ID` holds (a cheap te
 # opened the request as its subject ("ENG-142 is done, close it").
 _COPULA = re.compile(r"^\W*(?:is|are|was|were|has|have)\b", re.IGNORECASE)
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_MAY_CAMEL = Pair("a-z0-9", "A-Z")  # the cheap test before `_CAMEL`
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
 _WORD = Runs("a-z0-9")
@@ -164,7 +165,7 @@ class Analyzer:
 
     def words(self, text: str) -> list[str]:
         lower = text.lower()
-        if lower != text:  # a capital: maybe camelCase to split
+        if lower != text and _MAY_CAMEL(text):  # a capital after a small letter or a digit
             lower = _CAMEL.sub(r"\1 \2", text).lower()
         if "-" in lower:
             for written, word in SPELLINGS:

@@ -11,8 +11,9 @@ part, a look-around, a scoped flag) requires nothing.
 
 Beside them, the hand-given tests the tables use where no pattern is there to read
 (`hint`, `hint_pattern`), `CaseFree`, a case-insensitive pattern run as its cheaper
-case-sensitive twin over an ASCII text's lower case, and `Runs`, the words of one class
-of characters found in an ASCII text without the regex engine.
+case-sensitive twin over an ASCII text's lower case, and `Runs` and `Pair`, the words of
+one class of characters and a character of one class before one of another, found in an
+ASCII text without the regex engine.
 """
 
 from __future__ import annotations
@@ -194,6 +195,25 @@ class Runs:
         if text.isascii():
             return text.encode().translate(self._spaced).decode().split()
         return self.pattern.findall(text)
+
+
+class Pair:
+    """Whether a text holds a character of one class just before one of another (`[a-z0-9]`
+    before `[A-Z]`: camelCase): for a text all ASCII, a look-up in its bytes with each
+    class's characters made one letter and the others a space, cheaper by far than a pass
+    of the pattern; a text not all ASCII always may."""
+
+    def __init__(self, before: str, after: str) -> None:
+        """`before`, `after`: the two classes (not sharing a character), as written between
+        a pattern's brackets."""
+        first, then = re.compile(f"[{before}]"), re.compile(f"[{after}]")
+        marks = [b"b" if first.fullmatch(chr(c)) else b"a" if then.fullmatch(chr(c)) else b" "
+                 for c in range(256)]  # fmt: skip
+        assert not any(then.fullmatch(chr(c)) for c in range(256) if marks[c] == b"b")
+        self._marked = b"".join(marks)
+
+    def __call__(self, text: str) -> bool:
+        return not text.isascii() or b"ba" in text.encode().translate(self._marked)
 
 
 # The punctuation a reference's match may run into that ends its sentence or clause
