@@ -11,9 +11,9 @@ part, a look-around, a scoped flag) requires nothing.
 
 Beside them, the hand-given tests the tables use where no pattern is there to read
 (`hint`, `hint_pattern`), `CaseFree`, a case-insensitive pattern run as its cheaper
-case-sensitive twin over an ASCII text's lower case, and `Runs` and `Pair`, the words of
-one class of characters and a character of one class before one of another, found in an
-ASCII text without the regex engine.
+case-sensitive twin over an ASCII text's lower case, and `Runs` and `InRow`, the words of
+one class of characters and characters of given classes in a row, found in an ASCII
+text without the regex engine.
 """
 
 from __future__ import annotations
@@ -197,23 +197,28 @@ class Runs:
         return self.pattern.findall(text)
 
 
-class Pair:
-    """Whether a text holds a character of one class just before one of another (`[a-z0-9]`
-    before `[A-Z]`: camelCase): for a text all ASCII, a look-up in its bytes with each
+class InRow:
+    """Whether a text holds characters of these classes in a row (`[a-z0-9][A-Z]`:
+    camelCase; `[0-9a-f]{10}`): for a text all ASCII, one look-up in its bytes with each
     class's characters made one letter and the others a space, cheaper by far than a pass
     of the pattern; a text not all ASCII always may."""
 
-    def __init__(self, before: str, after: str) -> None:
-        """`before`, `after`: the two classes (not sharing a character), as written between
-        a pattern's brackets."""
-        first, then = re.compile(f"[{before}]"), re.compile(f"[{after}]")
-        marks = [b"b" if first.fullmatch(chr(c)) else b"a" if then.fullmatch(chr(c)) else b" "
-                 for c in range(256)]  # fmt: skip
-        assert not any(then.fullmatch(chr(c)) for c in range(256) if marks[c] == b"b")
+    def __init__(self, *classes: str) -> None:
+        """`classes`: each as written between a pattern's brackets; two different ones
+        share no character."""
+        letters = {c: bytes([ord("a") + i]) for i, c in enumerate(dict.fromkeys(classes))}
+        marks = [b" "] * 256
+        for chars, letter in letters.items():
+            one = re.compile(f"[{chars}]")
+            for c in range(256):
+                if one.fullmatch(chr(c)):
+                    assert marks[c] == b" ", "classes share a character"
+                    marks[c] = letter
         self._marked = b"".join(marks)
+        self._row = b"".join(letters[c] for c in classes)
 
     def __call__(self, text: str) -> bool:
-        return not text.isascii() or b"ba" in text.encode().translate(self._marked)
+        return not text.isascii() or self._row in text.encode().translate(self._marked)
 
 
 # The punctuation a reference's match may run into that ends its sentence or clause

@@ -86,7 +86,7 @@ TEXTS = _texts()
         (phrasing._CLAUSE_MARK, phrasing._CLAUSE),
         (content.CONTENT_WORDS, content.CONTENT.pattern),
         (content.ASKING_WORDS, content.ASKING),
-        (lambda t: analysis._HEX_RUN.search(t) is not None, analysis._HEX_ID),
+        (analysis._HEX_RUN, analysis._HEX_ID),
         (unknowns._MY, unknowns._MY_PLACE),
         (confidence._MAY_ASK, confidence._ASKING),
         (analysis._MAY_CAMEL, analysis._CAMEL),
