@@ -33,6 +33,7 @@ from skillgate.discovery import (
     spelling,
     unknowns,
     values,
+    world,
 )
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.rendered import STATUS_TAIL
@@ -152,6 +153,11 @@ def _odd_texts() -> list[str]:
 def test_runs_of_a_class_are_found_as_the_pattern_finds_them(runs: literals.Runs) -> None:
     texts = _odd_texts()
     assert sum(runs.findall(t) != runs.pattern.findall(t) for t in texts) == 0
+
+
+def test_the_world_tables_words_are_the_patterns_words() -> None:
+    lower = [t.lower() for t in _odd_texts()]
+    assert sum(world._words_of(t) != world._WORD.findall(t) for t in lower) == 0
 
 
 def test_a_requests_head_is_read_as_the_case_insensitive_split_reads_it() -> None:
