@@ -21,7 +21,7 @@ import Stemmer
 
 from skillgate.discovery.content import ASKING, ASKING_WORDS, WHAT, split_content
 from skillgate.discovery.leads import Leads, asks_to_read
-from skillgate.discovery.literals import blank, mark, runs
+from skillgate.discovery.literals import InRow, Runs, blank, mark, runs
 from skillgate.discovery.phrasing import commanded
 from skillgate.discovery.stems import plural, stem
 from skillgate.discovery.synonyms import (
@@ -62,14 +62,15 @@ _FILLER = """really actually basically literally totally honestly seriously defi
 FILLER = frozenset(_FILLER.split())
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
-_HEX_RUN = re.compile(r"[0-9a-f]{10}")  # what every `_HEX_ID` holds (a cheap test first)
+_HEX_RUN = InRow(*["0-9a-f"] * 10)  # what every `_HEX_ID` holds (a cheap test first)
 # "is", "has"... opening what is left of a request: a question, unless a reference
 # opened the request as its subject ("ENG-142 is done, close it").
 _COPULA = re.compile(r"^\W*(?:is|are|was|were|has|have)\b", re.IGNORECASE)
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_MAY_CAMEL = InRow("a-z0-9", "A-Z")  # the cheap test before `_CAMEL`
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = Runs("a-z0-9")
 _ONE_ON_ONE = re.compile(ONE_ON_ONE)
 _CACHE_MAX = 100_000
 _RECENT = 256  # texts whose terms `Analyzer.terms` keeps
@@ -164,7 +165,7 @@ class Analyzer:
 
     def words(self, text: str) -> list[str]:
         lower = text.lower()
-        if lower != text:  # a capital: maybe camelCase to split
+        if lower != text and _MAY_CAMEL(text):  # a capital after a small letter or a digit
             lower = _CAMEL.sub(r"\1 \2", text).lower()
         if "-" in lower:
             for written, word in SPELLINGS:
@@ -276,7 +277,7 @@ class Analyzer:
         """`_references` without the last text's kept."""
         related: set[str] = set()
         things: set[str] = set()
-        one = _HEX_RUN.search(text) is not None and _HEX_ID.search(text) is not None
+        one = _HEX_RUN(text) and _HEX_ID.search(text) is not None
         item = one
         for char, shapes in self._shapes:
             if char not in text:
@@ -352,7 +353,7 @@ class Analyzer:
         opening = text.split(maxsplit=1)[0] if text.strip() else ""
         text, related, one, item, things = self._references(text)
         request, context, _ = commanded(text)
-        if _WORD.search(request.lower()):  # else nothing but a time: kept as asked
+        if _WORD.pattern.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
         if ASKING_WORDS(text):
             text = ASKING.sub("show me", text, count=1)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from skillgate.discovery.literals import Runs
+
 # The names people use for a product besides its own (lower case, whole words).
 NICKNAMES: dict[str, tuple[str, ...]] = {
     "google_calendar": ("google cal", "gcalendar"),
@@ -78,12 +80,12 @@ class Products:
         return found
 
 
-_RUN = re.compile(r"\w+")
+_RUN = Runs(r"\w")
 
 
 def _first_runs(names: Mapping[str, str]) -> frozenset[str] | None:
     """Each name's first run of word characters; None when a name does not start with one."""
-    runs = [_RUN.match(name) for name in names]
+    runs = [_RUN.pattern.match(name) for name in names]
     return None if None in runs else frozenset(m.group(0) for m in runs if m is not None)
 
 

@@ -8,7 +8,7 @@ approximated by repetition). Text becomes terms in discovery/analysis.py, the sa
 the catalog and the query, with the synonym tables of discovery/synonyms.py; the terms
 those tables add to a query count `RELATED_WEIGHT` (postings.py) of the query's own.
 
-A query scores every document at once (one `bincount` over its terms' postings,
+A query scores every document at once (one sum over its terms' postings,
 discovery/postings.py, read from bm25s's sparse score matrix), each score then
 multiplied by the share of the endpoint's name the query holds (`NAME_COVER`) and, for
 an integration the query names ("in Asana"), by `NAMED_BOOST` (naming none, by the

@@ -34,6 +34,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
+from skillgate.discovery.literals import Runs
+
 # What is acted on, by domain: noun phrases (lower case, numbers as "#").
 _THINGS = {
     "travel": "flights, a flight, my flight, the flight, our flight, return flight, "
@@ -129,6 +131,7 @@ _NUMBERS = frozenset(
      "eleven", "twelve"]
 )  # fmt: skip
 _WORD = re.compile(r"[a-z0-9]+(?:['\u2019-][a-z0-9]+)*")
+_PLAIN = Runs("a-z0-9")  # `_WORD`'s words in a text without an apostrophe or a hyphen
 # An endpoint name's words: split at a lower-case letter before a capital, then at anything
 # but letters.
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -182,7 +185,7 @@ def words(text: str) -> list[str]:
     """`text`'s words as the table writes them: lower case, apostrophes left out
     ("driver's": drivers), numbers as "#"."""
     out = []
-    for w in _WORD.findall(text.lower()):
+    for w in _words_of(text.lower()):
         w = w.replace("'", "").replace("\u2019", "")
         out.append("#" if w.isdigit() or w in _NUMBERS else w)
     return out
@@ -240,7 +243,15 @@ class World:
         lower = clause.lower()
         if self._numbered or "'" in lower or "\u2019" in lower:
             return False
-        return self._starts.isdisjoint(_WORD.findall(lower))
+        return self._starts.isdisjoint(_words_of(lower))
+
+
+def _words_of(lower: str) -> list[str]:
+    """`_WORD`'s words of a text in lower case (found without the regex engine where
+    they are the runs of letters and digits: literals.Runs)."""
+    if "-" in lower or "'" in lower or "\u2019" in lower:
+        return _WORD.findall(lower)
+    return _PLAIN.findall(lower)
 
 
 def _verb(said: list[str]) -> int:

@@ -28,10 +28,12 @@ from skillgate.discovery import (
     phrasing,
     postings,
     products,
+    referents,
     semantic,
     spelling,
     unknowns,
     values,
+    world,
 )
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.rendered import STATUS_TAIL
@@ -82,12 +84,15 @@ TEXTS = _texts()
         (phrasing._may_say_when, phrasing._WHEN.pattern),
         (phrasing._ASKS_WORDS, phrasing._ASKS.pattern),
         (phrasing._IF, phrasing._WHETHER),
-        (lambda t: phrasing._CLAUSE_MARK.search(t) is not None, phrasing._CLAUSE),
+        (phrasing._CLAUSE_MARK, phrasing._CLAUSE),
         (content.CONTENT_WORDS, content.CONTENT.pattern),
         (content.ASKING_WORDS, content.ASKING),
-        (lambda t: analysis._HEX_RUN.search(t) is not None, analysis._HEX_ID),
+        (analysis._HEX_RUN, analysis._HEX_ID),
         (unknowns._MY, unknowns._MY_PLACE),
         (confidence._MAY_ASK, confidence._ASKING),
+        (analysis._MAY_CAMEL, analysis._CAMEL),
+        (referents._may_refer, referents._REFERENCE),
+        (referents._may_hold_id, referents._ID),
     ],
     ids=[
         "when",
@@ -99,6 +104,9 @@ TEXTS = _texts()
         "hex id",
         "my place",
         "asking (match)",
+        "camel case",
+        "reference",
+        "id",
     ],
 )
 def test_a_cheap_test_passes_every_text_its_pattern_matches(
@@ -130,6 +138,26 @@ def test_a_case_free_twin_finds_what_the_pattern_finds(twin: literals.CaseFree) 
         assert twin.spans(text) == spans, text
         assert twin.search(text) == (first.span() if first else None), text
         assert twin.sub(" ", text) == twin.pattern.sub(" ", text), text
+
+
+def _odd_texts() -> list[str]:
+    """The requests as they are and in lower case, and random strings of ASCII and a few
+    characters that are not."""
+    rng = random.Random(26)
+    chars = [*map(chr, range(128)), "\u00e9", "\u017f", "\u212a", "\u2019", "\u0661", "\u00a0"]
+    made = ["".join(rng.choice(chars) for _ in range(rng.randrange(40))) for _ in range(3000)]
+    return [*TEXTS, *(t.lower() for t in TEXTS), *made]
+
+
+@pytest.mark.parametrize("runs", [analysis._WORD, products._RUN], ids=["word", "run"])
+def test_runs_of_a_class_are_found_as_the_pattern_finds_them(runs: literals.Runs) -> None:
+    texts = _odd_texts()
+    assert sum(runs.findall(t) != runs.pattern.findall(t) for t in texts) == 0
+
+
+def test_the_world_tables_words_are_the_patterns_words() -> None:
+    lower = [t.lower() for t in _odd_texts()]
+    assert sum(world._words_of(t) != world._WORD.findall(t) for t in lower) == 0
 
 
 def test_a_requests_head_is_read_as_the_case_insensitive_split_reads_it() -> None:
