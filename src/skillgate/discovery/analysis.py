@@ -55,7 +55,7 @@ LEAD_INS = frozenset(_LEAD_INS.split())
 # is for: left out of a query, but for a word an endpoint's name holds (an API whose
 # things are "things": `Analyzer.filler`).
 _FILLER = """really actually basically literally totally honestly seriously definitely
-    probably perhaps maybe kinda sorta pretty super quick quickly something anything
+    probably perhaps maybe kinda sorta pretty super quick quickly anything
     somewhere anywhere somehow stuff thing things ugh oh hmm um uh well lol
     guess think sure fine gonna wanna gotta already ever even again still asap right
     though anyway anyways btw cool great awesome"""

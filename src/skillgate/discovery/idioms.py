@@ -50,6 +50,9 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"mark \1as done",
         ),
         (r"\b(?:spin|fire)\s+up\b", "create"),
+        # "open a bug", "open an issue", "open a new PR": create one ("open issues", "open
+        # the attachment" are no new thing; `ACTIONS` no longer reads "open" as create).
+        (r"\bopen\s+(?:up\s+)?(?=(?:a|an|new|another)\s)", "create "),
         (r"\b(?:get\s+rid\s+of|tear\s+down|nuke)\b", "delete"),
         (r"\bloop\s+(\S+(?:\s+\S+)?)\s+in\b", r"add \1"),
         # "bump the priority", "bump up the severity": raise it (not reschedule it).

@@ -10,7 +10,7 @@ stemmed).
   two-word phrase does not count twice).
 - `MEANS`: one way, anywhere in the query: a word people say also searches for the
   API words it stands for ("meeting" finds "event"); an API word keeps its meaning.
-- `ACTIONS`: one way, for the first word of the request only (an imperative: "open a
+- `ACTIONS`: one way, for the first word of the request only (an imperative: "make a
   bug" creates an issue, while "issues still open" asks for no action). The word is
   replaced by what it stands for unless it is listed among them (an API verb such as
   "send" stays; "show" or "tell" is in no endpoint's name and would only find noise).
@@ -39,9 +39,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("issue", "ticket"),
     ("organization", "org"),
     # Messages and mail
-    ("direct message", "dm", "private message"),
     ("inbox", "mailbox"),
-    ("reaction", "react", "emoji"),
     # Calendars
     # A meeting's kinds, as people name them ("my 1:1 with Kim", "the standup"):
     # SPELLINGS makes "1:1" and "stand-up" one word.
@@ -61,11 +59,9 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Work items and code
     ("bug", ("issue",)),
     ("tag", ("label",)),
-    ("discussion", ("comment",)),
     ("diff", ("compare",)),
     ("difference", ("compare",)),
     ("between", ("compare",)),
-    ("ci", ("workflow", "run")),
     ("build", ("workflow", "run")),
     ("pipeline", ("workflow",)),
     ("trigger", ("dispatch", "run")),
@@ -73,10 +69,8 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("done", ("complete", "state")),
     ("username", ("login",)),
     ("approve", ("review",)),
-    ("profile", ("user",)),
     ("version", ("revision",)),
     ("status", ("state",)),
-    ("column", ("property",)),
     # Messages and mail
     ("email", ("message",)),
     ("mail", ("message", "email")),
@@ -100,12 +94,10 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Payments and billing
     ("money", ("balance", "payment", "charge")),
     ("money back", ("refund",)),
-    ("payment", ("charge",)),
     ("client", ("customer",)),
     ("discount", ("coupon",)),
     ("bill", ("invoice",)),
     # Email sending
-    ("unsubscribe", ("suppression",)),
     ("opt out", ("suppression", "unsubscribe")),
     # People
     ("person", ("user", "member")),
@@ -128,12 +120,10 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Words that are no API verb: only what they stand for is searched.
     ("show", ("get", "list")),
     ("check", ("get", "list")),
-    ("open", ("create",)),
     ("make", ("create",)),
     ("write", ("create",)),
     ("file", ("create",)),
     ("book", ("create", "event")),
-    ("fix", ("update",)),
     ("put", ("add", "move", "update")),
     ("erase", ("delete",)),
     ("wipe", ("clear", "delete")),
@@ -146,13 +136,14 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("grab", ("get", "list")),
     ("set up", ("create",)),
     # API verbs themselves: the word stays, and also means these.
+    # "open" only as itself, an action (analysis: "open invoice in_1Nq...": reads it); as
+    # create it made "open issues in acme/web" a new issue (issue 26, twelfth round).
+    ("open", ("open",)),
     ("read", ("read", "get", "list")),
     ("find", ("find", "search", "list")),
     ("search", ("search", "find", "list")),
     ("add", ("add", "create", "invite")),
     ("start", ("start", "create", "dispatch")),
-    ("schedule", ("schedule", "create")),
-    ("change", ("change", "update")),
     ("edit", ("edit", "update")),
     ("modify", ("modify", "update")),
     ("rename", ("rename", "update")),

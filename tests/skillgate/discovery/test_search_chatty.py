@@ -90,8 +90,8 @@ def test_a_word_of_kind_is_no_unknown_object(index: SearchIndex) -> None:
         # A question in it: as written.
         ("we're out of paper, order more?", "we're out of paper"),
         ("I'm after a dentist near work. Find one for me?", "I'm after a dentist near work"),
-        # A clause that asks is the request already.
-        ("the printer is down, can you open a ticket", "can you open a ticket"),
+        # A clause that asks is the request already (its idiom read: "open a": create).
+        ("the printer is down, can you open a ticket", "can you create a ticket"),
     ],
 )
 def test_the_ranking_reads_a_command_after_a_story(text: str, leads: str) -> None:
