@@ -125,7 +125,7 @@ class SearchIndex:
         )
         # Each result's `match` (discovery/matching.py), each document's terms read from
         # the score matrix when asked.
-        matcher = Matcher(
+        self._matcher = matcher = Matcher(
             self.analyzer,
             self._postings.document_frequency(),
             len(self.hits),
@@ -138,7 +138,6 @@ class SearchIndex:
             self.analyzer, self._postings.lists, self._postings.names, self.ranges, products
         )
         self._documents = Documents(self.bm25) if self._indexed else None
-        self._matcher = matcher
         self._matching = Matching(matcher, lacks, self._documents, self._name_terms)
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         # The semantic second look (discovery/semantic.py); None: the first stage alone.
