@@ -21,7 +21,7 @@ import Stemmer
 
 from skillgate.discovery.content import ASKING, ASKING_WORDS, WHAT, split_content
 from skillgate.discovery.leads import Leads, asks_to_read
-from skillgate.discovery.literals import InRow, Runs, blank, mark, runs
+from skillgate.discovery.literals import InRow, Runs, blank, guarded, mark, runs
 from skillgate.discovery.phrasing import commanded
 from skillgate.discovery.stems import plural, stem
 from skillgate.discovery.synonyms import (
@@ -149,9 +149,9 @@ class Analyzer:
         self._plural = tuple(self.terms(PLURAL_MEANS))
         # Each shape's pattern only where the text holds what its every match holds: the
         # table's character (a run of shapes at once), and a longer string of the
-        # pattern's own, which holds it ("notion.s", "cus_").
+        # pattern's own, which holds it ("notion.s", "cus_"), or else a run it holds (`guarded`).
         self._shapes = runs(
-            (c, (mark(pattern, c), pattern, tuple(self.terms(t))))
+            (c, (mark(pattern, c), guarded(pattern, c), tuple(self.terms(t))))
             for c, pattern, t in ((c, re.compile(p), t) for c, p, t in SHAPES)
         )
         # The chat words left out of a query (`FILLER`); the index takes out those its

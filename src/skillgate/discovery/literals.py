@@ -111,6 +111,45 @@ def mark(pattern: re.Pattern[str], default: str) -> str:
     return max(single, key=len)
 
 
+def _repeated(items: Iterable[tuple[Any, Any]]) -> tuple[int, str]:
+    """The longest run of one class of characters (a class of literals and ranges repeated
+    at least twice) the parsed sequence `items` requires: its length, the class as written
+    between brackets; (0, "") for none."""
+    found = [(0, "")]
+    for op, av in items:
+        if op is sre.MAX_REPEAT and av[0] >= 2 and len(av[2]) == 1 and av[2][0][0] is sre.IN:
+            ranges = [(c, c) if o is sre.LITERAL else c for o, c in av[2][0][1]
+                      if o is sre.LITERAL or o is sre.RANGE]  # fmt: skip
+            if len(ranges) == len(av[2][0][1]):  # no negation, no category
+                found.append((av[0], "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+                                             for a, b in ranges)))  # fmt: skip
+    return max(found, key=lambda f: f[0])
+
+
+class Guarded:
+    """A pattern run only where the text holds the run of one class of characters its
+    every match holds (`[0-9a-f]{40}`: forty hex digits in a row), looked up as `InRow`
+    looks: for a shape that holds no literal string to look up instead."""
+
+    def __init__(self, pattern: re.Pattern[str], times: int, chars: str) -> None:
+        self.pattern = pattern
+        self._row = InRow(*[chars] * times)
+
+    def subn(self, replacement: Callable[[re.Match[str]], str], text: str) -> tuple[str, int]:
+        if not self._row(text):
+            return text, 0
+        return self.pattern.subn(replacement, text)
+
+
+def guarded(pattern: re.Pattern[str], default: str) -> re.Pattern[str] | Guarded:
+    """`pattern` (a case-sensitive table's shape), `Guarded` where it holds no string to
+    look up (`mark(pattern, default)` is empty) but a run of one class of characters."""
+    times, chars = _repeated(_parser.parse(pattern.pattern, pattern.flags))
+    if mark(pattern, default) or times == 0 or pattern.flags & re.IGNORECASE:
+        return pattern
+    return Guarded(pattern, times, chars)
+
+
 def runs(items: Iterable[tuple[str, T]]) -> list[tuple[str, list[T]]]:
     """`items` (a character every match of the item's pattern holds, the item) in order,
     in runs of the same character: a text without it passes over the run at once (a
