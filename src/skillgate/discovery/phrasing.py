@@ -32,7 +32,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from skillgate.discovery.idioms import idioms
-from skillgate.discovery.literals import CaseFree, cut, hint
+from skillgate.discovery.literals import CaseFree, Runs, cut, hint
 from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, READING
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -211,17 +211,17 @@ _SHORT = re.compile(
 )
 
 
-# What `_SHORT` may match in a text: the start of each run of characters its look-behind
-# refuses, up to one its look-ahead allows (a "." or "#"); a shorthand matches only as
-# one of these whole (so a text none of whose heads is one has none).
-_HEADS = re.compile(r"(?<![\w/@#.-])[\w/@-]+")
+# The runs of the characters `_SHORT`'s look-around refuses next to a shorthand (word
+# characters, "/", "@", "-"): a shorthand it matches is one of them whole (so a text none
+# of whose runs is one has none).
+_RUNS = Runs(r"\w/@-")
 
 
 def _unshorten(text: str) -> str:
     """`text` with its chat shorthand spelt out (the cheap test first; a text not all
     ASCII always goes through `_SHORT`, which reads letters case-insensitively as
     Unicode does: "pl\u017f" matches "pls" there but is no key, and stays as written)."""
-    if text.isascii() and _SHORTHAND.keys().isdisjoint(_HEADS.findall(text.lower())):
+    if text.isascii() and _SHORTHAND.keys().isdisjoint(_RUNS.findall(text.lower())):
         return text
     return _SHORT.sub(lambda m: _SHORTHAND.get(m.group(0).lower(), m.group(0)), text)
 

@@ -122,7 +122,8 @@ def test_shorthand_is_spelt_out_only_where_it_stands() -> None:
     def slow(text: str) -> str:
         return phrasing._SHORT.sub(lambda m: phrasing._SHORTHAND[m.group(0).lower()], text)
 
-    for text in [*TEXTS, "u", "(u)", "u#1", "w/ Sam", "w/x", "x/u", "u-turn", "@u", "_u_"]:
+    shapes = ["u", "(u)", "u#1", "w/ Sam", "w/x", "x/u", "u-turn", "@u", "_u_", "#u", "a.im", "U."]
+    for text in [*_odd_texts(), *shapes]:
         assert phrasing._unshorten(text) == slow(text), text
 
 
