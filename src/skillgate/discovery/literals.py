@@ -257,7 +257,9 @@ class InRow:
         self._row = b"".join(letters[c] for c in classes)
 
     def __call__(self, text: str) -> bool:
-        return not text.isascii() or self._row in text.encode().translate(self._marked)
+        # `find`, not `in`: `bytes in bytes` first reads its operand as an int (a
+        # TypeError raised and cleared in C at every call).
+        return not text.isascii() or text.encode().translate(self._marked).find(self._row) >= 0
 
 
 # The punctuation a reference's match may run into that ends its sentence or clause
