@@ -22,7 +22,7 @@ from pathlib import Path
 
 _ENTRY_RE = re.compile(r"^(\s*)(export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$", re.DOTALL)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$"}
-_SAFE_RE = re.compile(r"^[A-Za-z0-9_./:@%+,=-]*$")
+_SAFE_RE = re.compile(r"[A-Za-z0-9_./:@%+,=-]*")  # `fullmatch`: "$" would pass a final "\n"
 
 
 class EnvFileError(OSError):
@@ -127,7 +127,7 @@ def _render(key: str, value: str, quote: str, export: bool, newline: str, traile
     single_ok = not any(c in value for c in "'\n\r")
     if quote == "'" and not single_ok:
         quote = '"'
-    if quote == "" and not _SAFE_RE.match(value):
+    if quote == "" and not _SAFE_RE.fullmatch(value):
         quote = "'" if single_ok else '"'
     if quote == '"':
         escaped = (
