@@ -217,6 +217,12 @@ class CaseFree:
         return cut(text, self.spans(text), replacement)
 
 
+def _members(chars: str) -> frozenset[int]:
+    """The bytes (0-255) of the class `chars`, as written between a pattern's brackets."""
+    one = re.compile(f"[{chars}]")
+    return frozenset(c for c in range(256) if one.fullmatch(chr(c)))
+
+
 class Runs:
     """The runs of one class of characters (`[a-z0-9]+`, `\\w+`) a text holds, as the
     pattern's `findall` finds them: for a text all ASCII, its bytes with every character
@@ -227,8 +233,8 @@ class Runs:
     def __init__(self, chars: str) -> None:
         """`chars`: the class, as written between a pattern's brackets (`a-z0-9`)."""
         self.pattern = re.compile(f"[{chars}]+")
-        one = re.compile(f"[{chars}]")
-        self._spaced = bytes(c if one.fullmatch(chr(c)) else ord(" ") for c in range(256))
+        kept = _members(chars)
+        self._spaced = bytes(c if c in kept else ord(" ") for c in range(256))
 
     def findall(self, text: str) -> list[str]:
         if text.isascii():
@@ -248,11 +254,9 @@ class InRow:
         letters = {c: bytes([ord("a") + i]) for i, c in enumerate(dict.fromkeys(classes))}
         marks = [b" "] * 256
         for chars, letter in letters.items():
-            one = re.compile(f"[{chars}]")
-            for c in range(256):
-                if one.fullmatch(chr(c)):
-                    assert marks[c] == b" ", "classes share a character"
-                    marks[c] = letter
+            for c in _members(chars):
+                assert marks[c] == b" ", "classes share a character"
+                marks[c] = letter
         self._marked = b"".join(marks)
         self._row = b"".join(letters[c] for c in classes)
 
