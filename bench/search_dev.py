@@ -95,6 +95,8 @@ def main() -> None:
     )
     if args.misses:
         print("\n".join(_flags(index)))
+    print(table("catalog-wide phrasings (search_phrasings.yaml), per style",
+                quality.phrasing_figures(index)))  # fmt: skip
     _profiles(index)
     queries = [t["task"] for section in quality.dev_set().values() for t in section]
     p50 = new_query_p50(lambda q: index.matches(q, index.rank(q, ("*",), None, 10)), queries)

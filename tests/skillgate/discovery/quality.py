@@ -35,6 +35,9 @@ HELD_SETS = [
     (HERE / "search_blind7_held.yaml", "blind7_held", "seventh blind set's held-out half (chatty)"),
     (HERE / "search_blind8_held.yaml", "blind8_held", "eighth blind set's held-out half"),
 ]
+# Catalog-wide requests in users' words: five per curated endpoint, in these styles.
+PHRASINGS = HERE / "search_phrasings.yaml"
+STYLES = ("terse", "question", "chatty", "idiom", "unnamed")
 # The kind of a section's requests that carry none (the others are `plain`).
 SECTION_KINDS = {
     "unnamed": "unnamed",
@@ -149,3 +152,20 @@ def dev_figures(index: Any) -> dict[str, dict[str, Rates]]:
         section: measure(rank, tasks, SECTION_KINDS.get(section, "plain"))
         for section, tasks in dev_set().items()
     }
+
+
+def phrasings() -> list[dict[str, Any]]:
+    """search_phrasings.yaml as tasks: each request, the endpoint it was written for, and
+    its style as its kind."""
+    loaded: dict[str, dict[str, list[str]]] = yaml.safe_load(PHRASINGS.read_text("utf-8"))
+    return [
+        {"task": text, "expect": f"{slug}/{name}", "kind": style}
+        for slug, endpoints in loaded.items()
+        for name, texts in endpoints.items()
+        for style, text in zip(STYLES, texts, strict=True)
+    ]
+
+
+def phrasing_figures(index: Any) -> dict[str, Rates]:
+    """The catalog-wide requests measured, per style (no request there is `none`)."""
+    return measure(ranker(index), phrasings(), "plain")
