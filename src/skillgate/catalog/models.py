@@ -8,7 +8,7 @@ in `skillgate.catalog.validate`.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -109,6 +109,12 @@ class Endpoint(_Frozen):
     # Where this endpoint is served when not at the integration's `base_url` (OpenAPI
     # per-operation `servers`: GitHub's uploads.github.com); may hold `{variables}`.
     base_url: BaseUrl | None = None
+    # Requests in users' words that this endpoint answers ("what's in the kitty on
+    # stripe"): search indexes them beside its own texts, and the match reads only the
+    # latter (discovery/own.py). Written in the integration file's `says:` block.
+    says: tuple[Annotated[str, Field(min_length=3, max_length=400)], ...] = Field(
+        default=(), max_length=12
+    )
 
     @field_validator("name")
     @classmethod
@@ -208,7 +214,21 @@ class Timeouts(_Frozen):
     total: float = Field(default=30.0, gt=0, le=300)
 
 
+def _says_schema(schema: dict[str, Any]) -> None:
+    """The file's `says:` block in the JSON schema (the loader puts it on the endpoints)."""
+    phrasing = {"type": "string", "minLength": 3, "maxLength": 400}
+    schema["properties"]["says"] = {
+        "title": "Says",
+        "description": "Per endpoint name, requests in users' words that it answers "
+        "(search indexes them; docs/catalog.md).",
+        "type": "object",
+        "additionalProperties": {"type": "array", "items": phrasing, "maxItems": 12},
+    }
+
+
 class Integration(_Frozen):
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=_says_schema)
+
     slug: str
     name: str = Field(min_length=2)
     description: str = Field(min_length=10)
@@ -254,6 +274,11 @@ class Integration(_Frozen):
     def _filled(cls, data: Any) -> Any:
         return fills.expand(data)  # the parameters a connection variable fills
 
+    @model_validator(mode="before")
+    @classmethod
+    def _said(cls, data: Any) -> Any:
+        return _spread_says(data)
+
     @model_validator(mode="after")
     def _unique_names(self) -> Integration:
         seen: set[str] = set()
@@ -269,3 +294,22 @@ class Integration(_Frozen):
     def hosts(self) -> tuple[str, ...]:
         """Every base URL the catalog lists for this integration, its own first."""
         return listed_hosts(self.base_url, (e.base_url for e in self.endpoints))
+
+
+def _spread_says(data: Any) -> Any:
+    """The file's `says:` block (endpoint name -> requests in users' words) put on each
+    endpoint it names (`Endpoint.says`); a name no endpoint of the file has is refused."""
+    if not isinstance(data, dict) or "says" not in data:
+        return data
+    says, endpoints = data["says"], data.get("endpoints")
+    if not isinstance(says, dict):
+        raise ValueError("`says` must map endpoint names to lists of requests")
+    if not isinstance(endpoints, list):
+        return data  # the model reports it
+    at = {e.get("name"): i for i, e in enumerate(endpoints) if isinstance(e, dict)}
+    spread = list(endpoints)
+    for name, texts in says.items():
+        if name not in at:
+            raise ValueError(f"says: no endpoint named {name!r}")
+        spread[at[name]] = {**spread[at[name]], "says": texts}
+    return {**{k: v for k, v in data.items() if k != "says"}, "endpoints": spread}

@@ -147,6 +147,7 @@ def _endpoint(row: dict[str, Any], params: list[Parameter], errors: list[ErrorDo
     paging = row["pagination"]
     row["pagination"] = _made(Pagination, paging) if paging is not None else None
     row["scopes"] = tuple(row["scopes"])
+    row["says"] = tuple(row["says"])
     return _made(Endpoint, row)
 
 

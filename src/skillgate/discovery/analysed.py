@@ -30,6 +30,7 @@ from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.kinds import name_kinds
+from skillgate.discovery.own import marks
 from skillgate.discovery.spelling import name_words
 from skillgate.discovery.texts import fields, named_by_path, summary
 from skillgate.discovery.values import taken
@@ -38,8 +39,11 @@ from skillgate.discovery.world import taken_out
 # bm25s sets its own logger to DEBUG: its "building index" lines are not ours to print.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
 
-# How many times each field's terms go into an endpoint's document.
-FIELD_WEIGHTS = {"name": 8, "category": 4, "integration": 4, "description": 2, "parameters": 1}
+# How many times each field's terms go into an endpoint's document; `says`: the requests in
+# users' words a curated endpoint answers (discovery/own.py).
+FIELD_WEIGHTS = {
+    "name": 8, "category": 4, "integration": 4, "description": 2, "parameters": 1, "says": 1
+}  # fmt: skip
 # A name an importer made of the method and path (Stripe's `post_accounts_account_login_
 # links`) says little about what the call does: for such an endpoint the description's
 # first sentence (the operation's summary, "Restore file.") counts `SUMMARY_WEIGHT`
@@ -74,54 +78,18 @@ class Analysed:
     names: list[list[str]]  # each endpoint's name terms, distinct and sorted
     words: list[tuple[str, int]]  # the words of the catalog's texts, how often each occurs
     derived: Derived
+    own: np.ndarray  # per score matrix entry, whether the endpoint's own texts hold it
 
     @property
     def indexed(self) -> bool:
         return bool(self.bm25.vocab_dict)
 
 
-_KEPT = 2_048  # documents' term sets kept (`Documents.terms`)
-
-
-class Documents:
-    """Each document's terms, read from the score matrix (a term scores in every
-    document that holds it) instead of kept as a set per endpoint."""
-
-    def __init__(self, bm25: bm25s.BM25) -> None:
-        matrix = bm25.scores
-        starts = matrix["indptr"]
-        terms = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
-        order = np.argsort(matrix["indices"], kind="stable")
-        vocab = np.full(len(bm25.vocab_dict), "", dtype=object)
-        for term, t in bm25.vocab_dict.items():
-            vocab[t] = term
-        # The terms themselves (the vocabulary's strings, shared), a tuple per document:
-        # a document's set is then built in C from it (a numpy slice and its list cost more
-        # than the set).
-        flat = vocab[terms[order]].tolist()
-        counts = np.bincount(matrix["indices"], minlength=matrix["num_docs"])
-        ends = np.cumsum(counts).tolist()
-        self._rows = [
-            tuple(flat[end - n : end]) for n, end in zip(counts.tolist(), ends, strict=True)
-        ]
-        # The sets last asked for (an answer's `match` reads its results' documents; the
-        # same endpoints come up for many requests): at most `_KEPT`, ~1 KB each.
-        self._sets: dict[int, frozenset[str]] = {}
-
-    def terms(self, row: int) -> frozenset[str]:
-        found = self._sets.get(row)
-        if found is None:
-            found = frozenset(self._rows[row])
-            if len(self._sets) >= _KEPT:
-                self._sets.clear()  # simpler than an LRU, as the search's other caches
-            self._sets[row] = found
-        return found
-
-
 def _document(
     analyzer: Analyzer, integration: Integration, e: Endpoint, seen: dict[str, list[str]]
-) -> list[str]:
-    """The endpoint's BM25 document: each field's terms, its weight times."""
+) -> tuple[list[str], frozenset[str] | None]:
+    """The endpoint's BM25 document: each field's terms, its weight times; and its own
+    terms when users' phrasings (`says`) add others (discovery/own.py), else None."""
     weights = FIELD_WEIGHTS
     texts = fields(integration, e)
     if named_by_path(e):
@@ -133,18 +101,25 @@ def _document(
         if words is None:
             words = seen[text] = analyzer.terms(text)
         terms += words * weights[field]
-    return terms
+    if not e.says:
+        return terms, None
+    own = frozenset(terms)
+    terms += analyzer.terms(" ".join(e.says)) * weights["says"]
+    return terms, own
 
 
 def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
     """Every endpoint of the catalog, in catalog order, analysed and scored."""
     corpus: list[list[str]] = []
+    owns: list[frozenset[str] | None] = []
     names: list[list[str]] = []
     seen: dict[str, list[str]] = {}  # parameter lists and categories repeat
     spoken: Counter[str] = Counter()  # the catalog's texts, for the speller
     for integration in catalog.integrations.values():
         for e in integration.endpoints:
-            corpus.append(_document(analyzer, integration, e, seen))
+            document, mine = _document(analyzer, integration, e, seen)
+            corpus.append(document)
+            owns.append(mine)
             names.append(sorted(set(analyzer.terms(e.name))))
             spoken.update(fields(integration, e).values())
     words: Counter[str] = Counter()
@@ -154,9 +129,11 @@ def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
     bm25 = bm25s.BM25(k1=K1, b=B)
     if any(corpus):  # bm25s cannot index nothing
         bm25.index(corpus, show_progress=False)
+        own = marks(bm25, owns)
     else:
         bm25.vocab_dict = {}
-    return Analysed(bm25, names, list(words.items()), derive(catalog, analyzer))
+        own = np.zeros(0, dtype=bool)
+    return Analysed(bm25, names, list(words.items()), derive(catalog, analyzer), own)
 
 
 def derive(catalog: Catalog, analyzer: Analyzer) -> Derived:
@@ -191,13 +168,16 @@ def _read(path: Path, endpoints: int) -> Analysed | None:
         meta = orjson.loads(stored["meta"].tobytes())
         arrays = {k: stored[k] for k in _ARRAYS}
         bits, kinds = (stored[k] for k in _DERIVED)
+        own = stored["own"]
     if len(meta["names"]) != endpoints or len(bits) != endpoints or len(kinds) != endpoints:
+        return None
+    if len(own) != len(arrays["indices"]) or own.dtype != np.bool_:
         return None
     bm25 = bm25s.BM25(k1=K1, b=B)
     bm25.scores = {**arrays, "num_docs": endpoints}
     bm25.vocab_dict = meta["vocab"]
     derived = Derived(bits, kinds, meta["dropped"], meta["named"])
-    return Analysed(bm25, meta["names"], [(w, n) for w, n in meta["words"]], derived)
+    return Analysed(bm25, meta["names"], [(w, n) for w, n in meta["words"]], derived, own)
 
 
 def _write(path: Path, analysed: Analysed) -> None:
@@ -212,6 +192,7 @@ def _write(path: Path, analysed: Analysed) -> None:
     arrays = {k: analysed.bm25.scores[k] for k in _ARRAYS} if analysed.indexed else {}
     arrays = {k: arrays.get(k, np.zeros(0)) for k in _ARRAYS}
     arrays.update((k, getattr(derived, k)) for k in _DERIVED)
+    arrays["own"] = analysed.own
     buffer = io.BytesIO()
     np.savez(buffer, meta=np.frombuffer(orjson.dumps(meta), dtype=np.uint8), **arrays)
     snapshot.write(path.parent, path.name, buffer.getvalue(), "index-*.npz", KEEP)

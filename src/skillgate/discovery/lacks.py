@@ -35,8 +35,8 @@ from collections.abc import Collection, Mapping
 import numpy as np
 
 from skillgate.discovery.analysis import LEAD_INS, Analyzer
+from skillgate.discovery.own import Rows
 from skillgate.discovery.phrasing import Phrased, phrased
-from skillgate.discovery.postings import Posting
 from skillgate.discovery.unknowns import Unknowns, first_clause
 from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, NOUN_VERBS, RARER, READING
 
@@ -62,16 +62,16 @@ class Lacks:
     def __init__(
         self,
         analyzer: Analyzer,
-        postings: Mapping[str, Posting],
+        documents: Rows,
         names: Mapping[str, tuple[np.ndarray, np.ndarray]],
         ranges: Mapping[str, tuple[int, int]],
         products: Mapping[str, str],
     ) -> None:
-        """`postings`: per term, its rows (documents first, then `n` + names); `names`:
+        """`documents`: per term, the documents whose own texts hold it; `names`:
         per term, the endpoints whose name holds it; `ranges`: each integration's rows
         [start, end); `products`: each integration's slug -> its name."""
         self._analyzer = analyzer
-        self._postings = postings
+        self._documents = documents
         self._names = names
         self._ranges = ranges
         self._n = sum(end - start for start, end in ranges.values())
@@ -127,9 +127,8 @@ class Lacks:
         if named:
             rows = self._names.get(term, (np.zeros(0, np.intp),))[0]
         else:
-            posting = self._postings.get(term)
-            rows = np.zeros(0, np.intp) if posting is None else posting[0]
-            rows = rows[rows < self._n]
+            found = self._documents.get(term)
+            rows = np.zeros(0, np.intp) if found is None else found
         return rows[(rows >= start) & (rows < end)]
 
     def _held(self, term: str, start: int, end: int, named: bool) -> frozenset[int]:

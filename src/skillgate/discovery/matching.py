@@ -8,11 +8,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from skillgate.discovery.analysed import Documents
 from skillgate.discovery.analysis import Query
 from skillgate.discovery.confidence import FOREIGN_PENALTY, Matcher, product_share
 from skillgate.discovery.hit import Hit
 from skillgate.discovery.lacks import Lacks
+from skillgate.discovery.own import Documents
 from skillgate.discovery.phrasing import phrased
 from skillgate.discovery.postings import RELATED_WEIGHT
 

@@ -82,11 +82,6 @@ class Postings:
             )
         return postings
 
-    def document_frequency(self) -> dict[str, int]:
-        """Per term, how many endpoints' documents hold it."""
-        n = self.n
-        return {t: int(np.count_nonzero(p[0] < n)) for t, p in self.lists.items()}
-
     def sums(self, q: Query) -> tuple[np.ndarray, bool] | None:
         """2n sums for the query: each document's BM25 score, then each endpoint's share
         of name terms the query holds (related terms at their weight), and whether any

@@ -34,7 +34,7 @@ import numpy as np
 
 from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
-from skillgate.discovery.analysed import Documents, for_catalog
+from skillgate.discovery.analysed import for_catalog
 from skillgate.discovery.analysis import LEAD_INS, STOPWORDS, Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.confidence import Matcher
@@ -43,6 +43,7 @@ from skillgate.discovery.hit import Hit, hit_for
 from skillgate.discovery.kinds import Kinds
 from skillgate.discovery.lacks import Lacks
 from skillgate.discovery.matching import Matching, Reading
+from skillgate.discovery.own import Documents, Rows, document_frequency
 from skillgate.discovery.places import PLACE_ITSELF, Places
 from skillgate.discovery.postings import Postings, knowing
 from skillgate.discovery.priors import priors
@@ -127,17 +128,16 @@ class SearchIndex:
         # the score matrix when asked.
         self._matcher = matcher = Matcher(
             self.analyzer,
-            self._postings.document_frequency(),
+            document_frequency(self.bm25, analysed.own),
             len(self.hits),
             table,
             self._postings.names,
             products,
             derived.dropped,
         )
-        lacks = Lacks(
-            self.analyzer, self._postings.lists, self._postings.names, self.ranges, products
-        )
-        self._documents = Documents(self.bm25) if self._indexed else None
+        own = Rows(self.bm25, analysed.own)
+        lacks = Lacks(self.analyzer, own, self._postings.names, self.ranges, products)
+        self._documents = Documents(self.bm25, analysed.own) if self._indexed else None
         self._matching = Matching(matcher, lacks, self._documents, self._name_terms)
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         # The semantic second look (discovery/semantic.py); None: the first stage alone.

@@ -127,13 +127,14 @@ def test_catalog_wide_phrasings(index: SearchIndex, capsys: pytest.CaptureFixtur
         print(table("catalog-wide phrasings (search_phrasings.yaml), per style", by_style))
     assert set(by_style) == {"terse", "question", "chatty", "idiom", "unnamed"}
     assert all(r.count == 646 for r in by_style.values())
-    # Regression floors below the levels measured when the set was added (issue 26's
-    # thirteenth round, before any change: all top-3 0.579; terse 0.717 / 0.879 / 0.950,
-    # chatty 0.409 / 0.652 / 0.814).
+    # Regression floors below the levels measured (issue 26's thirteenth round): when the
+    # set was added, all top-3 0.579 (terse 0.879, chatty 0.652); with the catalog files'
+    # `says:` phrasings (another writers' five per endpoint, discovery/own.py) 0.781
+    # (terse 0.937, chatty 0.878).
     everything = total(list(by_style.values()))
-    assert everything.rate(3) >= 0.55
-    assert by_style["terse"].rate(3) >= 0.85
-    assert by_style["chatty"].rate(3) >= 0.62
+    assert everything.rate(3) >= 0.75
+    assert by_style["terse"].rate(3) >= 0.9
+    assert by_style["chatty"].rate(3) >= 0.85
 
 
 def test_new_query_cost(index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:

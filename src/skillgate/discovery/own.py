@@ -1,0 +1,119 @@
+"""The catalog's own words in the search index, apart from what users say.
+
+An endpoint's BM25 document holds its own texts (name, category, product, description,
+parameters: discovery/texts.py) and, for a curated endpoint, requests in users' words
+that it answers (`Endpoint.says`, the catalog files' `says:` blocks). Those requests
+find the endpoint for a request worded nothing like its documentation ("what's in the
+kitty on stripe": `get_balance`), so the ranking reads them. The `match` of a result
+(discovery/confidence.py) reads only the endpoint's own words: a phrasing's incidental
+words ("the contractor payments this week") say nothing of what the call does, and
+with them a request nothing here does ("renew my gym membership") would look answered.
+
+`own` marks, per entry of the BM25 score matrix (a term in a document, column-major as
+bm25s keeps it), whether the endpoint's own texts hold the term. The match's term sets
+(`Documents`), its document frequencies (`document_frequency`) and the rows a product's
+call is looked for in (discovery/lacks.py, `rows`) come from the marked entries alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import bm25s
+import numpy as np
+
+_KEPT = 2_048  # documents' term sets kept (`Documents.terms`)
+
+
+def marks(bm25: bm25s.BM25, own: Sequence[frozenset[str] | None]) -> np.ndarray:
+    """Per entry of `bm25`'s score matrix, whether the document's own terms hold its
+    term; `own`: each document's own terms, None for a document that is nothing else."""
+    matrix = bm25.scores
+    docs = matrix["indices"]
+    out = np.ones(len(docs), dtype=bool)
+    said = [d for d, terms in enumerate(own) if terms is not None]
+    if not said:
+        return out
+    starts = matrix["indptr"]
+    vocab = bm25.vocab_dict
+    n = len(own)
+    # Each entry as one number (term x documents + document), and each document's own
+    # terms the same way: an entry of a document with phrasings is its own when found.
+    entry_terms = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
+    keys = entry_terms * n + docs
+    held = np.array(
+        [vocab[t] * n + d for d in said for t in own[d] or () if t in vocab], dtype=np.int64
+    )
+    check = np.isin(docs, said)
+    out[check] = np.isin(keys[check], held)
+    return out
+
+
+def document_frequency(bm25: bm25s.BM25, own: np.ndarray) -> dict[str, int]:
+    """Per term, how many endpoints' own texts hold it (terms only users' phrasings
+    hold are left out)."""
+    if not bm25.vocab_dict:
+        return {}  # nothing indexed (an empty catalog)
+    starts = bm25.scores["indptr"]
+    held = np.concatenate([[0], np.cumsum(own, dtype=np.intp)])
+    counts = (held[starts[1:]] - held[starts[:-1]]).tolist()
+    out: dict[str, int] = {}
+    for term, t in bm25.vocab_dict.items():
+        if t < len(counts) and counts[t]:  # not bm25s's empty-token entry, not only said
+            out[term] = counts[t]
+    return out
+
+
+class Rows:
+    """Per term, the documents whose own texts hold it (`get`, as discovery/lacks.py
+    asks: is there a call of this product that says it?)."""
+
+    def __init__(self, bm25: bm25s.BM25, own: np.ndarray) -> None:
+        self._vocab = bm25.vocab_dict
+        matrix = bm25.scores if bm25.vocab_dict else {}  # nothing indexed: no term
+        self._docs = matrix.get("indices", np.zeros(0, np.intp))
+        self._starts, self._own = matrix.get("indptr", np.zeros(1, np.intp)), own
+
+    def get(self, term: str) -> np.ndarray | None:
+        t = self._vocab.get(term)
+        if t is None or t + 1 >= len(self._starts):
+            return None
+        start, end = self._starts[t], self._starts[t + 1]
+        rows: np.ndarray = self._docs[start:end][self._own[start:end]].astype(np.intp)
+        return rows
+
+
+class Documents:
+    """Each document's own terms, read from the score matrix (a term scores in every
+    document that holds it) instead of kept as a set per endpoint."""
+
+    def __init__(self, bm25: bm25s.BM25, own: np.ndarray) -> None:
+        matrix = bm25.scores
+        starts = matrix["indptr"]
+        terms = np.repeat(np.arange(len(starts) - 1), np.diff(starts))[own]
+        docs = matrix["indices"][own]
+        order = np.argsort(docs, kind="stable")
+        vocab = np.full(len(bm25.vocab_dict), "", dtype=object)
+        for term, t in bm25.vocab_dict.items():
+            vocab[t] = term
+        # The terms themselves (the vocabulary's strings, shared), a tuple per document:
+        # a document's set is then built in C from it (a numpy slice and its list cost more
+        # than the set).
+        flat = vocab[terms[order]].tolist()
+        counts = np.bincount(docs, minlength=matrix["num_docs"])
+        ends = np.cumsum(counts).tolist()
+        self._rows = [
+            tuple(flat[end - n : end]) for n, end in zip(counts.tolist(), ends, strict=True)
+        ]
+        # The sets last asked for (an answer's `match` reads its results' documents; the
+        # same endpoints come up for many requests): at most `_KEPT`, ~1 KB each.
+        self._sets: dict[int, frozenset[str]] = {}
+
+    def terms(self, row: int) -> frozenset[str]:
+        found = self._sets.get(row)
+        if found is None:
+            found = frozenset(self._rows[row])
+            if len(self._sets) >= _KEPT:
+                self._sets.clear()  # simpler than an LRU, as the search's other caches
+            self._sets[row] = found
+        return found

@@ -1,0 +1,144 @@
+"""Requests in users' words (`Endpoint.says`, a catalog file's `says:` block): the ranking
+reads them, a result's `match` does not (discovery/own.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from skillgate.catalog.loader import Catalog, CatalogError, load_catalog
+from skillgate.catalog.models import Integration
+from skillgate.discovery import own, semantic
+from skillgate.discovery.analysed import _document
+from skillgate.discovery.search import SearchIndex
+from tests.skillgate.discovery.test_search_index import CALENDAR, _endpoint
+
+
+def _shop(says: dict[str, list[str]]) -> Integration:
+    return Integration.model_validate(
+        {
+            "slug": "shop",
+            "name": "Shop",
+            "description": "The shop integration of these tests.",
+            "base_url": "https://api.shop.test",
+            "auth": {"token": {"help": "Create a token on the site."}},
+            "verify": {"path": "/me"},
+            "endpoints": [
+                _endpoint("get_balance", "balance", "Get the balance of the account."),
+                _endpoint("list_orders", "orders", "List the orders, newest first."),
+            ],
+            "says": says,
+        }
+    )
+
+
+@pytest.fixture(autouse=True)
+def _first_stage_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(semantic.ENV, "0")
+
+
+def test_a_files_says_block_goes_on_its_endpoints() -> None:
+    shop = _shop({"get_balance": ["what's in the kitty", "how much cash do we have"]})
+    balance, orders = shop.endpoints
+    assert balance.says == ("what's in the kitty", "how much cash do we have")
+    assert orders.says == ()
+
+
+@pytest.mark.parametrize(
+    ("says", "error"),
+    [
+        ({"get_balanse": ["what's in the kitty"]}, "says: no endpoint named 'get_balanse'"),
+        ({"get_balance": "what's in the kitty"}, "says"),
+        ({"get_balance": [""]}, "says"),
+    ],
+)
+def test_a_bad_says_block_is_refused(says: dict[str, object], error: str) -> None:
+    with pytest.raises(ValueError, match=error):
+        _shop(says)  # type: ignore[arg-type]
+
+
+def test_a_catalog_file_names_a_missing_endpoint(tmp_path: Path) -> None:
+    path = tmp_path / "shop.yaml"
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "slug": "shop",
+                "name": "Shop",
+                "description": "The shop integration of these tests.",
+                "base_url": "https://api.shop.test",
+                "auth": {"token": {"help": "Create a token on the site."}},
+                "verify": {"path": "/me"},
+                "endpoints": [_endpoint("get_balance", "balance", "Get the balance.")],
+                "says": {"trash_it": ["bin the note"]},
+            }
+        ),
+        encoding="utf-8",
+    )
+    with pytest.raises(CatalogError, match="says: no endpoint named 'trash_it'") as raised:
+        load_catalog([path], shipped=False)
+    assert str(raised.value).startswith(str(path))
+
+
+def test_the_ranking_reads_what_users_say_and_the_match_does_not() -> None:
+    plain = SearchIndex(Catalog(integrations={"shop": _shop({}), "calendar": CALENDAR}))
+    said = SearchIndex(
+        Catalog(
+            integrations={
+                "shop": _shop({"get_balance": ["what's in the kitty"]}),
+                "calendar": CALENDAR,
+            }
+        )
+    )
+    assert plain.search("the kitty", ("*",), None, 3) == []
+    hits = said.search("the kitty", ("*",), None, 3)
+    assert [h.endpoint.name for h in hits] == ["get_balance"]
+    # The match reads the endpoint's own words: "kitty" is none of them, so the request
+    # holds nothing the call's own texts say (it is found, not vouched for).
+    assert said.matches("the kitty", hits) == [0.0]
+    # A request in the endpoint's own words matches as it did without the phrasings.
+    for index in (plain, said):
+        found = index.search("get the account balance", ("*",), None, 3)
+        assert found[0].endpoint.name == "get_balance"
+    assert said.matches("get the account balance", found) == plain.matches(
+        "get the account balance", plain.search("get the account balance", ("*",), None, 3)
+    )
+
+
+def test_own_marks_agree_with_each_documents_own_terms(index: SearchIndex) -> None:
+    """On the shipped index: the match's terms of an endpoint with phrasings are its own
+    texts' terms, no more (each document's, rebuilt here without them)."""
+    seen: dict[str, list[str]] = {}
+    said = 0
+    for row, h in enumerate(index.hits):
+        if not h.endpoint.says:
+            continue
+        document, mine = _document(index.analyzer, h.integration, h.endpoint, seen)
+        assert mine is not None
+        assert set(document) > mine
+        assert index._documents.terms(row) == mine
+        said += 1
+    assert said >= 600  # every curated endpoint has its phrasings
+
+
+def test_document_frequency_counts_own_entries_only() -> None:
+    shop = _shop({"get_balance": ["what's in the kitty"]})
+    index = SearchIndex(Catalog(integrations={"shop": shop}))
+    [kitty], [balance] = index.analyzer.terms("kitty"), index.analyzer.terms("balance")
+    documents = index._documents
+    assert kitty not in documents.terms(0)
+    assert balance in documents.terms(0)
+    assert kitty in index.bm25.vocab_dict  # indexed: the ranking reads it
+    marks = own.marks(index.bm25, [documents.terms(0), None])
+    assert marks.sum() == len(marks) - 1  # one entry, kitty's in get_balance, not own
+    frequency = own.document_frequency(index.bm25, marks)
+    assert kitty not in frequency
+    assert frequency[balance] == 1
+    rows = own.Rows(index.bm25, marks)
+    found = rows.get(kitty)
+    assert found is not None
+    assert len(found) == 0
+    assert np.array_equal(rows.get(balance), np.array([0]))
+    assert rows.get("nowhere") is None
