@@ -19,7 +19,7 @@ import re
 from collections.abc import Collection, Iterable
 
 from skillgate.discovery.analysis import Analyzer
-from skillgate.discovery.literals import mark, may_match, runs
+from skillgate.discovery.literals import guarded, mark, may_match, runs
 from skillgate.discovery.synonyms import LINKS, link
 
 # The score multiplier per distinct cue of an integration, and how many cues count.
@@ -130,9 +130,10 @@ class Cues:
         self._longest = max(map(len, self._phrases), default=0)
         self._firsts = frozenset(phrase[0] for phrase in self._phrases)
         # Each pattern only where the text holds what its every match holds (literals.py):
-        # the table's character (a run of shapes at once), and a longer string holding it.
+        # the table's character (a run of shapes at once), and a longer string holding it,
+        # or else the strings or the run it holds (`guarded`: Slack's ids, a UUID, links).
         self._shapes = runs(
-            (c, (s, mark(pattern, c), pattern))
+            (c, (s, mark(pattern, c), guarded(pattern, c)))
             for s, c, pattern in ((s, c, re.compile(p)) for s, c, p in CUE_SHAPES)
             if s in slugs
         )

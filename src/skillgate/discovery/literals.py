@@ -140,12 +140,51 @@ class Guarded:
             return text, 0
         return self.pattern.subn(replacement, text)
 
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.pattern.search(text) if self._row(text) else None
 
-def guarded(pattern: re.Pattern[str], default: str) -> re.Pattern[str] | Guarded:
+
+class Needing:
+    """A pattern run only where the text holds one of the strings its every match holds
+    one of (`needed`: "youtube.com/watch" or "youtu.be/"): for a shape whose one string
+    (`mark`) is no rarer than the table's character, which most requests hold (".")."""
+
+    def __init__(self, pattern: re.Pattern[str], strings: Needed) -> None:
+        self.pattern = pattern
+        self._strings = tuple(strings)
+
+    def subn(self, replacement: Callable[[re.Match[str]], str], text: str) -> tuple[str, int]:
+        for string in self._strings:
+            if string in text:
+                return self.pattern.subn(replacement, text)
+        return text, 0
+
+    def search(self, text: str) -> re.Match[str] | None:
+        for string in self._strings:
+            if string in text:
+                return self.pattern.search(text)
+        return None
+
+
+def _selective(strings: Needed, default: str) -> bool:
+    """Whether looking up `strings` is a test worth its cost beside `default` (a
+    character of the table): a few strings, each longer than it (not Stripe's prefixes)."""
+    return bool(default and strings and len(strings) <= 4 and min(map(len, strings)) > len(default))
+
+
+def guarded(pattern: re.Pattern[str], default: str) -> re.Pattern[str] | Guarded | Needing:
     """`pattern` (a case-sensitive table's shape), `Guarded` where it holds no string to
-    look up (`mark(pattern, default)` is empty) but a run of one class of characters."""
+    look up (`mark(pattern, default)` is empty) but a run of one class of characters,
+    `Needing` where its mark is only `default` but it holds one of several longer strings
+    (a pattern that starts with optional parts is tried at every place of the text)."""
+    if pattern.flags & re.IGNORECASE:
+        return pattern
+    marked = mark(pattern, default)
+    strings = needed(pattern)
+    if strings is not None and marked == default and _selective(strings, default):
+        return Needing(pattern, strings)
     times, chars = _repeated(_parser.parse(pattern.pattern, pattern.flags))
-    if mark(pattern, default) or times == 0 or pattern.flags & re.IGNORECASE:
+    if marked or times == 0:
         return pattern
     return Guarded(pattern, times, chars)
 

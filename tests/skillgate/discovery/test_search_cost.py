@@ -268,6 +268,23 @@ def test_a_shape_holding_no_string_runs_only_where_the_text_holds_its_run() -> N
         assert not all(shape._row(t) for t in texts)  # and the test does skip some
 
 
+def test_a_shape_whose_mark_is_its_character_runs_only_where_it_holds_a_needed_string() -> None:
+    analyzer = analysis.Analyzer()
+    every = cues.Cues(analyzer, {slug for slug, _, _ in cues.CUE_SHAPES} | set(cues.CUES))
+    shapes = [p for _, run in analyzer._shapes for _, p, _ in run]
+    shapes += [p for _, run in every._shapes for _, _, p in run]
+    needing = [p for p in shapes if isinstance(p, literals.Needing)]
+    assert len(needing) >= 6  # YouTube's, Netlify's, SharePoint's links, in both tables
+    made = ["see youtu.be/x1.", "site acme.netlify.app", "open https://acme.sharepoint.com/a"]
+    texts = [*_odd_texts(), *made]
+    for shape in needing:
+        assert any(shape.pattern.search(t) for t in texts)  # the texts exercise the shape
+        for text in texts:
+            assert shape.subn(literals.blank, text) == shape.pattern.subn(literals.blank, text)
+            found, expected = shape.search(text), shape.pattern.search(text)
+            assert (found and found.span()) == (expected and expected.span()), text
+
+
 SOME_PRODUCTS = {
     "google_calendar": "Google Calendar",
     "microsoft_teams": "Microsoft Teams",
