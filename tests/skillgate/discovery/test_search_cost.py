@@ -156,6 +156,20 @@ def test_runs_of_a_class_are_found_as_the_pattern_finds_them(runs: literals.Runs
     assert sum(runs.findall(t) != runs.pattern.findall(t) for t in texts) == 0
 
 
+def test_a_requests_clauses_part_as_the_whole_pattern_parts_them() -> None:
+    made = [
+        "so - done lol. ok",
+        "A - b",
+        "x \u2014 y",
+        "done \U0001f389 next",
+        "HAHA ok, go",
+        "a -- b",
+    ]
+    texts = [*_odd_texts(), *made]
+    assert sum(phrasing._parts(t) != phrasing._CLAUSE.split(t) for t in texts) == 0
+    assert any(len(phrasing._parts(t)) > 2 for t in made)  # the texts part
+
+
 def test_the_world_tables_words_are_the_patterns_words() -> None:
     lower = [t.lower() for t in _odd_texts()]
     assert sum(world._words_of(t) != world._WORD.findall(t) for t in lower) == 0
