@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from skillgate.discovery.literals import Needed, needed
+from skillgate.discovery.literals import Needed, Runs, needed
 
 # (A name may carry its address in brackets: "shoot Marcus (marcus@acme.io) an email".)
 _WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+(?:\([^()\s]+\)\s+)?)?"
@@ -295,34 +295,56 @@ def _folded(text: str) -> str:
 # The idioms with their guards, every guard, and whether some idiom has none (then every
 # text goes through the idioms).
 Guarded = tuple[tuple[tuple[re.Pattern[str], str, Needed | None], ...], tuple[str, ...], bool]
-_guarded: tuple[object, Guarded] | None = None
+_guarded: tuple[object, Guarded, dict[str, frozenset[str]] | None] | None = None
+_LETTERS = Runs("a-z")
+_RUNS_KEPT = 50_000  # runs of letters whose guards `_held` keeps
 
 
-def _guards() -> Guarded:
+def _guards() -> tuple[Guarded, dict[str, frozenset[str]] | None]:
     """Each idiom with the strings one of which each of its matches holds (literals.py:
     derived, never kept in step by hand), for `_IDIOMS` as it is (a review of the tables,
-    bench/search_tables_review.py, puts its own)."""
+    bench/search_tables_review.py, puts its own); and the guards each run of letters holds
+    (None: a guard is not all letters)."""
     global _guarded
     if _guarded is None or _guarded[0] is not _IDIOMS:
         table = tuple((p, plain, needed(p)) for p, plain in _IDIOMS)
         words = tuple(sorted({w for _, _, found in table for w in found or ()}))
-        _guarded = (_IDIOMS, (table, words, any(found is None for _, _, found in table)))
-    return _guarded[1]
+        runs: dict[str, frozenset[str]] | None = {}
+        if not all(_LETTERS.findall(w) == [w] for w in words):
+            runs = None
+        _guarded = (_IDIOMS, (table, words, any(found is None for _, _, found in table)), runs)
+    return _guarded[1], _guarded[2]
+
+
+def _held(lower: str, words: tuple[str, ...], runs: dict[str, frozenset[str]] | None) -> set[str]:
+    """The guards `words` that `lower` holds. A guard of letters only is held within a run
+    of letters: for an ASCII text, the union of what its runs hold, each run's kept (a
+    request's words repeat across requests: a few look-ups, not a search of each guard)."""
+    if runs is None or not lower.isascii():
+        return {w for w in words if w in lower}
+    held: set[str] = set()
+    for run in _LETTERS.findall(lower):
+        found = runs.get(run)
+        if found is None:
+            found = frozenset(w for w in words if w in run)
+            if len(runs) < _RUNS_KEPT:
+                runs[run] = found
+        held |= found
+    return held
 
 
 def idioms(text: str) -> str:
     """`text` with its phrasal verbs and idioms as the plain verbs they stand for (each
     pattern only where the text holds what its every match holds: a look-up of a few
     strings, in C, instead of a pass of each pattern)."""
-    table, words, unguarded = _guards()
+    (table, words, unguarded), runs = _guards()
     lower = _folded(text)
-    held = {w for w in words if w in lower}
+    held = _held(lower, words, runs)
     if not held and not unguarded:
         return text
     for pattern, plain, guard in table:
         if guard is None or not guard.isdisjoint(held):
             text, done = pattern.subn(plain, text)
             if done:
-                lower = _folded(text)
-                held = {w for w in words if w in lower}
+                held = _held(_folded(text), words, runs)
     return text
