@@ -19,7 +19,7 @@ text without the regex engine.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from itertools import groupby
 from re import _constants as sre  # type: ignore[attr-defined]  # the parser's op codes
@@ -30,6 +30,7 @@ T = TypeVar("T")
 
 # A set of strings one of which every match holds.
 Needed = frozenset[str]
+_ALTERNATIONS = 1_000  # the alternations of some alternatives an `Alternation` keeps
 
 
 def _sequence(items: Iterable[tuple[Any, Any]]) -> list[Needed]:
@@ -164,6 +165,48 @@ class Needing:
             if string in text:
                 return self.pattern.search(text)
         return None
+
+
+class Alternation:
+    """The alternation of named case-sensitive patterns (`(?P<name>source)|...`), run as
+    the alternation of only those the text may match (it holds one of the strings each
+    match holds, `needed`): the same matches, as an alternative that matches nowhere in
+    the text never wins at a place; the whole is tried at every place of the text (a
+    link's optional "https://" first). A text without `char` (a link's "/") is looked up
+    only for the strings without it."""
+
+    def __init__(self, alternatives: Iterable[tuple[str, str]], char: str) -> None:
+        self._alternatives = [f"(?P<{name}>{source})" for name, source in alternatives]
+        self.pattern = re.compile("|".join(self._alternatives))
+        needs = [needed(re.compile(a)) for a in self._alternatives]
+        self._needs = [tuple(strings) if strings is not None else None for strings in needs]
+        strings = [s for n in self._needs for s in n or ()]
+        self._plain = tuple(s for s in strings if char not in s)
+        self._marked = tuple(s for s in strings if char in s)
+        self._char, self._free = char, None in self._needs
+        self._kept: dict[tuple[int, ...], re.Pattern[str]] = {}
+
+    def may_match(self, text: str) -> bool:
+        """False when no alternative matches in `text`."""
+        if self._free or any(s in text for s in self._plain):
+            return True
+        return self._char in text and any(s in text for s in self._marked)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """`self.pattern.finditer(text)` (matches of the alternatives `text` may hold)."""
+        if not self.may_match(text):
+            return iter(())
+        held = tuple(
+            i
+            for i, strings in enumerate(self._needs)
+            if strings is None or any(s in text for s in strings)
+        )
+        pattern = self._kept.get(held)
+        if pattern is None:
+            pattern = re.compile("|".join(self._alternatives[i] for i in held))
+            if len(self._kept) < _ALTERNATIONS:
+                self._kept[held] = pattern
+        return pattern.finditer(text)
 
 
 def _selective(strings: Needed, default: str) -> bool:

@@ -309,6 +309,23 @@ def test_a_shape_whose_mark_is_its_character_runs_only_where_it_holds_a_needed_s
             assert (found and found.span()) == (expected and expected.span()), text
 
 
+def test_links_are_found_as_their_whole_alternation_finds_them() -> None:
+    analyzer = analysis.Analyzer()
+    links = cues.Cues(analyzer, {slug for _, slug, _ in cues.LINKS})._links
+    assert links is not None
+    made = [
+        f"see https://{a.replace(chr(92), '')}x/1 and www.github.com/a" for a, _, _ in cues.LINKS
+    ]
+    texts = [*_odd_texts(), *made, "acme/web", "https://notion.so/a?u=https://trello.com/c/b"]
+    found = 0
+    for text in texts:
+        expected = [(m.span(), m.lastgroup) for m in links.pattern.finditer(text)]
+        assert [(m.span(), m.lastgroup) for m in links.finditer(text)] == expected, text
+        assert links.may_match(text) or not expected, text
+        found += bool(expected)
+    assert found >= len(made)  # the texts exercise the links
+
+
 SOME_PRODUCTS = {
     "google_calendar": "Google Calendar",
     "microsoft_teams": "Microsoft Teams",
