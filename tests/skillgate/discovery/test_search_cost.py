@@ -23,6 +23,7 @@ from skillgate.discovery import (
     confidence,
     content,
     cues,
+    foreign,
     idioms,
     literals,
     phrasing,
@@ -246,6 +247,21 @@ def test_the_guards_a_text_holds_are_those_a_search_of_each_finds() -> None:
         lower = idioms._folded(text)
         assert idioms._held(lower, words, runs) == {w for w in words if w in lower}, text
     assert runs  # and runs were kept
+
+
+def test_a_clause_read_for_a_foreign_product_is_read_once_as_afresh() -> None:
+    shared, fresh = foreign.Foreign(), foreign.Foreign()
+    made = ["send $20 to Sam on Venmo", "retry the gitlab pipeline", "get me an Uber"]
+    named = 0
+    for text in [*TEXTS, *made]:
+        head = unknowns.Unknowns.head(text)
+        fresh._last = None
+        placed = fresh.placed(text, head)
+        fresh._last = None  # nothing kept: each reads the clause afresh
+        expected = placed, fresh.modified(text, head)
+        assert (shared.placed(text, head), shared.modified(text, head)) == expected, text
+        named += any(expected)
+    assert named >= len(made)  # the texts exercise both
 
 
 class _Everything:
