@@ -11,6 +11,7 @@ people talk, not from any API's words or any one request: the synonym tables
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from skillgate.discovery.literals import Needed, Runs, needed
 
@@ -292,28 +293,38 @@ def _folded(text: str) -> str:
     return text.lower() if text.isascii() else text.translate(_FOLD).lower()
 
 
-# The idioms with their guards, every guard, and whether some idiom has none (then every
-# text goes through the idioms).
-Guarded = tuple[tuple[tuple[re.Pattern[str], str, Needed | None], ...], tuple[str, ...], bool]
-_guarded: tuple[object, Guarded, dict[str, frozenset[str]] | None] | None = None
+class _Guarded(NamedTuple):
+    """The idioms with their guards, every guard, the idioms with none (every text goes
+    through them), the idioms each guard is one of the strings of, and the guards each run
+    of letters holds (`_held`; None: a guard is not all letters)."""
+
+    table: tuple[tuple[re.Pattern[str], str, Needed | None], ...]
+    words: tuple[str, ...]
+    free: frozenset[int]
+    of: dict[str, frozenset[int]]
+    runs: dict[str, frozenset[str]] | None
+
+
+_guarded: tuple[object, _Guarded] | None = None
 _LETTERS = Runs("a-z")
 _RUNS_KEPT = 50_000  # runs of letters whose guards `_held` keeps
 
 
-def _guards() -> tuple[Guarded, dict[str, frozenset[str]] | None]:
+def _guards() -> _Guarded:
     """Each idiom with the strings one of which each of its matches holds (literals.py:
     derived, never kept in step by hand), for `_IDIOMS` as it is (a review of the tables,
-    bench/search_tables_review.py, puts its own); and the guards each run of letters holds
-    (None: a guard is not all letters)."""
+    bench/search_tables_review.py, puts its own)."""
     global _guarded
     if _guarded is None or _guarded[0] is not _IDIOMS:
         table = tuple((p, plain, needed(p)) for p, plain in _IDIOMS)
         words = tuple(sorted({w for _, _, found in table for w in found or ()}))
+        free = frozenset(i for i, (_, _, found) in enumerate(table) if found is None)
+        of = {w: frozenset(i for i, (_, _, f) in enumerate(table) if f and w in f) for w in words}
         runs: dict[str, frozenset[str]] | None = {}
         if not all(_LETTERS.findall(w) == [w] for w in words):
             runs = None
-        _guarded = (_IDIOMS, (table, words, any(found is None for _, _, found in table)), runs)
-    return _guarded[1], _guarded[2]
+        _guarded = (_IDIOMS, _Guarded(table, words, free, of, runs))
+    return _guarded[1]
 
 
 def _held(lower: str, words: tuple[str, ...], runs: dict[str, frozenset[str]] | None) -> set[str]:
@@ -336,15 +347,20 @@ def _held(lower: str, words: tuple[str, ...], runs: dict[str, frozenset[str]] | 
 def idioms(text: str) -> str:
     """`text` with its phrasal verbs and idioms as the plain verbs they stand for (each
     pattern only where the text holds what its every match holds: a look-up of a few
-    strings, in C, instead of a pass of each pattern)."""
-    (table, words, unguarded), runs = _guards()
-    lower = _folded(text)
-    held = _held(lower, words, runs)
-    if not held and not unguarded:
+    strings, in C, instead of a pass of each pattern), in the table's order: those whose
+    guard the text holds, read again after each that changes it."""
+    table, words, free, of, runs = _guards()
+    held = _held(_folded(text), words, runs)
+    if not held and not free:
         return text
-    for pattern, plain, guard in table:
-        if guard is None or not guard.isdisjoint(held):
-            text, done = pattern.subn(plain, text)
-            if done:
-                held = _held(_folded(text), words, runs)
+    due = sorted(free.union(*(of[w] for w in held)))
+    k = 0
+    while k < len(due):
+        i = due[k]
+        pattern, plain, _ = table[i]
+        text, done = pattern.subn(plain, text)
+        k += 1
+        if done:  # the idioms after it, by the guards the text now holds
+            held = _held(_folded(text), words, runs)
+            due, k = sorted(j for j in free.union(*(of[w] for w in held)) if j > i), 0
     return text

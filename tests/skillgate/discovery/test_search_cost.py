@@ -240,7 +240,7 @@ def test_idioms_pass_only_where_the_text_holds_their_guards() -> None:
 
 
 def test_the_guards_a_text_holds_are_those_a_search_of_each_finds() -> None:
-    (_, words, _), runs = idioms._guards()
+    words, runs = idioms._guards().words, idioms._guards().runs
     assert runs is not None  # every guard is letters only: read run by run
     texts = [*_odd_texts(), "checking", "do-over", "re-sign", "LOOKED"]
     for text in texts * 2:  # the second time, from the runs kept
