@@ -54,10 +54,8 @@ class Products:
             for nickname in NICKNAMES.get(slug, ()):
                 self.named.setdefault(nickname, slug)
         self._short = short
-        self._order = sorted(self.named, key=len, reverse=True)  # the longest name wins
-        alternatives = "|".join(map(re.escape, self._order))
+        alternatives = "|".join(map(re.escape, sorted(self.named, key=len, reverse=True)))
         self._lower = re.compile(rf"\b(?:{alternatives})\b") if self.named else None
-        self._of_runs: dict[frozenset[str], re.Pattern[str]] = {}  # (`_names_of`)
         capitals = "|".join(map(re.escape, sorted(short, key=len, reverse=True)))
         self._capital = re.compile(rf"\b{_PLACED}({capitals})\b") if short else None
         # A name the regex finds starts and ends where words do (`\b`), so the first run of
@@ -75,38 +73,14 @@ class Products:
         """The integrations `text` names."""
         found: set[str] = set()
         lowered = text.lower()
-        if self._lower is not None:
-            found.update(self.named[n] for n in self._names_of(lowered))
+        if self._lower is not None and _may_hold(lowered, self._firsts):
+            found.update(self.named[n] for n in self._lower.findall(lowered))
         if self._capital is not None and _may_hold(text, self._short_firsts):
             found.update(self._short[n] for n in self._capital.findall(text))
         return found
 
-    def _names_of(self, lowered: str) -> list[str]:
-        """`self._lower.findall(lowered)`, by the alternation of only the names whose first
-        run `lowered` holds as a run (any other matches nowhere: the same matches), kept
-        per set of runs (the whole one tries every name at every word)."""
-        if self._firsts is None:
-            return self._lower.findall(lowered) if self._lower is not None else []
-        held = self._firsts.intersection(_RUN.findall(lowered))
-        if not held:
-            return []
-        pattern = self._of_runs.get(held)
-        if pattern is None:
-            names = [n for n in self._order if _first(n) in held]
-            pattern = re.compile(rf"\b(?:{'|'.join(map(re.escape, names))})\b")
-            if len(self._of_runs) < _KEPT:
-                self._of_runs[held] = pattern
-        return pattern.findall(lowered)
-
 
 _RUN = Runs(r"\w")
-_KEPT = 10_000  # the alternations of some names `Products` keeps
-
-
-def _first(name: str) -> str | None:
-    """A name's first run of word characters; None when it does not start with one."""
-    found = _RUN.pattern.match(name)
-    return None if found is None else found.group(0)
 
 
 def _first_runs(names: Mapping[str, str]) -> frozenset[str] | None:
