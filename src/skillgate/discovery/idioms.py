@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from skillgate.discovery.literals import Needed, Runs, needed
+from skillgate.discovery.literals import Needed, needed
 
 # (A name may carry its address in brackets: "shoot Marcus (marcus@acme.io) an email".)
 _WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+(?:\([^()\s]+\)\s+)?)?"
@@ -295,19 +295,15 @@ def _folded(text: str) -> str:
 
 class _Guarded(NamedTuple):
     """The idioms with their guards, every guard, the idioms with none (every text goes
-    through them), the idioms each guard is one of the strings of, and the guards each run
-    of letters holds (`_held`; None: a guard is not all letters)."""
+    through them), and the idioms each guard is one of the strings of."""
 
     table: tuple[tuple[re.Pattern[str], str, Needed | None], ...]
     words: tuple[str, ...]
     free: frozenset[int]
     of: dict[str, frozenset[int]]
-    runs: dict[str, frozenset[str]] | None
 
 
 _guarded: tuple[object, _Guarded] | None = None
-_LETTERS = Runs("a-z")
-_RUNS_KEPT = 50_000  # runs of letters whose guards `_held` keeps
 
 
 def _guards() -> _Guarded:
@@ -320,28 +316,8 @@ def _guards() -> _Guarded:
         words = tuple(sorted({w for _, _, found in table for w in found or ()}))
         free = frozenset(i for i, (_, _, found) in enumerate(table) if found is None)
         of = {w: frozenset(i for i, (_, _, f) in enumerate(table) if f and w in f) for w in words}
-        runs: dict[str, frozenset[str]] | None = {}
-        if not all(_LETTERS.findall(w) == [w] for w in words):
-            runs = None
-        _guarded = (_IDIOMS, _Guarded(table, words, free, of, runs))
+        _guarded = (_IDIOMS, _Guarded(table, words, free, of))
     return _guarded[1]
-
-
-def _held(lower: str, words: tuple[str, ...], runs: dict[str, frozenset[str]] | None) -> set[str]:
-    """The guards `words` that `lower` holds. A guard of letters only is held within a run
-    of letters: for an ASCII text, the union of what its runs hold, each run's kept (a
-    request's words repeat across requests: a few look-ups, not a search of each guard)."""
-    if runs is None or not lower.isascii():
-        return {w for w in words if w in lower}
-    held: set[str] = set()
-    for run in _LETTERS.findall(lower):
-        found = runs.get(run)
-        if found is None:
-            found = frozenset(w for w in words if w in run)
-            if len(runs) < _RUNS_KEPT:
-                runs[run] = found
-        held |= found
-    return held
 
 
 def idioms(text: str) -> str:
@@ -349,8 +325,9 @@ def idioms(text: str) -> str:
     pattern only where the text holds what its every match holds: a look-up of a few
     strings, in C, instead of a pass of each pattern), in the table's order: those whose
     guard the text holds, read again after each that changes it."""
-    table, words, free, of, runs = _guards()
-    held = _held(_folded(text), words, runs)
+    table, words, free, of = _guards()
+    lower = _folded(text)
+    held = [w for w in words if w in lower]
     if not held and not free:
         return text
     due = sorted(free.union(*(of[w] for w in held)))
@@ -361,6 +338,7 @@ def idioms(text: str) -> str:
         text, done = pattern.subn(plain, text)
         k += 1
         if done:  # the idioms after it, by the guards the text now holds
-            held = _held(_folded(text), words, runs)
+            lower = _folded(text)
+            held = [w for w in words if w in lower]
             due, k = sorted(j for j in free.union(*(of[w] for w in held)) if j > i), 0
     return text

@@ -239,16 +239,6 @@ def test_idioms_pass_only_where_the_text_holds_their_guards() -> None:
     assert changed  # the texts exercise the idioms
 
 
-def test_the_guards_a_text_holds_are_those_a_search_of_each_finds() -> None:
-    words, runs = idioms._guards().words, idioms._guards().runs
-    assert runs is not None  # every guard is letters only: read run by run
-    texts = [*_odd_texts(), "checking", "do-over", "re-sign", "LOOKED"]
-    for text in texts * 2:  # the second time, from the runs kept
-        lower = idioms._folded(text)
-        assert idioms._held(lower, words, runs) == {w for w in words if w in lower}, text
-    assert runs  # and runs were kept
-
-
 def test_a_clause_read_for_a_foreign_product_is_read_once_as_afresh() -> None:
     shared, fresh = foreign.Foreign(), foreign.Foreign()
     made = ["send $20 to Sam on Venmo", "retry the gitlab pipeline", "get me an Uber"]
