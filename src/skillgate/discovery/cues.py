@@ -19,7 +19,7 @@ import re
 from collections.abc import Collection, Iterable
 
 from skillgate.discovery.analysis import Analyzer
-from skillgate.discovery.literals import mark, may_match, runs
+from skillgate.discovery.literals import Alternation, guarded, mark, runs
 from skillgate.discovery.synonyms import LINKS, link
 
 # The score multiplier per distinct cue of an integration, and how many cues count.
@@ -130,24 +130,22 @@ class Cues:
         self._longest = max(map(len, self._phrases), default=0)
         self._firsts = frozenset(phrase[0] for phrase in self._phrases)
         # Each pattern only where the text holds what its every match holds (literals.py):
-        # the table's character (a run of shapes at once), and a longer string holding it.
+        # the table's character (a run of shapes at once), and a longer string holding it,
+        # or else the strings or the run it holds (`guarded`: Slack's ids, a UUID, links).
         self._shapes = runs(
-            (c, (s, mark(pattern, c), pattern))
+            (c, (s, mark(pattern, c), guarded(pattern, c)))
             for s, c, pattern in ((s, c, re.compile(p)) for s, c, p in CUE_SHAPES)
             if s in slugs
         )
-        # A link to a product's own page names the product, as its name would.
+        # A link to a product's own page names the product, as its name would: the links'
+        # alternation, of those whose domain's literals ("notion.", "trello.com/c/") the
+        # text holds (literals.py; most sentences hold a ".", few a "/").
         alternatives = [
-            (slug, f"(?P<l{i}>{link(address)})")
-            for i, (address, slug, _) in enumerate(LINKS)
-            if slug in slugs
+            (f"l{i}", link(address)) for i, (address, slug, _) in enumerate(LINKS) if slug in slugs
         ]
         self._link_slugs = {f"l{i}": slug for i, (_, slug, _) in enumerate(LINKS)}
         self._files_in = {slug: FILES_IN[slug] for slug in slugs if FILES_IN.get(slug) in slugs}
-        self._links = re.compile("|".join(p for _, p in alternatives)) if alternatives else None
-        # The links' cheap test: one of their domains' literals ("notion.", "trello.com/c/"),
-        # read off the alternation (literals.py), not merely a "." (most sentences hold one).
-        self._may_link = may_match(self._links) if self._links is not None else lambda _: False
+        self._links = Alternation(alternatives, "/") if alternatives else None
 
     def found(self, text: str, terms: Iterable[str]) -> dict[str, int]:
         """Per integration, how many distinct cues the query holds (`text` as typed,
@@ -173,7 +171,7 @@ class Cues:
     def linked(self, text: str) -> set[str]:
         """The integrations whose own pages the text links to (`LINKS`), and where those
         pages' files are kept (`FILES_IN`)."""
-        if self._links is None or not self._may_link(text):
+        if self._links is None:
             return set()
         found = {self._link_slugs[str(m.lastgroup)] for m in self._links.finditer(text)}
         return found | {self._files_in[s] for s in found if s in self._files_in}

@@ -242,6 +242,10 @@ _PEOPLE = frozenset(
 )  # fmt: skip
 
 
+# A clause's words, each with whether an owner's "'s" follows it, and their lower case.
+_Read = tuple[list[tuple[str, bool]], list[str]]
+
+
 class Foreign:
     """Where a request names a product of the table as the place or means of its action."""
 
@@ -262,6 +266,8 @@ class Foreign:
             n.split()[0].lower() for n in self._capitalised
         )
         self._longest = max((len(n.split()) for n in (*self._names, *self._capitalised)), default=0)
+        # The last clause read (`_read`): `placed` and then `modified` read the same one.
+        self._last: tuple[str, _Read | None] | None = None
 
     def placed(self, clause: str, head: str) -> bool:
         """Whether `clause` (the clause that asks, as written) names a product of the table
@@ -325,9 +331,19 @@ class Foreign:
                 return True
         return False
 
-    def _read(self, clause: str) -> tuple[list[tuple[str, bool]], list[str]] | None:
+    def _read(self, clause: str) -> _Read | None:
         """`clause`'s words (each with whether an owner's "'s" follows it) and their lower
-        case; None when no word of it may start a name of the table."""
+        case; None when no word of it may start a name of the table (the last clause's
+        kept: neither caller changes them)."""
+        last = self._last
+        if last is not None and last[0] == clause:
+            return last[1]
+        found = self._read_words(clause)
+        self._last = (clause, found)
+        return found
+
+    def _read_words(self, clause: str) -> _Read | None:
+        """`_read`, without the last clause's kept."""
         if self._names_none(clause):
             return None  # the cost of most requests: one set look-up per word
         tokens = [(m.group(1), bool(m.group(2))) for m in _TOKEN.finditer(clause)]

@@ -11,6 +11,7 @@ people talk, not from any API's words or any one request: the synonym tables
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from skillgate.discovery.literals import Needed, needed
 
@@ -292,13 +293,20 @@ def _folded(text: str) -> str:
     return text.lower() if text.isascii() else text.translate(_FOLD).lower()
 
 
-# The idioms with their guards, every guard, and whether some idiom has none (then every
-# text goes through the idioms).
-Guarded = tuple[tuple[tuple[re.Pattern[str], str, Needed | None], ...], tuple[str, ...], bool]
-_guarded: tuple[object, Guarded] | None = None
+class _Guarded(NamedTuple):
+    """The idioms with their guards, every guard, the idioms with none (every text goes
+    through them), and the idioms each guard is one of the strings of."""
+
+    table: tuple[tuple[re.Pattern[str], str, Needed | None], ...]
+    words: tuple[str, ...]
+    free: frozenset[int]
+    of: dict[str, frozenset[int]]
 
 
-def _guards() -> Guarded:
+_guarded: tuple[object, _Guarded] | None = None
+
+
+def _guards() -> _Guarded:
     """Each idiom with the strings one of which each of its matches holds (literals.py:
     derived, never kept in step by hand), for `_IDIOMS` as it is (a review of the tables,
     bench/search_tables_review.py, puts its own)."""
@@ -306,23 +314,31 @@ def _guards() -> Guarded:
     if _guarded is None or _guarded[0] is not _IDIOMS:
         table = tuple((p, plain, needed(p)) for p, plain in _IDIOMS)
         words = tuple(sorted({w for _, _, found in table for w in found or ()}))
-        _guarded = (_IDIOMS, (table, words, any(found is None for _, _, found in table)))
+        free = frozenset(i for i, (_, _, found) in enumerate(table) if found is None)
+        of = {w: frozenset(i for i, (_, _, f) in enumerate(table) if f and w in f) for w in words}
+        _guarded = (_IDIOMS, _Guarded(table, words, free, of))
     return _guarded[1]
 
 
 def idioms(text: str) -> str:
     """`text` with its phrasal verbs and idioms as the plain verbs they stand for (each
     pattern only where the text holds what its every match holds: a look-up of a few
-    strings, in C, instead of a pass of each pattern)."""
-    table, words, unguarded = _guards()
+    strings, in C, instead of a pass of each pattern), in the table's order: those whose
+    guard the text holds, read again after each that changes it."""
+    table, words, free, of = _guards()
     lower = _folded(text)
-    held = {w for w in words if w in lower}
-    if not held and not unguarded:
+    held = [w for w in words if w in lower]
+    if not held and not free:
         return text
-    for pattern, plain, guard in table:
-        if guard is None or not guard.isdisjoint(held):
-            text, done = pattern.subn(plain, text)
-            if done:
-                lower = _folded(text)
-                held = {w for w in words if w in lower}
+    due = sorted(free.union(*(of[w] for w in held)))
+    k = 0
+    while k < len(due):
+        i = due[k]
+        pattern, plain, _ = table[i]
+        text, done = pattern.subn(plain, text)
+        k += 1
+        if done:  # the idioms after it, by the guards the text now holds
+            lower = _folded(text)
+            held = [w for w in words if w in lower]
+            due, k = sorted(j for j in free.union(*(of[w] for w in held)) if j > i), 0
     return text

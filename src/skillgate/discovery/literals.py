@@ -19,7 +19,7 @@ text without the regex engine.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from itertools import groupby
 from re import _constants as sre  # type: ignore[attr-defined]  # the parser's op codes
@@ -30,6 +30,7 @@ T = TypeVar("T")
 
 # A set of strings one of which every match holds.
 Needed = frozenset[str]
+_ALTERNATIONS = 1_000  # the alternations of some alternatives an `Alternation` keeps
 
 
 def _sequence(items: Iterable[tuple[Any, Any]]) -> list[Needed]:
@@ -140,12 +141,93 @@ class Guarded:
             return text, 0
         return self.pattern.subn(replacement, text)
 
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.pattern.search(text) if self._row(text) else None
 
-def guarded(pattern: re.Pattern[str], default: str) -> re.Pattern[str] | Guarded:
+
+class Needing:
+    """A pattern run only where the text holds one of the strings its every match holds
+    one of (`needed`: "youtube.com/watch" or "youtu.be/"): for a shape whose one string
+    (`mark`) is no rarer than the table's character, which most requests hold (".")."""
+
+    def __init__(self, pattern: re.Pattern[str], strings: Needed) -> None:
+        self.pattern = pattern
+        self._strings = tuple(strings)
+
+    def subn(self, replacement: Callable[[re.Match[str]], str], text: str) -> tuple[str, int]:
+        for string in self._strings:
+            if string in text:
+                return self.pattern.subn(replacement, text)
+        return text, 0
+
+    def search(self, text: str) -> re.Match[str] | None:
+        for string in self._strings:
+            if string in text:
+                return self.pattern.search(text)
+        return None
+
+
+class Alternation:
+    """The alternation of named case-sensitive patterns (`(?P<name>source)|...`), run as
+    the alternation of only those the text may match (it holds one of the strings each
+    match holds, `needed`): the same matches, as an alternative that matches nowhere in
+    the text never wins at a place; the whole is tried at every place of the text (a
+    link's optional "https://" first). A text without `char` (a link's "/") is looked up
+    only for the strings without it."""
+
+    def __init__(self, alternatives: Iterable[tuple[str, str]], char: str) -> None:
+        self._alternatives = [f"(?P<{name}>{source})" for name, source in alternatives]
+        self.pattern = re.compile("|".join(self._alternatives))
+        needs = [needed(re.compile(a)) for a in self._alternatives]
+        self._needs = [tuple(strings) if strings is not None else None for strings in needs]
+        strings = [s for n in self._needs for s in n or ()]
+        self._plain = tuple(s for s in strings if char not in s)
+        self._marked = tuple(s for s in strings if char in s)
+        self._char, self._free = char, None in self._needs
+        self._kept: dict[tuple[int, ...], re.Pattern[str]] = {}
+
+    def may_match(self, text: str) -> bool:
+        """False when no alternative matches in `text`."""
+        if self._free or any(s in text for s in self._plain):
+            return True
+        return self._char in text and any(s in text for s in self._marked)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """`self.pattern.finditer(text)` (matches of the alternatives `text` may hold)."""
+        if not self.may_match(text):
+            return iter(())
+        held = tuple(
+            i
+            for i, strings in enumerate(self._needs)
+            if strings is None or any(s in text for s in strings)
+        )
+        pattern = self._kept.get(held)
+        if pattern is None:
+            pattern = re.compile("|".join(self._alternatives[i] for i in held))
+            if len(self._kept) < _ALTERNATIONS:
+                self._kept[held] = pattern
+        return pattern.finditer(text)
+
+
+def _selective(strings: Needed, default: str) -> bool:
+    """Whether looking up `strings` is a test worth its cost beside `default` (a
+    character of the table): a few strings, each longer than it (not Stripe's prefixes)."""
+    return bool(default and strings and len(strings) <= 4 and min(map(len, strings)) > len(default))
+
+
+def guarded(pattern: re.Pattern[str], default: str) -> re.Pattern[str] | Guarded | Needing:
     """`pattern` (a case-sensitive table's shape), `Guarded` where it holds no string to
-    look up (`mark(pattern, default)` is empty) but a run of one class of characters."""
+    look up (`mark(pattern, default)` is empty) but a run of one class of characters,
+    `Needing` where its mark is only `default` but it holds one of several longer strings
+    (a pattern that starts with optional parts is tried at every place of the text)."""
+    if pattern.flags & re.IGNORECASE:
+        return pattern
+    marked = mark(pattern, default)
+    strings = needed(pattern)
+    if strings is not None and marked == default and _selective(strings, default):
+        return Needing(pattern, strings)
     times, chars = _repeated(_parser.parse(pattern.pattern, pattern.flags))
-    if mark(pattern, default) or times == 0 or pattern.flags & re.IGNORECASE:
+    if marked or times == 0:
         return pattern
     return Guarded(pattern, times, chars)
 

@@ -96,8 +96,7 @@ def unknown_share(text: str, knows: Callable[[str], bool], said: Container[str])
     after the first word), ids and the words that say nothing (`said`: stop words,
     lead-ins, filler)."""
     known = unknown = 0
-    for i, m in enumerate(_ALONE.finditer(text)):
-        word = m.group(0)
+    for i, word in enumerate(_ALONE.findall(text)):  # (no group: the words; no match made)
         lower = word.lower()
         if (i and lower != word) or lower in said:
             continue

@@ -23,6 +23,7 @@ from skillgate.discovery import (
     confidence,
     content,
     cues,
+    foreign,
     idioms,
     literals,
     phrasing,
@@ -156,6 +157,20 @@ def test_runs_of_a_class_are_found_as_the_pattern_finds_them(runs: literals.Runs
     assert sum(runs.findall(t) != runs.pattern.findall(t) for t in texts) == 0
 
 
+def test_a_requests_clauses_part_as_the_whole_pattern_parts_them() -> None:
+    made = [
+        "so - done lol. ok",
+        "A - b",
+        "x \u2014 y",
+        "done \U0001f389 next",
+        "HAHA ok, go",
+        "a -- b",
+    ]
+    texts = [*_odd_texts(), *made]
+    assert sum(phrasing._parts(t) != phrasing._CLAUSE.split(t) for t in texts) == 0
+    assert any(len(phrasing._parts(t)) > 2 for t in made)  # the texts part
+
+
 def test_the_world_tables_words_are_the_patterns_words() -> None:
     lower = [t.lower() for t in _odd_texts()]
     assert sum(world._words_of(t) != world._WORD.findall(t) for t in lower) == 0
@@ -224,6 +239,21 @@ def test_idioms_pass_only_where_the_text_holds_their_guards() -> None:
     assert changed  # the texts exercise the idioms
 
 
+def test_a_clause_read_for_a_foreign_product_is_read_once_as_afresh() -> None:
+    shared, fresh = foreign.Foreign(), foreign.Foreign()
+    made = ["send $20 to Sam on Venmo", "retry the gitlab pipeline", "get me an Uber"]
+    named = 0
+    for text in [*TEXTS, *made]:
+        head = unknowns.Unknowns.head(text)
+        fresh._last = None
+        placed = fresh.placed(text, head)
+        fresh._last = None  # nothing kept: each reads the clause afresh
+        expected = placed, fresh.modified(text, head)
+        assert (shared.placed(text, head), shared.modified(text, head)) == expected, text
+        named += any(expected)
+    assert named >= len(made)  # the texts exercise both
+
+
 class _Everything:
     def __contains__(self, item: object) -> bool:
         return True
@@ -266,6 +296,40 @@ def test_a_shape_holding_no_string_runs_only_where_the_text_holds_its_run() -> N
         for text in texts:
             assert shape.subn(literals.blank, text) == shape.pattern.subn(literals.blank, text)
         assert not all(shape._row(t) for t in texts)  # and the test does skip some
+
+
+def test_a_shape_whose_mark_is_its_character_runs_only_where_it_holds_a_needed_string() -> None:
+    analyzer = analysis.Analyzer()
+    every = cues.Cues(analyzer, {slug for slug, _, _ in cues.CUE_SHAPES} | set(cues.CUES))
+    shapes = [p for _, run in analyzer._shapes for _, p, _ in run]
+    shapes += [p for _, run in every._shapes for _, _, p in run]
+    needing = [p for p in shapes if isinstance(p, literals.Needing)]
+    assert len(needing) >= 6  # YouTube's, Netlify's, SharePoint's links, in both tables
+    made = ["see youtu.be/x1.", "site acme.netlify.app", "open https://acme.sharepoint.com/a"]
+    texts = [*_odd_texts(), *made]
+    for shape in needing:
+        assert any(shape.pattern.search(t) for t in texts)  # the texts exercise the shape
+        for text in texts:
+            assert shape.subn(literals.blank, text) == shape.pattern.subn(literals.blank, text)
+            found, expected = shape.search(text), shape.pattern.search(text)
+            assert (found and found.span()) == (expected and expected.span()), text
+
+
+def test_links_are_found_as_their_whole_alternation_finds_them() -> None:
+    analyzer = analysis.Analyzer()
+    links = cues.Cues(analyzer, {slug for _, slug, _ in cues.LINKS})._links
+    assert links is not None
+    made = [
+        f"see https://{a.replace(chr(92), '')}x/1 and www.github.com/a" for a, _, _ in cues.LINKS
+    ]
+    texts = [*_odd_texts(), *made, "acme/web", "https://notion.so/a?u=https://trello.com/c/b"]
+    found = 0
+    for text in texts:
+        expected = [(m.span(), m.lastgroup) for m in links.pattern.finditer(text)]
+        assert [(m.span(), m.lastgroup) for m in links.finditer(text)] == expected, text
+        assert links.may_match(text) or not expected, text
+        found += bool(expected)
+    assert found >= len(made)  # the texts exercise the links
 
 
 SOME_PRODUCTS = {
