@@ -4,6 +4,7 @@ reads them, a result's `match` does not (discovery/own.py)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,22 +18,25 @@ from skillgate.discovery.search import SearchIndex
 from tests.skillgate.discovery.test_search_index import CALENDAR, _endpoint
 
 
+def _shop_file(says: dict[str, list[str]]) -> dict[str, Any]:
+    """A catalog file's mapping: two endpoints and a `says:` block."""
+    return {
+        "slug": "shop",
+        "name": "Shop",
+        "description": "The shop integration of these tests.",
+        "base_url": "https://api.shop.test",
+        "auth": {"token": {"help": "Create a token on the site."}},
+        "verify": {"path": "/me"},
+        "endpoints": [
+            _endpoint("get_balance", "balance", "Get the balance of the account."),
+            _endpoint("list_orders", "orders", "List the orders, newest first."),
+        ],
+        "says": says,
+    }
+
+
 def _shop(says: dict[str, list[str]]) -> Integration:
-    return Integration.model_validate(
-        {
-            "slug": "shop",
-            "name": "Shop",
-            "description": "The shop integration of these tests.",
-            "base_url": "https://api.shop.test",
-            "auth": {"token": {"help": "Create a token on the site."}},
-            "verify": {"path": "/me"},
-            "endpoints": [
-                _endpoint("get_balance", "balance", "Get the balance of the account."),
-                _endpoint("list_orders", "orders", "List the orders, newest first."),
-            ],
-            "says": says,
-        }
-    )
+    return Integration.model_validate(_shop_file(says))
 
 
 @pytest.fixture(autouse=True)
@@ -62,21 +66,7 @@ def test_a_bad_says_block_is_refused(says: dict[str, object], error: str) -> Non
 
 def test_a_catalog_file_names_a_missing_endpoint(tmp_path: Path) -> None:
     path = tmp_path / "shop.yaml"
-    path.write_text(
-        yaml.safe_dump(
-            {
-                "slug": "shop",
-                "name": "Shop",
-                "description": "The shop integration of these tests.",
-                "base_url": "https://api.shop.test",
-                "auth": {"token": {"help": "Create a token on the site."}},
-                "verify": {"path": "/me"},
-                "endpoints": [_endpoint("get_balance", "balance", "Get the balance.")],
-                "says": {"trash_it": ["bin the note"]},
-            }
-        ),
-        encoding="utf-8",
-    )
+    path.write_text(yaml.safe_dump(_shop_file({"trash_it": ["bin the note"]})), "utf-8")
     with pytest.raises(CatalogError, match="says: no endpoint named 'trash_it'") as raised:
         load_catalog([path], shipped=False)
     assert str(raised.value).startswith(str(path))
