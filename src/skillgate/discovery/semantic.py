@@ -18,8 +18,8 @@ Measured (docs/catalog.md, "Search", `bench/search_semantic.py`): development se
 answerable, top-1/3/10 0.636/0.851/0.929 -> 0.653/0.858/0.929, no kind of request losing
 at any depth; BFCL pool top-1 0.640 -> 0.666, top-5 0.792 -> 0.805. Costs: the model's
 files read at start-up (~0.2 s), each endpoint embedded once per catalog (~1 s for 8,331,
-then read back from the snapshot folder), +38 MB resident (tokenizer, 8 MB of float16
-weights, the vectors), a new query's p50 +0.06 ms.
+then read back from the snapshot folder), +46 MB resident (tokenizer, 16 MB of weights
+as float32, the vectors), a new query's p50 +0.06 ms.
 
 Off with `SKILLGATE_SEMANTIC=0`, or without the package: search is then the first stage
 alone, exactly as before.
@@ -122,7 +122,7 @@ class Model:
         # The model's own tokenize, looked up once: `tokenizer.model` makes a new Python
         # object around the model at each read (~15 us under a profiler, per request).
         self._tokenize = tokenizer.model.tokenize
-        self._weights = weights  # one row per token id, float16
+        self._weights = weights  # one row per token id, float32
         self._words: dict[str, list[int]] = {}  # a word's token ids (`ids`)
 
     def vector(self, text: str) -> np.ndarray:
@@ -173,7 +173,7 @@ class Model:
         # result rounded to float32 is the float32 result for a division or a square root
         # of float32 operands (53 >= 2 x 24 + 2 bits: double rounding is innocuous), and
         # a float32 division costs half the float64 one with its casts.
-        mean: np.ndarray = np.add.reduce(self._weights.take(ids, axis=0), axis=0, dtype=np.float32)
+        mean: np.ndarray = np.add.reduce(self._weights.take(ids, axis=0), axis=0)
         mean /= np.float32(len(ids))
         norm = math.sqrt(mean.dot(mean))
         return mean / norm if norm else mean
@@ -182,8 +182,8 @@ class Model:
 @cache
 def model() -> Model | None:
     """The model from the files the `wordllama` wheel ships (loaded once per process);
-    None when it is not installed. Only its files are read: its own loader keeps the
-    matrix as float32 (twice the memory) and its import configures the root logger."""
+    None when it is not installed. Only its files are read: its own loader keeps all 256
+    dimensions (twice the memory) and its import configures the root logger."""
     spec = importlib.util.find_spec("wordllama")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -195,7 +195,10 @@ def model() -> Model | None:
     # The tokenizer's cache holds every text it saw (each request a new one): off.
     tokenizer.model._resize_cache(0)
     with safe_open(str(here / "weights" / f"{_CONFIG}_256.safetensors"), framework="np") as f:
-        weights = np.ascontiguousarray(f.get_slice("embedding.weight")[:, :DIMS])
+        # As float32 (the file's float16 values exactly, 8 MB more): a request's pooling
+        # then sums float32 rows as `np.mean` sums float16 ones in float32, in the same
+        # order, without converting each value in software (~44k instructions a request).
+        weights = np.ascontiguousarray(f.get_slice("embedding.weight")[:, :DIMS], np.float32)
     return Model(tokenizer, weights)
 
 

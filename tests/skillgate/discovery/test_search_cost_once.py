@@ -241,14 +241,17 @@ def test_candidates_sorted_whole_are_the_best_as_when_cut_first(
 
 def test_the_semantic_blend_and_pooling_are_numpys_own_formulas() -> None:
     """`Semantic.reorder` and `Model._pooled` give the bits of the formulas they replaced:
-    `np.mean` and `np.linalg.norm`'s pooling, and the blend with `np.where` sorted negated."""
+    `np.mean` of the float16 rows and `np.linalg.norm`, and the blend with `np.where`
+    sorted negated."""
     model = semantic.model()
     assert model is not None
     rng = np.random.default_rng(26)
     tokens = len(model._weights)
+    shipped = model._weights.astype(np.float16)  # the file's values, as it holds them
+    assert shipped.astype(np.float32).tobytes() == model._weights.tobytes()
     for _ in range(500):
         ids = rng.integers(0, tokens, rng.integers(1, 40)).tolist()
-        mean = model._weights[ids].astype(np.float32).mean(axis=0, dtype=np.float32)
+        mean = shipped[ids].mean(axis=0, dtype=np.float32)
         expected = mean / np.linalg.norm(mean)
         assert model._pooled(ids).tobytes() == expected.tobytes()
     groups = rng.integers(0, 6, 400)
