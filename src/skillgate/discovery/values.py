@@ -131,6 +131,12 @@ def _held(pattern: re.Pattern[str]) -> tuple[Needed | None, bool]:
 _HELD = [_held(says) for says, _ in KINDS]
 
 
+# The kinds of a place ("in San Jose", "2508 University Avenue"): every match holds a
+# capital (`[A-Z]`, case-sensitive) after a word or a number, so a text whose characters
+# after the first hold no capital (most requests, written in lower case) has none.
+_CAPITALISED = frozenset(says for says, takes in KINDS if takes is _PLACES)
+
+
 def may_say(held: tuple[Needed | None, bool], text: str, lower: str | None) -> bool:
     """Whether a kind's pattern may match `text` (`held`: its `_HELD`; `lower`: the
     text's lower case when it is all ASCII, else None: a pattern that ignores case reads
@@ -188,8 +194,9 @@ class Values:
         Review": then no place)."""
         found = []
         lower = text.lower() if text.isascii() else None
+        plain = text[1:].islower()  # no capital after the first character: no place
         for (says, _), factors, held in zip(KINDS, self._factors, _HELD, strict=True):
-            if not may_say(held, text, lower):
+            if (plain and says in _CAPITALISED) or not may_say(held, text, lower):
                 continue  # the pattern cannot match: none of the strings it holds
             m = says.search(text)
             if m is not None and not ("place" in says.groupindex and known(m["place"])):
