@@ -124,10 +124,17 @@ class Postings:
         # New zeros as a pass of arithmetic over kept ones: `np.zeros` (and `bincount`'s
         # bins) clear memory with `rep stosb`, which an instruction count such as
         # bench/instructions.py counts byte by byte (~150k for 2n bins, five times this).
-        sums = self._zeros + 0.0
+        first = steps[0]
+        if isinstance(first, np.ndarray):  # the sums' start itself (0 + x is x): one pass
+            sums = first + 0.0
+            steps = steps[1:]
+        else:
+            sums = self._zeros + 0.0
         for step in steps:
             if isinstance(step, np.ndarray):
                 sums += step
+            elif len(step[0]) == 1:  # one term's rows: no copy of them to join
+                np.add.at(sums, step[0][0], step[1][0])
             else:
                 np.add.at(sums, np.concatenate(step[0]), np.concatenate(step[1]))
         return sums

@@ -76,6 +76,9 @@ MAX_LIMIT = 50
 # Top-k: documents scoring under this share of the best are left out before the
 # partition when enough others remain (an exact shortcut: ~50 candidates instead of ~700).
 NEAR = 0.3
+# Up to this many candidates are sorted whole; more are cut to the best `depth` first (a
+# partition, a comparison and two selections cost more than sorting ~200 floats).
+SORTED = 200
 # Candidates ranked beyond the limit, for the second look to bring up.
 SPARE = 3
 _MEMO = 10_000
@@ -329,35 +332,44 @@ class SearchIndex:
             return [], None
         scores, reading = scored
         scores *= self.mask(scopes, integration)
-        top = scores.max()
-        if top <= 0:
-            return [], reading
-        # The candidates: the documents within `NEAR` of the best (ascending: catalog
-        # order) when they are at least `limit` (the limit-th best is then among them),
-        # else every document that scores.
         # A few more than asked: the second look (discovery/rerank.py) may bring one up;
         # the semantic one (discovery/semantic.py) re-orders the best `depth` of them.
         wanted = limit + SPARE
         semantic = self.semantic
         depth = wanted if semantic is None else max(wanted, semantic.depth)
-        found = (scores >= top * NEAR).nonzero()[0]
-        if len(found) < wanted:
-            found = (scores > 0).nonzero()[0]
-        values = scores[found]
-        if len(found) > depth:
-            # Keep every document scoring at least the depth-th best (ties included).
-            cut = len(found) - depth
-            keep = values >= np.partition(values, cut)[cut]
-            found, values = found[keep], values[keep]
-        # Best first; a stable sort keeps equal scores in catalog order.
-        order = np.argsort(-values, kind="stable")[:depth]
-        best = found[order]
+        found = best_of(scores, wanted, depth)
+        if found is None:
+            return [], reading
+        best, values = found
         if semantic is not None:
             unknown = unknown_share(text, self._knows, self._said)
-            best = semantic.reorder(text, best, values[order], unknown)[:wanted]
+            best = semantic.reorder(text, best, values, unknown)[:wanted]
         hits = self.hits
         ranked = self._reorder.first([hits[i] for i in best.tolist()], {*q.terms, *q.related})
         return ranked[:limit], reading
+
+
+def best_of(scores: np.ndarray, wanted: int, depth: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The best `depth` documents' rows by `scores`, best first (equal scores in catalog
+    order), and their scores; None when none scores. The candidates: the documents within
+    `NEAR` of the best (ascending: catalog order) when they are at least `wanted` (the
+    wanted-th best is then among them), else every document that scores."""
+    top = scores.max()
+    if top <= 0:
+        return None
+    found = (scores >= top * NEAR).nonzero()[0]
+    if len(found) < wanted:
+        found = (scores > 0).nonzero()[0]
+    values = scores[found]
+    if len(found) > max(depth, SORTED):
+        # Keep every document scoring at least the depth-th best (ties included): the
+        # sort's first `depth` are the same, only the documents after them go.
+        cut = len(found) - depth
+        keep = values >= np.partition(values, cut)[cut]
+        found, values = found[keep], values[keep]
+    # A stable sort keeps equal scores in catalog order.
+    order = (-values).argsort(kind="stable")[:depth]
+    return found[order], values[order]
 
 
 def _rows(catalog: Catalog) -> tuple[list[Hit], dict[str, tuple[int, int]]]:

@@ -18,8 +18,8 @@ Measured (docs/catalog.md, "Search", `bench/search_semantic.py`): development se
 answerable, top-1/3/10 0.636/0.851/0.929 -> 0.653/0.858/0.929, no kind of request losing
 at any depth; BFCL pool top-1 0.640 -> 0.666, top-5 0.792 -> 0.805. Costs: the model's
 files read at start-up (~0.2 s), each endpoint embedded once per catalog (~1 s for 8,331,
-then read back from the snapshot folder), +38 MB resident (tokenizer, 8 MB of float16
-weights, the vectors), a new query's p50 +0.06 ms.
+then read back from the snapshot folder), +46 MB resident (tokenizer, 16 MB of weights
+as float32, the vectors), a new query's p50 +0.06 ms.
 
 Off with `SKILLGATE_SEMANTIC=0`, or without the package: search is then the first stage
 alone, exactly as before.
@@ -31,6 +31,7 @@ import contextlib
 import hashlib
 import importlib.util
 import io
+import math
 import os
 import re
 from collections.abc import Callable, Container, Sequence
@@ -117,7 +118,10 @@ class Model:
 
     def __init__(self, tokenizer: Any, weights: np.ndarray) -> None:
         self._tokenizer = tokenizer
-        self._weights = weights  # one row per token id, float16
+        # The model's own tokenize, looked up once: `tokenizer.model` makes a new Python
+        # object around the model at each read (~15 us under a profiler, per request).
+        self._tokenize = tokenizer.model.tokenize
+        self._weights = weights  # one row per token id, float32
         self._words: dict[str, list[int]] = {}  # a word's token ids (`ids`)
 
     def vector(self, text: str) -> np.ndarray:
@@ -131,15 +135,14 @@ class Model:
         joins two words; a text where that may not hold (two spaces in a row, a space at
         either end, a mark of its own, `<` of a special token) is encoded whole."""
         words = text.split(" ")
-        encode = self._tokenizer.encode
         if "" in words or "<" in text or _MARK in text:
-            ids: list[int] = encode(text, add_special_tokens=False).ids
+            ids: list[int] = self._tokenizer.encode(text, add_special_tokens=False).ids
             return ids
         known = self._words
         # A word alone is the model's tokens of the word after a mark (what the tokenizer's
         # normalizer makes of it: `_MARK` prepended, no space in it to replace), without
         # the pipeline's encoding object around them (no special token: no `<` in the text).
-        tokenize = self._tokenizer.model.tokenize
+        tokenize = self._tokenize
         out: list[int] = []
         for word in words:
             found = known.get(word)
@@ -162,19 +165,24 @@ class Model:
     def _pooled(self, ids: list[int]) -> np.ndarray:
         if not ids:
             return np.zeros(self._weights.shape[1], np.float32)
-        # What numpy's `mean` and `linalg.norm` compute, without their wrappers' checks
-        # (the same operations, the count an intp as `mean` divides by: the same bits).
-        mean: np.ndarray = np.add.reduce(self._weights.take(ids, axis=0), axis=0, dtype=np.float32)
-        np.true_divide(mean, np.intp(len(ids)), out=mean, casting="unsafe")
-        norm = float(np.sqrt(mean.dot(mean)))
+        # What numpy's `mean` and `linalg.norm` compute, without their wrappers' checks.
+        # The same bits: `mean` divides by the count in float64 and rounds to float32,
+        # `norm` takes a float32 square root; here both are float32's own division and the
+        # float64 root rounded to float32 (by the division, a float32 operation): a float64
+        # result rounded to float32 is the float32 result for a division or a square root
+        # of float32 operands (53 >= 2 x 24 + 2 bits: double rounding is innocuous), and
+        # a float32 division costs half the float64 one with its casts.
+        mean: np.ndarray = np.add.reduce(self._weights.take(ids, axis=0), axis=0)
+        mean /= np.float32(len(ids))
+        norm = math.sqrt(mean.dot(mean))
         return mean / norm if norm else mean
 
 
 @cache
 def model() -> Model | None:
     """The model from the files the `wordllama` wheel ships (loaded once per process);
-    None when it is not installed. Only its files are read: its own loader keeps the
-    matrix as float32 (twice the memory) and its import configures the root logger."""
+    None when it is not installed. Only its files are read: its own loader keeps all 256
+    dimensions (twice the memory) and its import configures the root logger."""
     spec = importlib.util.find_spec("wordllama")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -186,7 +194,10 @@ def model() -> Model | None:
     # The tokenizer's cache holds every text it saw (each request a new one): off.
     tokenizer.model._resize_cache(0)
     with safe_open(str(here / "weights" / f"{_CONFIG}_256.safetensors"), framework="np") as f:
-        weights = np.ascontiguousarray(f.get_slice("embedding.weight")[:, :DIMS])
+        # As float32 (the file's float16 values exactly, 8 MB more): a request's pooling
+        # then sums float32 rows as `np.mean` sums float16 ones in float32, in the same
+        # order, without converting each value in software (~44k instructions a request).
+        weights = np.ascontiguousarray(f.get_slice("embedding.weight")[:, :DIMS], np.float32)
     return Model(tokenizer, weights)
 
 
@@ -260,8 +271,10 @@ class Semantic:
         # `take`: the rows' copy, the same values, cheaper than fancy indexing's in 2-D.
         cosine = self.vectors.take(rows, axis=0) @ self._model.vector(text)
         group = self.group[rows]
-        own = group == group[0]
+        cosine[group != group[0]] = cosine[0]
         weight = WEIGHT * (1 + UNKNOWN_GAIN * unknown)
-        blended = values / values[0] + weight * np.where(own, cosine, cosine[0])
-        reordered: np.ndarray = rows[np.argsort(-blended, kind="stable")]
+        # The blend negated as it is computed, for an ascending sort: each operation's
+        # result negated exactly (rounding to nearest is symmetric), no pass to negate.
+        negated = values / -float(values[0]) + -weight * cosine
+        reordered: np.ndarray = rows[negated.argsort(kind="stable")]
         return reordered

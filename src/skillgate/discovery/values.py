@@ -131,6 +131,13 @@ def _held(pattern: re.Pattern[str]) -> tuple[Needed | None, bool]:
 _HELD = [_held(says) for says, _ in KINDS]
 
 
+# The kinds of a place ("in San Jose", "2508 University Avenue"): every match holds a
+# capital (`[A-Z]`, case-sensitive) after a word or a number, so a text whose characters
+# after the first hold no capital (most requests, written in lower case) has none.
+# One flag per kind, in `KINDS`' order (a pattern's hash is computed at every look-up).
+_CAPITALISED = tuple(takes is _PLACES for _, takes in KINDS)
+
+
 def may_say(held: tuple[Needed | None, bool], text: str, lower: str | None) -> bool:
     """Whether a kind's pattern may match `text` (`held`: its `_HELD`; `lower`: the
     text's lower case when it is all ASCII, else None: a pattern that ignores case reads
@@ -188,8 +195,10 @@ class Values:
         Review": then no place)."""
         found = []
         lower = text.lower() if text.isascii() else None
-        for (says, _), factors, held in zip(KINDS, self._factors, _HELD, strict=True):
-            if not may_say(held, text, lower):
+        plain = text[1:].islower()  # no capital after the first character: no place
+        kinds = zip(KINDS, self._factors, _HELD, _CAPITALISED, strict=True)
+        for (says, _), factors, held, capitalised in kinds:
+            if (plain and capitalised) or not may_say(held, text, lower):
                 continue  # the pattern cannot match: none of the strings it holds
             m = says.search(text)
             if m is not None and not ("place" in says.groupindex and known(m["place"])):

@@ -462,6 +462,14 @@ def test_a_kind_of_value_is_looked_for_only_where_the_text_holds_its_strings() -
             assert may or says.search(text) is None, (says.pattern, text)
             skipped += not may
     assert skipped  # and the tests do pass over some
+    # A place's kinds: never a match in a text with no capital after its first character.
+    capitalised = [says for (says, _), c in zip(values.KINDS, values._CAPITALISED) if c]
+    assert len(capitalised) == 2
+    plain = [*(t[0] + t[1:].lower() for t in texts), "in san jose", "2508 university avenue"]
+    for says in capitalised:
+        for text in [*texts, *plain]:
+            assert not text[1:].islower() or says.search(text) is None, (says.pattern, text)
+    assert sum(t[1:].islower() for t in texts) > 1_000  # requests passed over
 
 
 def test_a_class_of_characters_is_required_as_one_of_them() -> None:

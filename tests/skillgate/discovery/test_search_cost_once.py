@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from skillgate.discovery import lacks as lacks_module
-from skillgate.discovery import postings
+from skillgate.discovery import postings, search, semantic
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.foreign import _TOKEN, Foreign
 from skillgate.discovery.lacks import Lacks
@@ -207,3 +208,64 @@ def test_the_commonest_terms_sum_as_vectors_to_the_same_floats(index: SearchInde
         assert found is not None
         assert found[1] == expected[1]
         assert found[0].tobytes() == expected[0].tobytes()  # bit for bit
+
+
+def test_candidates_sorted_whole_are_the_best_as_when_cut_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Up to `SORTED` candidates are sorted whole, more are cut to the best `depth` first:
+    the same rows and scores either way (scores with many ties, all counts of candidates
+    one way then the other), as `np.argsort` of the negated scores orders them."""
+    rng = np.random.default_rng(26)
+    for _ in range(400):
+        n = int(rng.integers(1, 3_000))
+        scores = rng.random(n).round(int(rng.integers(1, 4))) * (rng.random(n) < rng.random())
+        wanted, depth = int(rng.integers(1, 60)), int(rng.integers(1, 60))
+        depth = max(depth, wanted)
+        found = {}
+        for sorted_up_to in (0, 1_000_000):
+            monkeypatch.setattr(search, "SORTED", sorted_up_to)
+            found[sorted_up_to] = search.best_of(scores, wanted, depth)
+        if scores.max() <= 0:
+            assert found == {0: None, 1_000_000: None}
+            continue
+        top = scores.max()
+        rows = (scores >= top * search.NEAR).nonzero()[0]
+        rows = rows if len(rows) >= wanted else (scores > 0).nonzero()[0]
+        expected = rows[np.argsort(-scores[rows], kind="stable")][:depth]
+        for got in found.values():
+            assert got is not None
+            assert got[0].tolist() == expected.tolist()
+            assert got[1].tobytes() == scores[expected].tobytes()
+
+
+def test_the_semantic_blend_and_pooling_are_numpys_own_formulas() -> None:
+    """`Semantic.reorder` and `Model._pooled` give the bits of the formulas they replaced:
+    `np.mean` of the float16 rows and `np.linalg.norm`, and the blend with `np.where`
+    sorted negated."""
+    model = semantic.model()
+    assert model is not None
+    rng = np.random.default_rng(26)
+    tokens = len(model._weights)
+    shipped = model._weights.astype(np.float16)  # the file's values, as it holds them
+    assert shipped.astype(np.float32).tobytes() == model._weights.tobytes()
+    for _ in range(500):
+        ids = rng.integers(0, tokens, rng.integers(1, 40)).tolist()
+        mean = shipped[ids].mean(axis=0, dtype=np.float32)
+        expected = mean / np.linalg.norm(mean)
+        assert model._pooled(ids).tobytes() == expected.tobytes()
+    groups = rng.integers(0, 6, 400)
+    hits = [SimpleNamespace(integration=SimpleNamespace(slug=str(g))) for g in groups]
+    vectors = rng.standard_normal((400, semantic.DIMS)).astype(np.float32)
+    second = semantic.Semantic(model, hits, vectors)  # type: ignore[arg-type]
+    for i in range(300):
+        rows = rng.choice(400, rng.integers(2, 60), replace=False)
+        values = np.sort(rng.random(len(rows)).round(rng.integers(1, 4)))[::-1] + 0.01
+        unknown = float(rng.choice([0.0, 0.25, 1 / 3]))
+        text = f"list the open issues {i}"
+        cosine = vectors[rows] @ model.vector(text)
+        group = second.group[rows]
+        weight = semantic.WEIGHT * (1 + semantic.UNKNOWN_GAIN * unknown)
+        blended = values / values[0] + weight * np.where(group == group[0], cosine, cosine[0])
+        expected_rows = rows[np.argsort(-blended, kind="stable")]
+        assert second.reorder(text, rows, values, unknown).tolist() == expected_rows.tolist()
