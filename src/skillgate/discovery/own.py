@@ -25,6 +25,11 @@ import numpy as np
 _KEPT = 2_048  # documents' term sets kept (`Documents.terms`)
 
 
+def _entry_terms(starts: np.ndarray) -> np.ndarray:
+    """Each score matrix entry's term (its column), from the columns' starts (`indptr`)."""
+    return np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
+
+
 def marks(bm25: bm25s.BM25, own: Sequence[frozenset[str] | None]) -> np.ndarray:
     """Per entry of `bm25`'s score matrix, whether the document's own terms hold its
     term; `own`: each document's own terms, None for a document that is nothing else."""
@@ -39,8 +44,7 @@ def marks(bm25: bm25s.BM25, own: Sequence[frozenset[str] | None]) -> np.ndarray:
     n = len(own)
     # Each entry as one number (term x documents + document), and each document's own
     # terms the same way: an entry of a document with phrasings is its own when found.
-    entry_terms = np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
-    keys = entry_terms * n + docs
+    keys = _entry_terms(starts) * n + docs
     held = np.array(
         [vocab[t] * n + d for d in said for t in own[d] or () if t in vocab], dtype=np.int64
     )
@@ -90,7 +94,7 @@ class Documents:
     def __init__(self, bm25: bm25s.BM25, own: np.ndarray) -> None:
         matrix = bm25.scores
         starts = matrix["indptr"]
-        terms = np.repeat(np.arange(len(starts) - 1), np.diff(starts))[own]
+        terms = _entry_terms(starts)[own]
         docs = matrix["indices"][own]
         order = np.argsort(docs, kind="stable")
         vocab = np.full(len(bm25.vocab_dict), "", dtype=object)

@@ -39,18 +39,21 @@ def _endpoint(name: str, category: str, description: str, method: str = "GET") -
     }
 
 
+def integration_file(slug: str, endpoints: list[dict[str, Any]]) -> dict[str, Any]:
+    """A catalog file's mapping for an integration of these tests."""
+    return {
+        "slug": slug,
+        "name": slug.replace("_", " ").title(),
+        "description": f"The {slug} integration of these tests.",
+        "base_url": f"https://api.{slug.replace('_', '')}.test",
+        "auth": {"token": {"help": "Create a token on the site."}},
+        "verify": {"path": "/me"},
+        "endpoints": endpoints,
+    }
+
+
 def _integration(slug: str, endpoints: list[dict[str, Any]]) -> Integration:
-    return Integration.model_validate(
-        {
-            "slug": slug,
-            "name": slug.replace("_", " ").title(),
-            "description": f"The {slug} integration of these tests.",
-            "base_url": f"https://api.{slug.replace('_', '')}.test",
-            "auth": {"token": {"help": "Create a token on the site."}},
-            "verify": {"path": "/me"},
-            "endpoints": endpoints,
-        }
-    )
+    return Integration.model_validate(integration_file(slug, endpoints))
 
 
 CODE = _integration(

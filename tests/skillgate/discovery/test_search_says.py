@@ -15,24 +15,16 @@ from skillgate.catalog.models import Integration
 from skillgate.discovery import own, semantic
 from skillgate.discovery.analysed import _document
 from skillgate.discovery.search import SearchIndex
-from tests.skillgate.discovery.test_search_index import CALENDAR, _endpoint
+from tests.skillgate.discovery.test_search_index import CALENDAR, _endpoint, integration_file
 
 
 def _shop_file(says: dict[str, list[str]]) -> dict[str, Any]:
     """A catalog file's mapping: two endpoints and a `says:` block."""
-    return {
-        "slug": "shop",
-        "name": "Shop",
-        "description": "The shop integration of these tests.",
-        "base_url": "https://api.shop.test",
-        "auth": {"token": {"help": "Create a token on the site."}},
-        "verify": {"path": "/me"},
-        "endpoints": [
-            _endpoint("get_balance", "balance", "Get the balance of the account."),
-            _endpoint("list_orders", "orders", "List the orders, newest first."),
-        ],
-        "says": says,
-    }
+    endpoints = [
+        _endpoint("get_balance", "balance", "Get the balance of the account."),
+        _endpoint("list_orders", "orders", "List the orders, newest first."),
+    ]
+    return {**integration_file("shop", endpoints), "says": says}
 
 
 def _shop(says: dict[str, list[str]]) -> Integration:
