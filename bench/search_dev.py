@@ -13,7 +13,15 @@ from __future__ import annotations
 import argparse
 
 from tests.skillgate.discovery import test_search_quality as quality
-from tests.skillgate.discovery.quality import measure, new_query_p50, table, total
+from tests.skillgate.discovery.quality import (
+    PHRASINGS,
+    PHRASINGS_SECOND,
+    measure,
+    new_query_p50,
+    phrasing_figures,
+    table,
+    total,
+)
 
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.confidence import fits
@@ -95,8 +103,9 @@ def main() -> None:
     )
     if args.misses:
         print("\n".join(_flags(index)))
-    print(table("catalog-wide phrasings (search_phrasings.yaml), per style",
-                quality.phrasing_figures(index)))  # fmt: skip
+    for path in (PHRASINGS, PHRASINGS_SECOND):
+        print(table(f"catalog-wide phrasings ({path.name}), per style",
+                    phrasing_figures(index, path)))  # fmt: skip
     _profiles(index)
     queries = [t["task"] for section in quality.dev_set().values() for t in section]
     p50 = new_query_p50(lambda q: index.matches(q, index.rank(q, ("*",), None, 10)), queries)

@@ -35,8 +35,10 @@ HELD_SETS = [
     (HERE / "search_blind7_held.yaml", "blind7_held", "seventh blind set's held-out half (chatty)"),
     (HERE / "search_blind8_held.yaml", "blind8_held", "eighth blind set's held-out half"),
 ]
-# Catalog-wide requests in users' words: five per curated endpoint, in these styles.
+# Catalog-wide requests in users' words, five per endpoint in these styles: for every
+# curated endpoint, and (the second pass) for the most asked of the others.
 PHRASINGS = HERE / "search_phrasings.yaml"
+PHRASINGS_SECOND = HERE / "search_phrasings_second.yaml"
 STYLES = ("terse", "question", "chatty", "idiom", "unnamed")
 # The kind of a section's requests that carry none (the others are `plain`).
 SECTION_KINDS = {
@@ -154,10 +156,10 @@ def dev_figures(index: Any) -> dict[str, dict[str, Rates]]:
     }
 
 
-def phrasings() -> list[dict[str, Any]]:
-    """search_phrasings.yaml as tasks: each request, the endpoint it was written for, and
-    its style as its kind."""
-    loaded: dict[str, dict[str, list[str]]] = yaml.safe_load(PHRASINGS.read_text("utf-8"))
+def phrasings(path: Path = PHRASINGS) -> list[dict[str, Any]]:
+    """A phrasings file (search_phrasings.yaml or the second pass's) as tasks: each
+    request, the endpoint it was written for, and its style as its kind."""
+    loaded: dict[str, dict[str, list[str]]] = yaml.safe_load(path.read_text("utf-8"))
     return [
         {"task": text, "expect": f"{slug}/{name}", "kind": style}
         for slug, endpoints in loaded.items()
@@ -166,6 +168,6 @@ def phrasings() -> list[dict[str, Any]]:
     ]
 
 
-def phrasing_figures(index: Any) -> dict[str, Rates]:
-    """The catalog-wide requests measured, per style (no request there is `none`)."""
-    return measure(ranker(index), phrasings(), "plain")
+def phrasing_figures(index: Any, path: Path = PHRASINGS) -> dict[str, Rates]:
+    """The catalog-wide requests of `path` measured, per style (no request is `none`)."""
+    return measure(ranker(index), phrasings(path), "plain")

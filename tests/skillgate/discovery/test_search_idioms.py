@@ -115,7 +115,8 @@ def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:
         ("punt the review to next week", {"update_meeting", "update_event"}),
         ("offboard Dana from Google Workspace", {"delete_user"}),
         ("get the contract signed by Ana", {"create_envelope"}),
-        ("send the NDA to our new hire for signature", {"create_envelope"}),
+        # Box Sign does it too (its sign request sends a document for signature).
+        ("send the NDA to our new hire for signature", {"create_envelope", "post_sign_requests"}),
         ("open a jira ticket for the broken checkout", {"create_issue"}),
         ("sunset the old repo", {"repos_update"}),
         ("blast out the newsletter to everyone", {"send_campaign"}),
