@@ -16,6 +16,7 @@ from tests.skillgate.discovery import test_search_quality as quality
 from tests.skillgate.discovery.quality import (
     PHRASINGS,
     PHRASINGS_SECOND,
+    PHRASINGS_THIRD,
     measure,
     new_query_p50,
     phrasing_figures,
@@ -103,7 +104,7 @@ def main() -> None:
     )
     if args.misses:
         print("\n".join(_flags(index)))
-    for path in (PHRASINGS, PHRASINGS_SECOND):
+    for path in (PHRASINGS, PHRASINGS_SECOND, PHRASINGS_THIRD):
         print(table(f"catalog-wide phrasings ({path.name}), per style",
                     phrasing_figures(index, path)))  # fmt: skip
     _profiles(index)

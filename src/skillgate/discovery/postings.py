@@ -12,7 +12,7 @@ them, its content words ("about the invoice") `CONTENT_WEIGHT` of them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container
 
 import bm25s
 import numpy as np
@@ -154,10 +154,11 @@ def _name_index(names: list[list[str]]) -> dict[str, tuple[np.ndarray, np.ndarra
 KNOWN_MAX = 100_000  # words whose answer `knowing` keeps (~10 MB at most)
 
 
-def knowing(analyzer: Analyzer, postings: Mapping[str, Posting]) -> Callable[[str], bool]:
-    """Whether the index holds a word's term (as a query's own word would be). Not a
-    method: the speller holding the index would make a cycle, which the collector never
-    frees once the server froze it (gc.freeze), and a reload would keep every old index."""
+def knowing(analyzer: Analyzer, postings: Container[str]) -> Callable[[str], bool]:
+    """Whether `postings` (the index's terms) hold a word's term (as a query's own word
+    would be). Not a method: the speller holding the index would make a cycle, which the
+    collector never frees once the server froze it (gc.freeze), and a reload would keep
+    every old index."""
 
     # A word's answer, kept: a new request's words are mostly words asked before (the
     # semantic second look asks of each word of every request, `unknown_share`), and the

@@ -120,10 +120,14 @@ class SearchIndex:
         self._postings = Postings(self.bm25, analysed.names)
         table = table_words()
         self._knows = knowing(self.analyzer, self._postings.lists)
+        # Per term, how many endpoints' own texts hold it (discovery/own.py). The speller
+        # knows only those terms: one that only users' phrasings hold (an id's fragment:
+        # "usr" of `usr_7Hq2kL`) is no reason to leave a typo ("usre") as written.
+        frequency = document_frequency(self.bm25, analysed.own)
         self._speller = Speller(
             dict(analysed.words),
             table,
-            self._knows,
+            knowing(self.analyzer, frequency),
             derived.named,
             [n.replace(" ", "") if " " not in n else "" for n in products.values()],
         )
@@ -131,7 +135,7 @@ class SearchIndex:
         # the score matrix when asked.
         self._matcher = matcher = Matcher(
             self.analyzer,
-            document_frequency(self.bm25, analysed.own),
+            frequency,
             len(self.hits),
             table,
             self._postings.names,

@@ -124,3 +124,12 @@ def test_document_frequency_counts_own_entries_only() -> None:
     assert len(found) == 0
     assert np.array_equal(rows.get(balance), np.array([0]))
     assert rows.get("nowhere") is None
+
+
+def test_a_phrasings_words_do_not_keep_a_typo_from_being_corrected() -> None:
+    """The speller knows the endpoints' own words only: a word only a phrasing holds (an
+    id's fragment, a writer's slip) does not keep the same typo in a request as written."""
+    said = {"list_orders": ["orders of usr_7Hq2kL", "the balanse of our orders"]}
+    index = SearchIndex(Catalog(integrations={"shop": _shop(said)}))
+    assert index._speller.word("balanse") == "balance"
+    assert index._speller.correct("what is the balanse") == "what is the balance"
