@@ -158,7 +158,7 @@ def dev_figures(index: Any) -> dict[str, dict[str, Rates]]:
 
 
 def phrasings(path: Path = PHRASINGS) -> list[dict[str, Any]]:
-    """A phrasings file (search_phrasings.yaml or the second pass's) as tasks: each
+    """A phrasings file (search_phrasings.yaml, or a later pass's) as tasks: each
     request, the endpoint it was written for, and its style as its kind."""
     loaded: dict[str, dict[str, list[str]]] = yaml.safe_load(path.read_text("utf-8"))
     return [
