@@ -30,7 +30,7 @@ from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.kinds import name_kinds
-from skillgate.discovery.own import marks
+from skillgate.discovery.own import fielded, marks
 from skillgate.discovery.spelling import name_words
 from skillgate.discovery.texts import fields, named_by_path, summary
 from skillgate.discovery.values import taken
@@ -87,9 +87,10 @@ class Analysed:
 
 def _document(
     analyzer: Analyzer, integration: Integration, e: Endpoint, seen: dict[str, list[str]]
-) -> tuple[list[str], frozenset[str] | None]:
-    """The endpoint's BM25 document: each field's terms, its weight times; and its own
-    terms when users' phrasings (`says`) add others (discovery/own.py), else None."""
+) -> tuple[list[str], frozenset[str] | None, int]:
+    """The endpoint's BM25 document: each field's terms, its weight times, then users'
+    phrasings' (`says`); its own terms when phrasings add others (discovery/own.py), else
+    None; and how many of the document's terms are its own texts'."""
     weights = FIELD_WEIGHTS
     texts = fields(integration, e)
     if named_by_path(e):
@@ -102,24 +103,26 @@ def _document(
             words = seen[text] = analyzer.terms(text)
         terms += words * weights[field]
     if not e.says:
-        return terms, None
-    own = frozenset(terms)
+        return terms, None, len(terms)
+    own, length = frozenset(terms), len(terms)
     terms += analyzer.terms(" ".join(e.says)) * weights["says"]
-    return terms, own
+    return terms, own, length
 
 
 def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
     """Every endpoint of the catalog, in catalog order, analysed and scored."""
     corpus: list[list[str]] = []
     owns: list[frozenset[str] | None] = []
+    lengths: list[int] = []  # each document's own texts' terms (the rest: phrasings)
     names: list[list[str]] = []
     seen: dict[str, list[str]] = {}  # parameter lists and categories repeat
     spoken: Counter[str] = Counter()  # the catalog's texts, for the speller
     for integration in catalog.integrations.values():
         for e in integration.endpoints:
-            document, mine = _document(analyzer, integration, e, seen)
+            document, mine, length = _document(analyzer, integration, e, seen)
             corpus.append(document)
             owns.append(mine)
+            lengths.append(length)
             names.append(sorted(set(analyzer.terms(e.name))))
             spoken.update(fields(integration, e).values())
     words: Counter[str] = Counter()
@@ -129,6 +132,9 @@ def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
     bm25 = bm25s.BM25(k1=K1, b=B)
     if any(corpus):  # bm25s cannot index nothing
         bm25.index(corpus, show_progress=False)
+        if any(mine is not None for mine in owns):
+            # Own texts and phrasings as two fields (own.fielded; bm25s has one).
+            bm25.scores["data"] = fielded(bm25, corpus, lengths, K1, B)
         own = marks(bm25, owns)
     else:
         bm25.vocab_dict = {}

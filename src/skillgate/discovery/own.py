@@ -9,6 +9,11 @@ kitty on stripe": `get_balance`), so the ranking reads them. The `match` of a re
 words ("the contractor payments this week") say nothing of what the call does, and
 with them a request nothing here does ("renew my gym membership") would look answered.
 
+The two weigh as two fields of one document (BM25F: `fielded`): each field's term
+frequencies normalised by that field's own length, then added and saturated once. An
+endpoint's phrasings, however many, so weigh a word by the share of them that use it,
+and they take nothing from the weight of its own texts' words.
+
 `own` marks, per entry of the BM25 score matrix (a term in a document, column-major as
 bm25s keeps it), whether the endpoint's own texts hold the term. The match's term sets
 (`Documents`), its document frequencies (`document_frequency`) and the rows a product's
@@ -121,3 +126,43 @@ class Documents:
                 self._sets.clear()  # simpler than an LRU, as the search's other caches
             self._sets[row] = found
         return found
+
+
+def fielded(
+    bm25: bm25s.BM25, corpus: Sequence[Sequence[str]], lengths: Sequence[int], k1: float, b: float
+) -> np.ndarray:
+    """`bm25`'s score matrix entries as BM25F of two fields: each document's first
+    `lengths[d]` terms (its own texts) and the rest (its phrasings). Each field's term
+    frequency is divided by 1 - b + b x its length / that field's mean length (over the
+    documents that have it); the two are added and saturated with `k1`; the idf is
+    Lucene's, as bm25s's. A corpus without phrasings scores as bm25s scores it."""
+    matrix = bm25.scores
+    docs = matrix["indices"].astype(np.int64)
+    starts = matrix["indptr"]
+    terms = _entry_terms(starts)
+    keys = terms * len(corpus) + docs
+    own = [list(c[:cut]) for c, cut in zip(corpus, lengths, strict=True)]
+    said = [list(c[cut:]) for c, cut in zip(corpus, lengths, strict=True)]
+    pseudo = np.zeros(len(keys))
+    for field in (own, said):
+        length = np.array([len(c) for c in field], dtype=np.float64)
+        if not length.any():
+            continue
+        norm = (1 - b) + b * length / length[length > 0].mean()
+        pseudo += _frequencies(bm25.vocab_dict, field, keys) / norm[docs]
+    df = np.diff(starts).astype(np.float64)
+    idf = np.log(1 + (len(corpus) - df + 0.5) / (df + 0.5))
+    scores: np.ndarray = (idf[terms] * pseudo / (k1 + pseudo)).astype(matrix["data"].dtype)
+    return scores
+
+
+def _frequencies(
+    vocab: dict[str, int], field: Sequence[Sequence[str]], keys: np.ndarray
+) -> np.ndarray:
+    """How often each entry's term (`keys`: term x documents + document) is in its
+    document's `field`."""
+    n = len(field)
+    pairs = np.fromiter((vocab[t] * n + d for d, c in enumerate(field) for t in c), np.int64)
+    found, counts = np.unique(pairs, return_counts=True)
+    at = np.minimum(np.searchsorted(found, keys), len(found) - 1)
+    return np.where(found[at] == keys, counts[at], 0)

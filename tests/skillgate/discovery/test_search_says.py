@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import bm25s
 import numpy as np
 import pytest
 import yaml
@@ -13,7 +14,7 @@ import yaml
 from skillgate.catalog.loader import Catalog, CatalogError, load_catalog
 from skillgate.catalog.models import Integration
 from skillgate.discovery import own, semantic
-from skillgate.discovery.analysed import _document
+from skillgate.discovery.analysed import K1, B, _document
 from skillgate.discovery.search import SearchIndex
 from tests.skillgate.discovery.test_search_index import CALENDAR, _endpoint, integration_file
 
@@ -97,7 +98,7 @@ def test_own_marks_agree_with_each_documents_own_terms(index: SearchIndex) -> No
     for row, h in enumerate(index.hits):
         if not h.endpoint.says:
             continue
-        document, mine = _document(index.analyzer, h.integration, h.endpoint, seen)
+        document, mine, _ = _document(index.analyzer, h.integration, h.endpoint, seen)
         assert mine is not None
         assert set(document) > mine
         assert index._documents.terms(row) == mine
@@ -133,3 +134,37 @@ def test_a_phrasings_words_do_not_keep_a_typo_from_being_corrected() -> None:
     index = SearchIndex(Catalog(integrations={"shop": _shop(said)}))
     assert index._speller.word("balanse") == "balance"
     assert index._speller.correct("what is the balanse") == "what is the balance"
+
+
+def _scored(corpus: list[list[str]], lengths: list[int]) -> tuple[bm25s.BM25, np.ndarray]:
+    bm25 = bm25s.BM25(k1=K1, b=B)
+    bm25.index(corpus, show_progress=False)
+    return bm25, own.fielded(bm25, corpus, lengths, K1, B)
+
+
+def _score(bm25: bm25s.BM25, scores: np.ndarray, term: str, document: int) -> float:
+    column = bm25.vocab_dict[term]
+    starts, docs = bm25.scores["indptr"], bm25.scores["indices"]
+    at = starts[column] + list(docs[starts[column] : starts[column + 1]]).index(document)
+    return float(scores[at])
+
+
+def test_without_phrasings_the_fields_score_as_bm25s() -> None:
+    corpus = [["get", "balanc", "account"], ["list", "order", "order"], ["balanc", "order"]]
+    bm25, scores = _scored(corpus, [len(c) for c in corpus])
+    np.testing.assert_allclose(scores, bm25.scores["data"], rtol=1e-6)
+
+
+def test_phrasings_weigh_a_word_by_their_share_and_leave_own_words_as_they_were() -> None:
+    """BM25F (own.fielded): more phrasings do not lengthen the endpoint's own texts, and
+    a word one phrasing of five uses weighs less than one every phrasing uses."""
+    own_texts, other = ["get", "balanc", "account"], ["list", "order", "shop"]
+    one = [[*own_texts, "kitti"], other]
+    five = [[*own_texts, "kitti", "cash", "money", "bank", "fund"], other]
+    bm25_one, one_scores = _scored(one, [3, 2])
+    bm25_five, five_scores = _scored(five, [3, 2])
+    own_one = _score(bm25_one, one_scores, "balanc", 0)
+    assert _score(bm25_five, five_scores, "balanc", 0) == pytest.approx(own_one)
+    # One field, as bm25s scores it: the phrasings' length takes from the own words.
+    assert _score(bm25_five, bm25_five.scores["data"], "balanc", 0) < own_one
+    assert _score(bm25_five, five_scores, "kitti", 0) < _score(bm25_one, one_scores, "kitti", 0)
