@@ -28,13 +28,13 @@ call that deletes is not first for a request that does not ask for it
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Container, Mapping
 
 import numpy as np
 
 from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
-from skillgate.discovery.analysed import for_catalog
+from skillgate.discovery.analysed import Analysed, for_catalog
 from skillgate.discovery.analysis import LEAD_INS, STOPWORDS, Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.confidence import Matcher
@@ -89,6 +89,21 @@ _ANSWERS = 4_096  # recent answers kept: an agent repeats a search, many agents 
 AnswerKey = tuple[str, tuple[str, ...], str | None, int, frozenset[str]]
 
 
+def _speller(
+    analyzer: Analyzer,
+    analysed: Analysed,
+    table: Collection[str],
+    frequency: Container[str],
+    products: Mapping[str, str],
+) -> Speller:
+    """The speller over the catalog's words. It knows only the terms the endpoints' own
+    texts hold (`frequency`, discovery/own.py): a term only users' phrasings hold (an id's
+    fragment, "usr" of `usr_7Hq2kL`) is no reason to leave a typo ("usre") as written."""
+    one_word = [n.replace(" ", "") if " " not in n else "" for n in products.values()]
+    known = knowing(analyzer, frequency)
+    return Speller(dict(analysed.words), table, known, analysed.derived.named, one_word)
+
+
 class SearchIndex:
     def __init__(
         self, catalog: Catalog, boost: Mapping[tuple[str, str], float] | None = None
@@ -120,17 +135,8 @@ class SearchIndex:
         self._postings = Postings(self.bm25, analysed.names)
         table = table_words()
         self._knows = knowing(self.analyzer, self._postings.lists)
-        # Per term, how many endpoints' own texts hold it (discovery/own.py). The speller
-        # knows only those terms: one that only users' phrasings hold (an id's fragment:
-        # "usr" of `usr_7Hq2kL`) is no reason to leave a typo ("usre") as written.
-        frequency = document_frequency(self.bm25, analysed.own)
-        self._speller = Speller(
-            dict(analysed.words),
-            table,
-            knowing(self.analyzer, frequency),
-            derived.named,
-            [n.replace(" ", "") if " " not in n else "" for n in products.values()],
-        )
+        frequency = document_frequency(self.bm25, analysed.own)  # own texts' terms
+        self._speller = _speller(self.analyzer, analysed, table, frequency, products)
         # Each result's `match` (discovery/matching.py), each document's terms read from
         # the score matrix when asked.
         self._matcher = matcher = Matcher(
