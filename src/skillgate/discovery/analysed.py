@@ -30,7 +30,7 @@ from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.kinds import name_kinds
-from skillgate.discovery.own import fielded, marks
+from skillgate.discovery.own import fielded
 from skillgate.discovery.spelling import name_words
 from skillgate.discovery.texts import fields, named_by_path, summary
 from skillgate.discovery.values import taken
@@ -87,10 +87,9 @@ class Analysed:
 
 def _document(
     analyzer: Analyzer, integration: Integration, e: Endpoint, seen: dict[str, list[str]]
-) -> tuple[list[str], frozenset[str] | None, int]:
+) -> tuple[list[str], int]:
     """The endpoint's BM25 document: each field's terms, its weight times, then users'
-    phrasings' (`says`); its own terms when phrasings add others (discovery/own.py), else
-    None; and how many of the document's terms are its own texts'."""
+    phrasings' (`says`, discovery/own.py); and how many of its terms are its own texts'."""
     weights = FIELD_WEIGHTS
     texts = fields(integration, e)
     if named_by_path(e):
@@ -102,26 +101,23 @@ def _document(
         if words is None:
             words = seen[text] = analyzer.terms(text)
         terms += words * weights[field]
-    if not e.says:
-        return terms, None, len(terms)
-    own, length = frozenset(terms), len(terms)
-    terms += analyzer.terms(" ".join(e.says)) * weights["says"]
-    return terms, own, length
+    length = len(terms)
+    if e.says:
+        terms += analyzer.terms(" ".join(e.says)) * weights["says"]
+    return terms, length
 
 
 def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
     """Every endpoint of the catalog, in catalog order, analysed and scored."""
     corpus: list[list[str]] = []
-    owns: list[frozenset[str] | None] = []
     lengths: list[int] = []  # each document's own texts' terms (the rest: phrasings)
     names: list[list[str]] = []
     seen: dict[str, list[str]] = {}  # parameter lists and categories repeat
     spoken: Counter[str] = Counter()  # the catalog's texts, for the speller
     for integration in catalog.integrations.values():
         for e in integration.endpoints:
-            document, mine, length = _document(analyzer, integration, e, seen)
+            document, length = _document(analyzer, integration, e, seen)
             corpus.append(document)
-            owns.append(mine)
             lengths.append(length)
             names.append(sorted(set(analyzer.terms(e.name))))
             spoken.update(fields(integration, e).values())
@@ -132,10 +128,10 @@ def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
     bm25 = bm25s.BM25(k1=K1, b=B)
     if any(corpus):  # bm25s cannot index nothing
         bm25.index(corpus, show_progress=False)
-        if any(mine is not None for mine in owns):
+        own = np.ones(len(bm25.scores["data"]), dtype=bool)  # without phrasings: all own
+        if any(len(c) > cut for c, cut in zip(corpus, lengths, strict=True)):
             # Own texts and phrasings as two fields (own.fielded; bm25s has one).
-            bm25.scores["data"] = fielded(bm25, corpus, lengths, K1, B)
-        own = marks(bm25, owns)
+            bm25.scores["data"], own = fielded(bm25, corpus, lengths, K1, B)
     else:
         bm25.vocab_dict = {}
         own = np.zeros(0, dtype=bool)

@@ -15,9 +15,10 @@ endpoint's phrasings, however many, so weigh a word by the share of them that us
 and they take nothing from the weight of its own texts' words.
 
 `own` marks, per entry of the BM25 score matrix (a term in a document, column-major as
-bm25s keeps it), whether the endpoint's own texts hold the term. The match's term sets
-(`Documents`), its document frequencies (`document_frequency`) and the rows a product's
-call is looked for in (discovery/lacks.py, `rows`) come from the marked entries alone.
+bm25s keeps it), whether the endpoint's own texts hold the term (`fielded` finds them
+with the scores). The match's term sets (`Documents`), its document frequencies
+(`document_frequency`) and the rows a product's call is looked for in
+(discovery/lacks.py, `Rows`) come from the marked entries alone.
 """
 
 from __future__ import annotations
@@ -33,29 +34,6 @@ _KEPT = 2_048  # documents' term sets kept (`Documents.terms`)
 def _entry_terms(starts: np.ndarray) -> np.ndarray:
     """Each score matrix entry's term (its column), from the columns' starts (`indptr`)."""
     return np.repeat(np.arange(len(starts) - 1, dtype=np.int64), np.diff(starts))
-
-
-def marks(bm25: bm25s.BM25, own: Sequence[frozenset[str] | None]) -> np.ndarray:
-    """Per entry of `bm25`'s score matrix, whether the document's own terms hold its
-    term; `own`: each document's own terms, None for a document that is nothing else."""
-    matrix = bm25.scores
-    docs = matrix["indices"]
-    out = np.ones(len(docs), dtype=bool)
-    said = [d for d, terms in enumerate(own) if terms is not None]
-    if not said:
-        return out
-    starts = matrix["indptr"]
-    vocab = bm25.vocab_dict
-    n = len(own)
-    # Each entry as one number (term x documents + document), and each document's own
-    # terms the same way: an entry of a document with phrasings is its own when found.
-    keys = _entry_terms(starts) * n + docs
-    held = np.array(
-        [vocab[t] * n + d for d in said for t in own[d] or () if t in vocab], dtype=np.int64
-    )
-    check = np.isin(docs, said)
-    out[check] = np.isin(keys[check], held)
-    return out
 
 
 def document_frequency(bm25: bm25s.BM25, own: np.ndarray) -> dict[str, int]:
@@ -130,12 +108,13 @@ class Documents:
 
 def fielded(
     bm25: bm25s.BM25, corpus: Sequence[Sequence[str]], lengths: Sequence[int], k1: float, b: float
-) -> np.ndarray:
-    """`bm25`'s score matrix entries as BM25F of two fields: each document's first
-    `lengths[d]` terms (its own texts) and the rest (its phrasings). Each field's term
-    frequency is divided by 1 - b + b x its length / that field's mean length (over the
-    documents that have it); the two are added and saturated with `k1`; the idf is
-    Lucene's, as bm25s's. A corpus without phrasings scores as bm25s scores it."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """`bm25`'s score matrix entries as BM25F of two fields, each document's first
+    `lengths[d]` terms (its own texts) and the rest (its phrasings); and per entry whether
+    the document's own texts hold its term (`own`). Each field's term frequency is divided
+    by 1 - b + b x its length / that field's mean length (over the documents that have
+    it); the two are added and saturated with `k1`; the idf is Lucene's, as bm25s's.
+    A corpus without phrasings scores as bm25s scores it."""
     matrix = bm25.scores
     docs = matrix["indices"].astype(np.int64)
     starts = matrix["indptr"]
@@ -143,17 +122,18 @@ def fielded(
     keys = terms * len(corpus) + docs
     own = [list(c[:cut]) for c, cut in zip(corpus, lengths, strict=True)]
     said = [list(c[cut:]) for c, cut in zip(corpus, lengths, strict=True)]
+    frequencies = [_frequencies(bm25.vocab_dict, field, keys) for field in (own, said)]
     pseudo = np.zeros(len(keys))
-    for field in (own, said):
+    for field, frequency in zip((own, said), frequencies, strict=True):
         length = np.array([len(c) for c in field], dtype=np.float64)
         if not length.any():
             continue
         norm = (1 - b) + b * length / length[length > 0].mean()
-        pseudo += _frequencies(bm25.vocab_dict, field, keys) / norm[docs]
+        pseudo += frequency / norm[docs]
     df = np.diff(starts).astype(np.float64)
     idf = np.log(1 + (len(corpus) - df + 0.5) / (df + 0.5))
     scores: np.ndarray = (idf[terms] * pseudo / (k1 + pseudo)).astype(matrix["data"].dtype)
-    return scores
+    return scores, frequencies[0] > 0
 
 
 def _frequencies(
@@ -163,6 +143,8 @@ def _frequencies(
     document's `field`."""
     n = len(field)
     pairs = np.fromiter((vocab[t] * n + d for d, c in enumerate(field) for t in c), np.int64)
+    if not len(pairs):
+        return np.zeros(len(keys), np.int64)
     found, counts = np.unique(pairs, return_counts=True)
     at = np.minimum(np.searchsorted(found, keys), len(found) - 1)
     return np.where(found[at] == keys, counts[at], 0)

@@ -14,7 +14,7 @@ import yaml
 from skillgate.catalog.loader import Catalog, CatalogError, load_catalog
 from skillgate.catalog.models import Integration
 from skillgate.discovery import own, semantic
-from skillgate.discovery.analysed import K1, B, _document
+from skillgate.discovery.analysed import K1, B, _document, for_catalog
 from skillgate.discovery.search import SearchIndex
 from tests.skillgate.discovery.test_search_index import CALENDAR, _endpoint, integration_file
 
@@ -98,8 +98,9 @@ def test_own_marks_agree_with_each_documents_own_terms(index: SearchIndex) -> No
     for row, h in enumerate(index.hits):
         if not h.endpoint.says:
             continue
-        document, mine, _ = _document(index.analyzer, h.integration, h.endpoint, seen)
-        assert mine is not None
+        document, length = _document(index.analyzer, h.integration, h.endpoint, seen)
+        assert length < len(document)
+        mine = frozenset(document[:length])
         assert set(document) > mine
         assert index._documents.terms(row) == mine
         said += 1
@@ -114,7 +115,7 @@ def test_document_frequency_counts_own_entries_only() -> None:
     assert kitty not in documents.terms(0)
     assert balance in documents.terms(0)
     assert kitty in index.bm25.vocab_dict  # indexed: the ranking reads it
-    marks = own.marks(index.bm25, [documents.terms(0), None])
+    marks = for_catalog(Catalog(integrations={"shop": shop}), index.analyzer).own
     assert marks.sum() == len(marks) - 1  # one entry, kitty's in get_balance, not own
     frequency = own.document_frequency(index.bm25, marks)
     assert kitty not in frequency
@@ -139,7 +140,7 @@ def test_a_phrasings_words_do_not_keep_a_typo_from_being_corrected() -> None:
 def _scored(corpus: list[list[str]], lengths: list[int]) -> tuple[bm25s.BM25, np.ndarray]:
     bm25 = bm25s.BM25(k1=K1, b=B)
     bm25.index(corpus, show_progress=False)
-    return bm25, own.fielded(bm25, corpus, lengths, K1, B)
+    return bm25, own.fielded(bm25, corpus, lengths, K1, B)[0]
 
 
 def _score(bm25: bm25s.BM25, scores: np.ndarray, term: str, document: int) -> float:
