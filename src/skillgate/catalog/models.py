@@ -73,6 +73,11 @@ class Pagination(_Frozen):
     items: str | None = None
 
 
+# An endpoint's `says`: each request's length in characters, and how many at most.
+SAID = (3, 400)
+SAYS_MOST = 12
+
+
 class Endpoint(_Frozen):
     name: str
     method: HttpMethod
@@ -112,8 +117,8 @@ class Endpoint(_Frozen):
     # Requests in users' words that this endpoint answers ("what's in the kitty on
     # stripe"): search indexes them beside its own texts, and the match reads only the
     # latter (discovery/own.py). Written in the integration file's `says:` block.
-    says: tuple[Annotated[str, Field(min_length=3, max_length=400)], ...] = Field(
-        default=(), max_length=12
+    says: tuple[Annotated[str, Field(min_length=SAID[0], max_length=SAID[1])], ...] = Field(
+        default=(), max_length=SAYS_MOST
     )
 
     @field_validator("name")
@@ -216,13 +221,13 @@ class Timeouts(_Frozen):
 
 def _says_schema(schema: dict[str, Any]) -> None:
     """The file's `says:` block in the JSON schema (the loader puts it on the endpoints)."""
-    phrasing = {"type": "string", "minLength": 3, "maxLength": 400}
+    phrasing = {"type": "string", "minLength": SAID[0], "maxLength": SAID[1]}
     schema["properties"]["says"] = {
         "title": "Says",
         "description": "Per endpoint name, requests in users' words that it answers "
         "(search indexes them; docs/catalog.md).",
         "type": "object",
-        "additionalProperties": {"type": "array", "items": phrasing, "maxItems": 12},
+        "additionalProperties": {"type": "array", "items": phrasing, "maxItems": SAYS_MOST},
     }
 
 
