@@ -36,6 +36,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     # Code hosting
     ("pull request", "pr", "merge request"),
     ("repository", "repo"),
+    ("environment", "env"),
     ("issue", "ticket"),
     ("organization", "org"),
     # Messages and mail

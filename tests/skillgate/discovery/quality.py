@@ -40,6 +40,7 @@ HELD_SETS = [
 PHRASINGS = HERE / "search_phrasings.yaml"
 PHRASINGS_SECOND = HERE / "search_phrasings_second.yaml"
 PHRASINGS_THIRD = HERE / "search_phrasings_third.yaml"
+PHRASINGS_FOURTH = HERE / "search_phrasings_fourth.yaml"
 STYLES = ("terse", "question", "chatty", "idiom", "unnamed")
 # The kind of a section's requests that carry none (the others are `plain`).
 SECTION_KINDS = {

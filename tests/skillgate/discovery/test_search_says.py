@@ -137,6 +137,23 @@ def test_a_phrasings_words_do_not_keep_a_typo_from_being_corrected() -> None:
     assert index._speller.correct("what is the balanse") == "what is the balance"
 
 
+def test_a_phrasings_example_values_are_not_its_words() -> None:
+    """An id, a repository or a variable's name in a phrasing (analysed._VALUES) is a
+    made-up or documented example, no word of the endpoint's document: a request carrying
+    the same example value is not drawn to it, as a request's own references are read."""
+    said = {"list_orders": ["orders of customer 4uLU6hMCjMI75M1A2tKUQC in acme/web, API_URL set"]}
+    shop = _shop(said)
+    index = SearchIndex(Catalog(integrations={"shop": shop}))
+    document, length = _document(index.analyzer, shop, shop.endpoints[1], {})
+    phrasing = set(document[length:])
+    assert set(index.analyzer.terms("orders of customer in set")) <= phrasing
+    values = index.analyzer.terms("4uLU6hMCjMI75M1A2tKUQC acme web API URL")
+    assert len(values) >= 5
+    assert phrasing.isdisjoint(values)
+    assert index.search("4uLU6hMCjMI75M1A2tKUQC", ("*",), None, 3) == []
+    assert index.search("customer", ("*",), None, 3)[0].endpoint.name == "list_orders"
+
+
 def _scored(corpus: list[list[str]], lengths: list[int]) -> tuple[bm25s.BM25, np.ndarray]:
     bm25 = bm25s.BM25(k1=K1, b=B)
     bm25.index(corpus, show_progress=False)
