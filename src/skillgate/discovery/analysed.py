@@ -15,7 +15,6 @@ import contextlib
 import hashlib
 import io
 import logging
-import re
 import zipfile
 from collections import Counter
 from dataclasses import dataclass
@@ -33,8 +32,7 @@ from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.kinds import name_kinds
 from skillgate.discovery.own import fielded
 from skillgate.discovery.spelling import name_words
-from skillgate.discovery.synonyms import SHAPES
-from skillgate.discovery.texts import fields, named_by_path, summary
+from skillgate.discovery.texts import fields, named_by_path, said, summary
 from skillgate.discovery.values import taken
 from skillgate.discovery.world import taken_out
 
@@ -52,23 +50,6 @@ FIELD_WEIGHTS = {
 # times more. (Weighing such a name less, x2 to x6 instead of x8, changed nothing
 # measurable: its words are the path's, which other fields do not hold.)
 SUMMARY_WEIGHT = 4
-# A phrasing's values are no evidence of which call a request is for: the writer made
-# them up or took them from the product's documentation, and a request carrying the same
-# example value matched them ("4uLU6hMCjMI75M1A2tKUQC", Spotify's; Stripe's
-# "cus_NffrFeUfNV2Hib"). Left out of the phrasings' field: the shapes a request's references
-# are read in and their words dropped (discovery/synonyms.SHAPES: a repository "acme/api",
-# an environment variable's name "API_URL"), and ids: a run of six letters and digits or
-# more that holds two digits, or a digit and letters of both cases.
-_VALUES = re.compile(
-    "|".join(
-        [p for _, p, meant in SHAPES if meant in ("repository", "environment variable")]
-        + [
-            r"(?<![A-Za-z0-9])(?=[A-Za-z0-9]{6,}(?![A-Za-z0-9]))(?=[A-Za-z]*\d)"
-            r"(?:(?=[A-Za-z0-9]*\d[A-Za-z]*\d)|(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z]))"
-            r"[A-Za-z0-9]+"
-        ]
-    )
-)
 # BM25 (Lucene variant): term-frequency saturation and length normalisation. K1 1.9 (2.0
 # before issue 26's seventh round: development set all answerable top-3 0.901 -> 0.903,
 # BFCL top-1/5 0.736/0.842 -> 0.738/0.844; 1.6: BFCL 0.741 but top-10 0.959 -> 0.954).
@@ -122,7 +103,7 @@ def _document(
         terms += words * weights[field]
     length = len(terms)
     if e.says:
-        terms += analyzer.terms(_VALUES.sub(" ", " ".join(e.says))) * weights["says"]
+        terms += analyzer.terms(said(e)) * weights["says"]
     return terms, length
 
 

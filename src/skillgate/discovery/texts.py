@@ -10,9 +10,9 @@ from skillgate.discovery.analysis import _CAMEL, _WORD, FILLER, LEAD_INS, STOPWO
 from skillgate.discovery.cues import CUES
 from skillgate.discovery.phrasing import DAYS, MONTHS
 from skillgate.discovery.products import NICKNAMES
-from skillgate.discovery.synonyms import ACTIONS, MEANS, SYNONYMS
+from skillgate.discovery.synonyms import ACTIONS, MEANS, SHAPES, SYNONYMS
 
-__all__ = ["fields", "named_by_path", "one_line", "summary", "table_words"]
+__all__ = ["fields", "named_by_path", "one_line", "said", "summary", "table_words"]
 
 
 def fields(integration: Integration, e: Endpoint) -> dict[str, str]:
@@ -26,6 +26,31 @@ def fields(integration: Integration, e: Endpoint) -> dict[str, str]:
         "description": e.description,
         "parameters": " ".join(p.name for p in e.parameters if p.name not in paging),
     }
+
+
+# A phrasing's values are no evidence of which call a request is for: the writer made
+# them up or took them from the product's documentation, and a request carrying the same
+# example value matched them ("4uLU6hMCjMI75M1A2tKUQC", Spotify's; Stripe's
+# "cus_NffrFeUfNV2Hib"). Left out of them (`said`): the shapes a request's references
+# are read in and their words dropped (discovery/synonyms.SHAPES: a repository "acme/api",
+# an environment variable's name "API_URL"), and ids: a run of six letters and digits or
+# more that holds two digits, or a digit and letters of both cases.
+_VALUES = re.compile(
+    "|".join(
+        [p for _, p, meant in SHAPES if meant in ("repository", "environment variable")]
+        + [
+            r"(?<![A-Za-z0-9])(?=[A-Za-z0-9]{6,}(?![A-Za-z0-9]))(?=[A-Za-z]*\d)"
+            r"(?:(?=[A-Za-z0-9]*\d[A-Za-z]*\d)|(?=[A-Za-z0-9]*[a-z])(?=[A-Za-z0-9]*[A-Z]))"
+            r"[A-Za-z0-9]+"
+        ]
+    )
+)
+
+
+def said(e: Endpoint) -> str:
+    """The endpoint's phrasings (`Endpoint.says`) as one text, without their values: what
+    the index's phrasings field (discovery/own.py) and the semantic look read of them."""
+    return _VALUES.sub(" ", " ".join(e.says))
 
 
 _PATH_WORD = re.compile(r"[a-z0-9]+")

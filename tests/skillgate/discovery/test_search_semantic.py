@@ -16,6 +16,7 @@ import pytest
 from skillgate.catalog.loader import Catalog
 from skillgate.discovery import semantic
 from skillgate.discovery.search import SearchIndex
+from skillgate.discovery.texts import said as phrasings_text
 from tests.skillgate.discovery.test_search_index import _endpoint, _integration
 
 # (request, an endpoint first in catalog order, the endpoint the request means): both
@@ -126,6 +127,31 @@ def test_the_vectors_are_unit_length_and_kept_in_the_snapshot_folder(tmp_path: P
     repaired = SearchIndex(catalog).semantic
     assert repaired is not None
     assert np.allclose(repaired.vectors, built.vectors)
+
+
+def test_an_endpoints_phrasings_move_its_vector_toward_them() -> None:
+    """An endpoint with phrasings: its own texts' vector plus `SAYS_WEIGHT` x theirs (their
+    example values left out), made unit; one without keeps its own texts' vector."""
+    says = [
+        "grab a table for two at the bistro tonight",
+        "reserve seats for dinner 4uLU6hMCjMI75M1A2tKUQC",
+    ]
+    plain, phrased = _endpoint(*TIES[0][1]), {**_endpoint(*TIES[0][2]), "says": says}
+    integration = _integration("app", [plain, phrased])
+    index = SearchIndex(Catalog(integrations={"app": integration}))
+    built, model = index.semantic, semantic.model()
+    assert built is not None
+    assert model is not None
+    first, second = (semantic.endpoint_text(h) for h in index.hits)
+    phrasings = phrasings_text(index.hits[1].endpoint)
+    assert "dinner" in phrasings
+    assert "4uLU6" not in phrasings
+    own, theirs = model.vector(second), model.vector(phrasings)
+    mixed = own + semantic.SAYS_WEIGHT * theirs
+    assert np.allclose(built.vectors[1], mixed / np.linalg.norm(mixed), atol=1e-5)
+    assert np.allclose(built.vectors[0], model.vector(first), atol=1e-6)
+    request = model.vector("book us a table for dinner")
+    assert float(built.vectors[1] @ request) > float(own @ request)
 
 
 def test_an_empty_catalog_searches_to_nothing() -> None:
