@@ -3,10 +3,10 @@
 
 A static word-embedding model turns each endpoint's text (product, name words, the
 description's first sentence, path words; its phrasings at `SAYS_WEIGHT`) and the request
-into unit vectors: WordLlama's
-`l2_supercat` token vectors (the `wordllama` wheel on PyPI ships them, with their
-tokenizer; nothing is downloaded, ever), truncated to their first `DIMS` dimensions (the
-model is trained so that a prefix is itself an embedding), averaged over the tokens.
+into unit vectors: WordLlama's `l2_supercat` token vectors (the `wordllama` wheel on PyPI
+ships them, with their tokenizer; nothing is downloaded, ever), truncated to their first
+`DIMS` dimensions (the model is trained so that a prefix is itself an embedding),
+averaged over the tokens.
 
 The first stage's best `DEPTH` candidates are then re-ordered by their score as a share
 of the best plus `WEIGHT` x their cosine to the request. Only candidates of the first
