@@ -140,7 +140,7 @@ def test_development_set_per_kind(index: SearchIndex, capsys: pytest.CaptureFixt
         (PHRASINGS_THIRD, 800, {"all": 0.66, "terse": 0.8, "chatty": 0.72}),
         # The fourth pass (fifteenth round): all top-3 0.331 without phrasings (terse
         # 0.660, chatty 0.443); with them and the phrasings' values left out of their
-        # field (analysed._VALUES) 0.709 (terse 0.878, chatty 0.869); 0.697 (0.871, 0.862)
+        # field (texts.said) 0.709 (terse 0.878, chatty 0.869); 0.697 (0.871, 0.862)
         # once the fifth pass's neighbours had theirs.
         (PHRASINGS_FOURTH, 738, {"all": 0.67, "terse": 0.85, "chatty": 0.84}),
         # The fifth pass (the same round): all top-3 0.372 without phrasings, after the

@@ -138,7 +138,7 @@ def test_a_phrasings_words_do_not_keep_a_typo_from_being_corrected() -> None:
 
 
 def test_a_phrasings_example_values_are_not_its_words() -> None:
-    """An id, a repository or a variable's name in a phrasing (analysed._VALUES) is a
+    """An id, a repository or a variable's name in a phrasing (texts.said) is a
     made-up or documented example, no word of the endpoint's document: a request carrying
     the same example value is not drawn to it, as a request's own references are read."""
     said = {"list_orders": ["orders of customer 4uLU6hMCjMI75M1A2tKUQC in acme/web, API_URL set"]}
