@@ -34,6 +34,7 @@ HELD_SETS = [
     (HERE / "search_blind6_held.yaml", "blind6_held", "sixth blind set's held-out half"),
     (HERE / "search_blind7_held.yaml", "blind7_held", "seventh blind set's held-out half (chatty)"),
     (HERE / "search_blind8_held.yaml", "blind8_held", "eighth blind set's held-out half"),
+    (HERE / "search_blind9_held.yaml", "blind9_held", "ninth blind set's held-out half"),
 ]
 # Catalog-wide requests in users' words, five per endpoint in these styles: for every
 # curated endpoint, and (the second to fifth passes) for the most asked of the others.
