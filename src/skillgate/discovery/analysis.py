@@ -43,6 +43,7 @@ _STOPWORDS = """a about all also am an and any are as at be been but by can coul
     these they this those through to too very was we were what when where which while
     whom why will with would you your yours yet want need needs like using via
     s t d ll m re ve
+    isn aren wasn weren hasn haven hadn doesn didn don wouldn shouldn couldn mustn needn
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
 # What may come before a request's verb ("please", "can you", "I want to").

@@ -133,7 +133,11 @@ MATCH_SCHEMA = {"type": "number", "minimum": 0, "maximum": 1}
 # What follows them is what to send, not what is asked for (`Matcher._before`).
 _COLON = re.compile(": ")
 _ASKING = re.compile(r"\basking\b", re.IGNORECASE)
-_MAY_ASK = may_match(_ASKING)  # most clauses hold no "asking": no pass of the pattern
+_MAY_ASK = may_match(_ASKING)
+# What stands for what is acted on when a clause names it no other way.
+_PRONOUN = re.compile(
+    r"\b(?:it|them|him|her|this|that|these|those)\b", re.IGNORECASE
+)  # most clauses hold no "asking": no pass of the pattern
 # One word a request asks for: its weight, the terms that satisfy it in full, the terms
 # that satisfy it in part; what a request asks for: its words, and the factor of the
 # words the catalog does not know.
@@ -211,7 +215,7 @@ class Matcher:
         # "can you check it": then the others name it): what it asks to be done.
         asks = set(self._analyzer.terms(first_clause(asking))) if " . " in asking else None
         story: frozenset[str] = frozenset()
-        if asks is not None and asks <= self._verbs:
+        if asks is not None and self._only_does(asks, first_clause(asking)):
             # It names only what to do ("just trash them all . there's like 40 promo
             # emails from suppliers ..."): the others say what to, among their story.
             story = frozenset(self._analyzer.terms(asking.split(" . ", 1)[1])) - asks
@@ -241,6 +245,17 @@ class Matcher:
         ):
             factor *= FOREIGN_PENALTY  # to be done in a product or a domain nothing here is
         return out, factor
+
+    def _only_does(self, asks: set[str], clause: str) -> bool:
+        """Whether the clause that asks (`clause`, its terms `asks`) names only what to do:
+        verbs of doing ("just trash them all"), or its own verb and a pronoun for what
+        ("can you just shift it for me", "take her off it"): its story names what."""
+        if asks <= self._verbs:
+            return True
+        return _PRONOUN.search(clause) is not None and asks <= {
+            *self._verbs,
+            *self._analyzer.first_term(clause),
+        }
 
     def _known(
         self, terms: Terms, asks: set[str] | None, story: frozenset[str] = frozenset()

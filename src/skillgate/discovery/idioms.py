@@ -55,6 +55,13 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # the attachment" are no new thing; `ACTIONS` no longer reads "open" as create).
         (r"\bopen\s+(?:up\s+)?(?=(?:a|an|new|another)\s)", "create "),
         (r"\b(?:get\s+rid\s+of|tear\s+down|nuke)\b", "delete"),
+        # "take him off the mailing list", "take her off it": remove them from it.
+        # (Not "take Friday off": what follows says from what.)
+        (
+            r"\btake\s+((?:him|her|them|me|us|it|(?-i:[A-Z][a-z]+))\s+)off\s+"
+            r"(?=(?:the|my|our|your|this|that|these|those|it|them|his|her|their)\b)",
+            r"remove \1from ",
+        ),
         (r"\bloop\s+(\S+(?:\s+\S+)?)\s+in\b", r"add \1"),
         # "bump the priority", "bump up the severity": raise it (not reschedule it).
         (

@@ -251,6 +251,10 @@ def _imperative(clause: str) -> bool:
     return m is not None and m.group(1).lower() in _IMPERATIVE
 
 
+# A comma in a list of names ("Jordan, Aisha, Wei and I are free"): no clause ends there.
+_NAMES = re.compile(r"\b([A-Z][a-z]+),(?=\s+[A-Z][a-z]+(?:,|\s+(?:and|or)\s))")
+
+
 # A title's period before a name ("text Mrs. Alvarez that ...", "Dr. Lee"): no sentence
 # ends there, so the period goes (else the request parts at it, and what follows "that"
 # is no longer read as what to say).
@@ -279,7 +283,9 @@ def _joined_bare(clauses: list[str]) -> list[str]:
         else:
             out.append(clause)
             carried = ""
-    if carried:
+    if carried and out:  # a tag at the end ("..., would you?") is the last clause's
+        out[-1] = f"{out[-1]} {carried}"
+    elif carried:
         out.append(carried)
     return out
 
@@ -310,6 +316,8 @@ def _clauses(text: str) -> _Clauses:
         spans = _WHEN.spans(text)
         times = [text[start:end] for start, end in spans]
         text = cut(text, spans, " ")
+    if ", " in text:  # a list of names is no clause each ("with Dana, Luis and Mei")
+        text = _NAMES.sub(r"\1", text)
     parts = _parts(text) if _CLAUSE_MARK(text) else [text]
     clauses = [c for c in parts if c and c.strip()]
     if (" so " in text or " and " in text or " but " in text) and _ASKS_WORDS(text):

@@ -101,7 +101,8 @@ def _speller(
     fragment, "usr" of `usr_7Hq2kL`) is no reason to leave a typo ("usre") as written."""
     one_word = [n.replace(" ", "") if " " not in n else "" for n in products.values()]
     known = knowing(analyzer, frequency)
-    return Speller(dict(analysed.words), table, known, analysed.derived.named, one_word)
+    named = analysed.derived.named
+    return Speller(dict(analysed.words), table, known, named, one_word, products.values())
 
 
 class SearchIndex:

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 
+from editdistpy import damerau_osa
 from symspellpy import SymSpell, Verbosity
 
 from skillgate.discovery.foreign import WORDS as FOREIGN_WORDS
@@ -102,13 +103,15 @@ class Speller:
         known: Callable[[str], bool],
         named: Mapping[str, int] | None = None,
         products: Iterable[str] = (),
+        brands: Iterable[str] = (),
     ) -> None:
         """`catalog_words`: each word of the catalog's texts, how often it occurs;
         `table_words`: the words of the search's tables; `known(word)`: whether the index
         knows the word (a word it knows is never corrected); `named`: how many endpoint
         names hold each word (`name_words`: their words win a tie, "asign" is "assign",
         not "sign"); `products`: the
-        integrations' names ("git hub" is "github")."""
+        integrations' one-word names ("git hub" is "github"); `brands`: all their names
+        ("Gogle Tasks" is Google's)."""
         counts = Counter({w: n for w, n in catalog_words.items() if w.isalpha() and len(w) >= 2})
         for w in table_words:
             if w.isalpha():
@@ -131,6 +134,13 @@ class Speller:
             if p[:i] in words and p[i:] in words  # written as two words, each a word
         }
         self._heads = frozenset(a for a, _ in self._split)
+        # The words of the products' names, for a capitalised word that is none of the
+        # catalog's or English words ("Mailchmp", "Gogle", "Slak": `_brand`).
+        # Each name's first word, the brand ("Google" of "Google Tasks"; "Teems" may be
+        # a person's name, "teams" a thing).
+        self._brands = sorted(
+            {w for w in (p.lower().split()[0] for p in brands if p.strip()) if w.isalpha()}
+        )
         self._known = known
         self._memo: dict[str, str] = {}
         self._kept: set[str] = set()  # the words of `_memo` left as written
@@ -170,6 +180,22 @@ class Speller:
                 return terms[0]
             return max(terms, key=self._named.__getitem__)
         return self._parts(word) or word
+
+    def _brand(self, written: str) -> str:
+        """A capitalised word after the first (a name: left as written), unless it is no
+        word of the catalog or of English and a product's name is as close as a typo
+        ("Mailchmp": mailchimp; "Priya", "Dana" stay)."""
+        lower = written.lower()
+        if len(lower) < SHORTEST or lower in self._vocabulary:
+            return written
+        found = self._memo.get(f"^{lower}")
+        if found is None:
+            edits = 1 if len(lower) <= ONE_EDIT_UP_TO else MAX_EDITS
+            near = [b for b in self._brands if 0 <= damerau_osa.distance(lower, b, edits)]
+            found = min(near, key=lambda b: _slip(lower, b)) if near else ""
+            if len(self._memo) < 100_000:
+                self._memo[f"^{lower}"] = found
+        return found or written
 
     def _parts(self, word: str) -> str | None:
         """`word` as two words the index knows ("pullrequests": "pull requests")."""
@@ -217,10 +243,11 @@ class Speller:
             lowered = list(map(str.lower, alone))
         if self._kept.issuperset(lowered):
             return text  # every word known to be left as written (no word looked up)
-        # The words `fix` looks up (the first, and the others in lower case): when none
-        # changes, neither does the text (no second pass).
+        # The words `fix` looks up (the first, and the others in lower case; the names
+        # as products' names): when none changes, neither does the text (no second pass).
         looked = (w.lower() for i, w in enumerate(alone) if not i or w.islower())
-        if all(self.word(w) == w for w in looked):
+        names = (w for i, w in enumerate(alone) if i and not w.islower())
+        if all(self.word(w) == w for w in looked) and all(self._brand(w) == w for w in names):
             return text
         first = True
 
@@ -230,7 +257,7 @@ class Speller:
             named = not first and not written.islower()  # a name, "Ana", or "ENG"
             first = False
             if named:
-                return written
+                return self._brand(written)
             lower = written.lower()
             found = self.word(lower)
             return written if found == lower else found

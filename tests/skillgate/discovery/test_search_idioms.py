@@ -77,6 +77,11 @@ from skillgate.discovery.search import SearchIndex
         ("throw on some jazz", "play some jazz"),
         ("throw on a jacket", "throw on a jacket"),
         ("look over my PR", "review my PR"),
+        # Sixteenth round: taking someone off something removes them from it.
+        ("take Omar off the invite list", "remove Omar from the invite list"),
+        ("please take them off it", "please remove them from it"),
+        ("take off the lid", "take off the lid"),
+        ("take Friday off, block my calendar", "take Friday off, block my calendar"),
     ],
 )
 def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:

@@ -143,6 +143,32 @@ def test_the_clause_that_asks_is_what_fits(index: SearchIndex, request_: str) ->
     assert _best(index, request_) == 1.0
 
 
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        (
+            "the dentist moved my cleaning to thursday. can you just shift it on my google "
+            "calendar for me?",
+            "google_calendar",
+        ),
+        (
+            "our old intern still has the Q3 budget spreadsheet shared with her in google "
+            "drive. please take her off it",
+            "google_drive",
+        ),
+    ],
+)
+def test_a_clause_asking_with_a_pronoun_lets_its_story_say_what(
+    index: SearchIndex, request_: str, expected: str
+) -> None:
+    """Sixteenth round: a clause that asks with only its verb and a pronoun ("shift it",
+    "take her off it") counts the words of its story (at `STORY_SHARE`), as one naming
+    only verbs of doing did: the match no longer reads the verb alone."""
+    hits = index.rank(request_, ("*",), None, 10)
+    assert hits[0].integration.slug == expected
+    assert not index.answer(request_, ("*",), None, 10).no_match
+
+
 def test_a_related_word_counts_in_full_share_in_the_name_only() -> None:
     """A word the tables relate to the request's ("book": create) counts `RELATED_SHARE`
     when the endpoint's name holds it (what the call does), `DESCRIBED_SHARE` when only

@@ -58,6 +58,18 @@ from skillgate.discovery.phrasing import phrased
         ("look at the logs", "look at the logs", ""),
         # A request of one clause and no time is as written.
         ("list the open pull requests", "list the open pull requests", ""),
+        # Sixteenth round: a tag at the end asks with the clause before it, and a list of
+        # names is no clause each.
+        (
+            "my arms are full of boxes. queue up the next podcast episode, would you?",
+            "queue up the next podcast episode would you . my arms are full of boxes",
+            "",
+        ),
+        (
+            "we plan the offsite. can you make a group chat with Omar, Ines and Kofi",
+            "can you make a group chat with Omar Ines and Kofi . we plan the offsite",
+            "",
+        ),
     ],
 )
 def test_the_request_and_its_context(text: str, request_: str, context: str) -> None:
@@ -109,6 +121,14 @@ def test_chat_filler_is_no_term_unless_an_endpoint_is_named_for_it() -> None:
     assert not {"realli", "anyth"} & set(q.terms)
     analyzer.names({"thing"})  # an API whose things are "things"
     assert "thing" in analyzer.query("list the things").terms
+
+
+def test_a_negations_contraction_leaves_no_word() -> None:
+    """ "isn't", "haven't": "isn" and "haven" are no words of what is asked (sixteenth
+    round: they weighed as rare words in the match)."""
+    terms = Analyzer().terms("which tasks isn't anyone on and who hasn't replied")
+    assert not {"isn", "hasn"} & set(terms)
+    assert {"task", "repli"} <= set(terms)
 
 
 def test_a_noun_made_from_a_verb_shares_its_stem() -> None:

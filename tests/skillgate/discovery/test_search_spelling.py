@@ -100,6 +100,21 @@ def test_a_product_name_in_two_words_is_joined_and_two_words_in_one_split() -> N
     assert speller.correct("list pullrequests") == "list pull requests"
 
 
+def test_a_misspelled_product_name_is_corrected_though_capitalised() -> None:
+    """A capitalised word after the first is a name, unless it is no catalog or English
+    word and a product's brand is a typo away (sixteenth round)."""
+    words = {"newsletter": 5, "mailchimp": 3, "google": 9, "tasks": 4}
+    brands = ["Mailchimp", "Google Tasks", "Google Drive"]
+    speller = Speller(words, [], lambda w: w in words, [], ["Mailchimp"], brands)
+    assert speller.correct("add her to our Mailchmp newsletter") == (
+        "add her to our mailchimp newsletter"
+    )
+    assert speller.correct("add it to my Gooogle Tasks") == "add it to my google Tasks"
+    # Names stay: no brand is a typo away, or they are words.
+    assert speller.correct("email Priya and Gina") == "email Priya and Gina"
+    assert speller.correct("ask Drew about Tasks") == "ask Drew about Tasks"
+
+
 def test_the_likelier_slip_wins_a_tie() -> None:
     """ "contarct" is one edit from "contact" (more frequent) and "contract" (two letters
     swapped); "planing" from "playing" (mistyped) and "planning" (a letter left out)."""
