@@ -191,7 +191,7 @@ class Speller:
         found = self._memo.get(f"^{lower}")
         if found is None:
             edits = 1 if len(lower) <= ONE_EDIT_UP_TO else MAX_EDITS
-            near = [b for b in self._brands if 0 <= damerau_osa.distance(lower, b, edits)]
+            near = [b for b in self._brands if damerau_osa.distance(lower, b, edits) >= 0]
             found = min(near, key=lambda b: _slip(lower, b)) if near else ""
             if len(self._memo) < 100_000:
                 self._memo[f"^{lower}"] = found
