@@ -73,6 +73,9 @@ def split_content(text: str) -> tuple[str, str]:
     told = TOLD_THAT.search(text) if "that" in text.lower() else None
     if told is not None and (marker is None or told.start(1) < marker[0]):
         marker = told.span(1)  # what to tell ("text my sister that I'm running late")
+    colon = text.find(": ") if "?" not in text else -1
+    if colon > 0 and " . " not in text[:colon] and (marker is None or colon < marker[0]):
+        marker = (colon, colon + 2)  # what to send or file ("file a ticket: the export ...")
     reminded = REMIND_TO.search(text) if "remind" in text.lower() else None
     if reminded is not None and (marker is None or reminded.start(1) <= marker[0]):
         marker = reminded.span(1)  # what to be reminded of ("remind me about": not asked)

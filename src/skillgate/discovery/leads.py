@@ -58,6 +58,9 @@ class Leads:
             if stems and stems[0] == "get" and _GET_ONE.search(text) is not None:
                 return ""  # "get me a cab": to obtain, not to read
             return stems[0] if stems else ""
-        words = [w for w in self._words(text.split(" . ", 1)[0]) if not w.endswith("ed")]
+        # The clause that asks, up to a colon: what follows one is what to say or file
+        # ("file a ticket: *export* to csv is broken").
+        clause = text.split(" . ", 1)[0].split(": ", 1)[0]
+        words = [w for w in self._words(clause) if not w.endswith("ed")]
         found = (s for s in self._stems(words) if s in self._mid_verbs)
         return next(found, stems[0])

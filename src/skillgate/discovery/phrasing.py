@@ -115,6 +115,12 @@ _WOULD_BE_GOOD = (
     r"(?:it|that)?\s*(?:'d|\s+would)?\s*be\s+(?:great|nice|good|amazing|awesome|helpful)"
     r"\s+if(?:\s+you\s+could)?"
 )
+# A request put as a possibility ("any chance you could ...", "is there any way to ...").
+_ANY_WAY = (
+    r"any\s+chance\s+(?:that\s+)?you\s+(?:could|can|would|might)"
+    r"|(?:is\s+there\s+)?(?:any|a)\s+way\s+(?:to|you\s+(?:could|can))"
+    r"|do\s+you\s+think\s+you\s+could"
+)
 # A clause that asks for something.
 _ASKS = CaseFree(
     r"\b(?:(?:can|could|would|will)\s+you|please|pls|i\s*(?:'d|would)?\s*(?:need|want|like|love)"
@@ -123,13 +129,14 @@ _ASKS = CaseFree(
     r"|i\s+(?:just\s+)?(?:need|want)\s+to\s+(?:see|know|find|check|get|read)"
     r"|i\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)"
     r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+(?:me|us)"
-    rf"|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is|(?:can|could|may)\s+i\s+(?:get|see))\b"
+    rf"|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is|(?:can|could|may)\s+i\s+(?:get|see)"
+    rf"|{_ANY_WAY})\b"
 )
 # Each form of `_ASKS` holds one of these.
 _ASKS_WORDS = hint(
     "you", "please", "pls", "need", "want", "like", "love", "ahead", "know", "tell",
     "wondering", "curious", "help", "user", "customer", "client", "caller", "great", "nice",
-    "good", "amazing", "awesome", "helpful", "get", "see",
+    "good", "amazing", "awesome", "helpful", "get", "see", "way",
 )  # fmt: skip
 # "..., so I need all the rows", "... and can you ...": a request joined to its background
 # by a conjunction starts a clause of its own.
@@ -149,7 +156,8 @@ _POLITE = CaseFree(
     r"|i\s*(?:'d|\s+would)\s+(?:love|like)\s+(?:it\s+)?if\s+you\s+could"
     r"|i\s+(?:need|want)\s+you\s+to|is\s+it\s+possible\s+to|(?:hey|hi|hello)\s+there"
     rf"|help\s+(?:me|us)(?:\s+(?:to|with))?|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is"
-    r"|(?:can|could|may)\s+i(?=\s+(?:get|see)\b))\b"
+    r"|(?:can|could|may)\s+i(?=\s+(?:get|see)\b)"
+    rf"|{_ANY_WAY})\b"
 )
 # Asking whether something is so: asks to see it.
 _WHETHER = re.compile(
@@ -178,7 +186,7 @@ class Phrased(NamedTuple):
 
 
 # Each form of `_POLITE` holds one of these.
-_POLITE_WORDS = ("you", "if", "quick", "there", "help", "me to", "us to", "need", " i ")
+_POLITE_WORDS = ("you", "if", "quick", "there", "help", "me to", "us to", "need", " i ", "way")
 
 
 def _polite(text: str) -> str:

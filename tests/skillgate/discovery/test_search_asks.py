@@ -59,6 +59,19 @@ def test_content_ends_with_its_sentence() -> None:
     )
 
 
+def test_what_follows_a_colon_is_content_and_the_verb_is_before_it(index: SearchIndex) -> None:
+    """Sixteenth round: "file a bug: the export is broken" files a bug; the words after
+    the colon are what to file (content, as the match already read them), and the verb
+    is read before it ("export" was the request's verb)."""
+    request, content = split_content("file a bug in linear: export to pdf crashes")
+    assert request == "file a bug in linear"
+    assert content.strip() == "export to pdf crashes"
+    # A question's colon introduces no content.
+    assert split_content("which repo: web or api?")[1] == ""
+    assert index.analyzer.query("file a bug in linear: export to pdf crashes").lead == "file"
+    assert _top(index, "file a bug in linear: export to pdf crashes") == "linear/create_issue"
+
+
 def test_a_story_about_something_leaves_the_next_sentence_asked(index: SearchIndex) -> None:
     # No clause asks ("add her" is no "can you"), so the whole text is read as written.
     text = (

@@ -104,6 +104,15 @@ def test_times_are_content_and_the_asking_verb_leads() -> None:
             "Honestly I've lost track of my week. What do I have going on?",
             "what's on my agenda . Honestly I've lost track of my week",
         ),
+        # Sixteenth round: a request put as a possibility asks, its politeness out.
+        (
+            "the books close soon. any chance you could list our unpaid invoices?",
+            "list our unpaid invoices . the books close soon",
+        ),
+        (
+            "my inbox is a mess. is there a way to archive every newsletter at once",
+            "archive every newsletter at once . my inbox is a mess",
+        ),
         # "Any suggestions?" says nothing of what to do: no clause asks.
         (
             "I'm looking for a music event. Any suggestions?",
