@@ -16,6 +16,7 @@ from tests.skillgate.discovery import test_search_quality as quality
 from tests.skillgate.discovery.quality import (
     PHRASINGS,
     PHRASINGS_FIFTH,
+    PHRASINGS_SIXTH,
     PHRASINGS_FOURTH,
     PHRASINGS_SECOND,
     PHRASINGS_THIRD,
@@ -106,7 +107,14 @@ def main() -> None:
     )
     if args.misses:
         print("\n".join(_flags(index)))
-    for path in (PHRASINGS, PHRASINGS_SECOND, PHRASINGS_THIRD, PHRASINGS_FOURTH, PHRASINGS_FIFTH):
+    for path in (
+        PHRASINGS,
+        PHRASINGS_SECOND,
+        PHRASINGS_THIRD,
+        PHRASINGS_FOURTH,
+        PHRASINGS_FIFTH,
+        PHRASINGS_SIXTH,
+    ):
         print(table(f"catalog-wide phrasings ({path.name}), per style",
                     phrasing_figures(index, path)))  # fmt: skip
     _profiles(index)

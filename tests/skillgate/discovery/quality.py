@@ -37,12 +37,13 @@ HELD_SETS = [
     (HERE / "search_blind9_held.yaml", "blind9_held", "ninth blind set's held-out half"),
 ]
 # Catalog-wide requests in users' words, five per endpoint in these styles: for every
-# curated endpoint, and (the second to fifth passes) for the most asked of the others.
+# curated endpoint, and (the second to sixth passes) for the most asked of the others.
 PHRASINGS = HERE / "search_phrasings.yaml"
 PHRASINGS_SECOND = HERE / "search_phrasings_second.yaml"
 PHRASINGS_THIRD = HERE / "search_phrasings_third.yaml"
 PHRASINGS_FOURTH = HERE / "search_phrasings_fourth.yaml"
 PHRASINGS_FIFTH = HERE / "search_phrasings_fifth.yaml"
+PHRASINGS_SIXTH = HERE / "search_phrasings_sixth.yaml"
 STYLES = ("terse", "question", "chatty", "idiom", "unnamed")
 # The kind of a section's requests that carry none (the others are `plain`).
 SECTION_KINDS = {
