@@ -16,9 +16,9 @@ from tests.skillgate.discovery import test_search_quality as quality
 from tests.skillgate.discovery.quality import (
     PHRASINGS,
     PHRASINGS_FIFTH,
-    PHRASINGS_SIXTH,
     PHRASINGS_FOURTH,
     PHRASINGS_SECOND,
+    PHRASINGS_SIXTH,
     PHRASINGS_THIRD,
     measure,
     new_query_p50,
