@@ -33,7 +33,7 @@ from skillgate.discovery.synonyms import (
     SPELLINGS,
     SYNONYMS,
 )
-from skillgate.discovery.verbs import DOING, MORE_VERBS
+from skillgate.discovery.verbs import DOING, MORE_VERBS, NOUN_VERBS
 
 # Words that say nothing about which endpoint is meant.
 _STOPWORDS = """a about all also am an and any are as at be been but by can could did do does
@@ -67,6 +67,18 @@ _HEX_RUN = InRow(*["0-9a-f"] * 10)  # what every `_HEX_ID` holds (a cheap test f
 # "is", "has"... opening what is left of a request: a question, unless a reference
 # opened the request as its subject ("ENG-142 is done, close it").
 _COPULA = re.compile(r"^\W*(?:is|are|was|were|has|have)\b", re.IGNORECASE)
+# A word followed by what it acts on: a determiner, a pronoun, or a reference.
+_DETERMINED = (
+    r"\s+(?:the|a|an|my|our|your|his|her|their|this|that|these|those|it|them|me|us"
+    r"|[\w.-]+/[\w.-]+|#\w)"
+)
+
+
+def _acts_on(text: str, word: str) -> bool:
+    """Whether `word` (lower case) stands in `text` before what it acts on."""
+    return re.search(rf"\b{re.escape(word)}{_DETERMINED}", text, re.IGNORECASE) is not None
+
+
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _MAY_CAMEL = InRow("a-z0-9", "A-Z")  # the cheap test before `_CAMEL`
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
@@ -96,6 +108,9 @@ class Query(NamedTuple):
     # The terms of what the request's references to one item name (`cus_...`: customer,
     # `ENG-12`: issue): a call on such a thing is preferred (values.Things).
     things: tuple[str, ...] = ()
+    # Whether the lead word is followed by what it acts on ("*star the* repo", "*book a*
+    # room"): a word as often a noun (verbs.NOUN_VERBS) is then the verb (kinds.py).
+    acts: bool = False
 
 
 # A text's references read (`Analyzer._references`): the text without them, what they
@@ -397,4 +412,5 @@ class Analyzer:
         searched = [*places, *(self.terms(content) if content else ())]
         content_terms = tuple(t for t in dict.fromkeys(searched) if t not in said)
         lead = "get" if reads else self._lead.of(text, stems)
-        return Query(own, others, content_terms, when, asked, places, lead, item, things)
+        acts = bool(words) and words[0] in NOUN_VERBS and _acts_on(text, words[0])
+        return Query(own, others, content_terms, when, asked, places, lead, item, things, acts)

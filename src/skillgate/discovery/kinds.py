@@ -83,7 +83,7 @@ class Kinds:
             asked = set(q.asked)
             reads, changes = bool(asked & self._reading), bool(asked & self._changing)
             return _READS if reads and not changes else _CHANGES if changes and not reads else 0
-        if q.lead in self._nouns:
+        if q.lead in self._nouns and not q.acts:
             return 0
         return _first((q.lead,), self._reading, self._changing)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.kinds import KIND_MISMATCH, Kinds, name_kinds
+from skillgate.discovery.search import SearchIndex
 
 NAMES = ["add_postgres_server", "list_servers", "Music_3_LookupMusic", "play_song", "weather"]
 
@@ -55,3 +56,15 @@ def test_get_with_an_indefinite_object_obtains_rather_than_reads() -> None:
     assert _factors("can I get three tickets for the 7pm show") is None
     assert _factors("get me a song to play") is None
     assert _factors("get the servers in our environment") == [m, 1, 1, m, 1]
+
+
+def test_a_word_as_often_a_noun_is_a_verb_before_what_it_acts_on(index: SearchIndex) -> None:
+    """Sixteenth round: "star", "book", "tag" (verbs.NOUN_VERBS) lead a request without
+    saying its kind ("star count of acme/web"), unless what they act on follows them
+    ("star the acme/cli repo"): then the request asks to change, and calls named for
+    reading (`get_repo`, `check ... is_starred`) are demoted."""
+    assert index.analyzer.query("star the acme/cli repo for me").acts
+    assert index.analyzer.query("please tag acme/cli#12 as urgent").acts
+    assert not index.analyzer.query("star count of acme/cli").acts
+    top = [h.endpoint.name for h in index.rank("star the acme/cli repo", ("*",), None, 3)]
+    assert top[0] == "activity_star_repo_for_authenticated_user"
