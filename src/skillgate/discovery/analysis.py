@@ -20,10 +20,11 @@ from typing import NamedTuple
 import Stemmer
 
 from skillgate.discovery.content import ASKING, ASKING_WORDS, WHAT, split_content
-from skillgate.discovery.leads import Leads, asks_to_read
+from skillgate.discovery.leads import Leads, acts_on, asks_to_read
 from skillgate.discovery.literals import InRow, Runs, blank, guarded, mark, runs
 from skillgate.discovery.phrasing import commanded
 from skillgate.discovery.stems import plural, stem
+from skillgate.discovery.stopwords import FILLER, LEAD_INS, STOPWORDS
 from skillgate.discovery.synonyms import (
     ACTIONS,
     MEANS,
@@ -35,50 +36,12 @@ from skillgate.discovery.synonyms import (
 )
 from skillgate.discovery.verbs import DOING, MORE_VERBS, NOUN_VERBS
 
-# Words that say nothing about which endpoint is meant.
-_STOPWORDS = """a about all also am an and any are as at be been but by can could did do does
-    doing for from had has have he her here his how i if in into is it its itself just
-    let me might more most must my no nor not of off on once one only or other our ours
-    out over own please same she should so some such than that the their them then there
-    these they this those through to too very was we were what when where which while
-    whom why will with would you your yours yet want need needs like using via
-    s t d ll m re ve
-    isn aren wasn weren hasn haven hadn doesn didn don wouldn shouldn couldn mustn needn
-"""
-STOPWORDS = frozenset(_STOPWORDS.split())
-# What may come before a request's verb ("please", "can you", "I want to").
-_LEAD_INS = """please can could would will you i we want need to let lets us just now then also
-    and hey hi hello ok okay so honestly actually really maybe kindly quickly go ahead help
-    me d m am like love"""
-LEAD_INS = frozenset(_LEAD_INS.split())
-# The words of chat that hedge, stress or fill ("I *really* need to focus", "how much do
-# we *actually* have", "*ugh*, the login page is broken *again*"), never what a request
-# is for: left out of a query, but for a word an endpoint's name holds (an API whose
-# things are "things": `Analyzer.filler`).
-_FILLER = """really actually basically literally totally honestly seriously definitely
-    probably perhaps maybe kinda sorta pretty super quick quickly anything
-    somewhere anywhere somehow stuff thing things ugh oh hmm um uh well lol
-    guess think sure fine gonna wanna gotta already ever even again still asap right
-    though anyway anyways btw cool great awesome"""
-FILLER = frozenset(_FILLER.split())
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
 _HEX_RUN = InRow(*["0-9a-f"] * 10)  # what every `_HEX_ID` holds (a cheap test first)
 # "is", "has"... opening what is left of a request: a question, unless a reference
 # opened the request as its subject ("ENG-142 is done, close it").
 _COPULA = re.compile(r"^\W*(?:is|are|was|were|has|have)\b", re.IGNORECASE)
-# A word followed by what it acts on: a determiner, a pronoun, or a reference.
-_DETERMINED = (
-    r"\s+(?:the|a|an|my|our|your|his|her|their|this|that|these|those|it|them|me|us"
-    r"|[\w.-]+/[\w.-]+|#\w)"
-)
-
-
-def _acts_on(text: str, word: str) -> bool:
-    """Whether `word` (lower case) stands in `text` before what it acts on."""
-    return re.search(rf"\b{re.escape(word)}{_DETERMINED}", text, re.IGNORECASE) is not None
-
-
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _MAY_CAMEL = InRow("a-z0-9", "A-Z")  # the cheap test before `_CAMEL`
 # `re-run`, `re-open`: one word, as the APIs write it (`rerun`, `reopen`).
@@ -412,5 +375,5 @@ class Analyzer:
         searched = [*places, *(self.terms(content) if content else ())]
         content_terms = tuple(t for t in dict.fromkeys(searched) if t not in said)
         lead = "get" if reads else self._lead.of(text, stems)
-        acts = bool(words) and words[0] in NOUN_VERBS and _acts_on(text, words[0])
+        acts = bool(words) and words[0] in NOUN_VERBS and acts_on(text, words[0])
         return Query(own, others, content_terms, when, asked, places, lead, item, things, acts)

@@ -34,9 +34,10 @@ from collections.abc import Collection, Mapping
 
 import numpy as np
 
-from skillgate.discovery.analysis import LEAD_INS, Analyzer
+from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.own import Rows
 from skillgate.discovery.phrasing import Phrased, phrased
+from skillgate.discovery.stopwords import LEAD_INS
 from skillgate.discovery.unknowns import Unknowns, first_clause
 from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, NOUN_VERBS, RARER, READING
 

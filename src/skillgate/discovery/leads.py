@@ -64,3 +64,15 @@ class Leads:
         words = [w for w in self._words(clause) if not w.endswith("ed")]
         found = (s for s in self._stems(words) if s in self._mid_verbs)
         return next(found, stems[0])
+
+
+# A word followed by what it acts on: a determiner, a pronoun, or a reference.
+_DETERMINED = (
+    r"\s+(?:the|a|an|my|our|your|his|her|their|this|that|these|those|it|them|me|us"
+    r"|[\w.-]+/[\w.-]+|#\w)"
+)
+
+
+def acts_on(text: str, word: str) -> bool:
+    """Whether `word` (lower case) stands in `text` before what it acts on."""
+    return re.search(rf"\b{re.escape(word)}{_DETERMINED}", text, re.IGNORECASE) is not None

@@ -35,7 +35,7 @@ import numpy as np
 from skillgate.api_keys.scopes import access_for
 from skillgate.catalog.loader import Catalog
 from skillgate.discovery.analysed import Analysed, for_catalog
-from skillgate.discovery.analysis import LEAD_INS, STOPWORDS, Analyzer, Query
+from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.confidence import Matcher
 from skillgate.discovery.cues import Cues
@@ -51,6 +51,7 @@ from skillgate.discovery.products import Products
 from skillgate.discovery.rerank import Reorder
 from skillgate.discovery.semantic import Semantic, second_look, unknown_share
 from skillgate.discovery.spelling import Speller
+from skillgate.discovery.stopwords import LEAD_INS, STOPWORDS
 from skillgate.discovery.texts import table_words
 from skillgate.discovery.values import TIME_BIT, Things, Values
 

@@ -14,10 +14,11 @@ Left as written: English words (the frequency list symspellpy ships, words count
 least `ENGLISH_COUNT` times in its corpus: "passport", "crash", "many" are words, not
 typos of "password", "trash", "any"; "calenders" and "finalise", counted less, are
 corrected), words of fewer than `SHORTEST` letters, words with a capital after the
-request's first word (a name: "Ana", "Priya"), words joined to digits, `_`, `-`, `/`,
-`.` or `@` (ids, references, addresses), the words of the names of products nothing here
-is (discovery/foreign.py: "uber" is no typo of "user"), and words no catalog word is close
-to. An uncommon English word much rarer than a word of endpoint names one edit away is
+request's first word (a name: "Ana", "Priya"; but one that is no catalog or English word
+and a typo away from a product's brand is that brand: "Mailchmp", "Slak", `_brand`), words
+joined to digits, `_`, `-`, `/`, `.` or `@` (ids, references, addresses), the words of the
+names of products nothing here is (discovery/foreign.py: "uber" is no typo of "user"), and
+words no catalog word is close to. An uncommon English word much rarer than a word of endpoint names one edit away is
 corrected all the same ("calender"); a product's name written as two words is joined
 ("git hub"), and two words written as one split ("pullrequests").
 """
