@@ -133,11 +133,9 @@ MATCH_SCHEMA = {"type": "number", "minimum": 0, "maximum": 1}
 # What follows them is what to send, not what is asked for (`Matcher._before`).
 _COLON = re.compile(": ")
 _ASKING = re.compile(r"\basking\b", re.IGNORECASE)
-_MAY_ASK = may_match(_ASKING)
+_MAY_ASK = may_match(_ASKING)  # most clauses hold no "asking": no pass of the pattern
 # What stands for what is acted on when a clause names it no other way.
-_PRONOUN = re.compile(
-    r"\b(?:it|them|him|her|this|that|these|those)\b", re.IGNORECASE
-)  # most clauses hold no "asking": no pass of the pattern
+_PRONOUN = re.compile(r"\b(?:it|them|him|her|this|that|these|those)\b", re.IGNORECASE)
 # One word a request asks for: its weight, the terms that satisfy it in full, the terms
 # that satisfy it in part; what a request asks for: its words, and the factor of the
 # words the catalog does not know.

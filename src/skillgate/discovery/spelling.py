@@ -18,9 +18,10 @@ request's first word (a name: "Ana", "Priya"; but one that is no catalog or Engl
 and a typo away from a product's brand is that brand: "Mailchmp", "Slak", `_brand`), words
 joined to digits, `_`, `-`, `/`, `.` or `@` (ids, references, addresses), the words of the
 names of products nothing here is (discovery/foreign.py: "uber" is no typo of "user"), and
-words no catalog word is close to. An uncommon English word much rarer than a word of endpoint names one edit away is
-corrected all the same ("calender"); a product's name written as two words is joined
-("git hub"), and two words written as one split ("pullrequests").
+words no catalog word is close to. An uncommon English word much rarer than a word of
+endpoint names one edit away is corrected all the same ("calender"); a product's name
+written as two words is joined ("git hub"), and two words written as one split
+("pullrequests").
 """
 
 from __future__ import annotations
@@ -135,13 +136,14 @@ class Speller:
             if p[:i] in words and p[i:] in words  # written as two words, each a word
         }
         self._heads = frozenset(a for a, _ in self._split)
-        # The words of the products' names, for a capitalised word that is none of the
-        # catalog's or English words ("Mailchmp", "Gogle", "Slak": `_brand`).
-        # Each name's first word, the brand ("Google" of "Google Tasks"; "Teems" may be
-        # a person's name, "teams" a thing).
+        # The products' brands, each name's first word ("google" of "Google Tasks", not
+        # "tasks": "Teems" may be a person), for a capitalised word that is no catalog or
+        # English word ("Mailchmp", "Gogle", "Slak": `_brand`), and what each such word
+        # was found to be ("" for none).
         self._brands = sorted(
             {w for w in (p.lower().split()[0] for p in brands if p.strip()) if w.isalpha()}
         )
+        self._branded: dict[str, str] = {}
         self._known = known
         self._memo: dict[str, str] = {}
         self._kept: set[str] = set()  # the words of `_memo` left as written
@@ -189,13 +191,13 @@ class Speller:
         lower = written.lower()
         if len(lower) < SHORTEST or lower in self._vocabulary:
             return written
-        found = self._memo.get(f"^{lower}")
+        found = self._branded.get(lower)
         if found is None:
             edits = 1 if len(lower) <= ONE_EDIT_UP_TO else MAX_EDITS
             near = [b for b in self._brands if damerau_osa.distance(lower, b, edits) >= 0]
             found = min(near, key=lambda b: _slip(lower, b)) if near else ""
-            if len(self._memo) < 100_000:
-                self._memo[f"^{lower}"] = found
+            if len(self._branded) < 100_000:
+                self._branded[lower] = found
         return found or written
 
     def _parts(self, word: str) -> str | None:
