@@ -121,6 +121,12 @@ class Lacks:
         states = head & self._verbs - self._nouns
         states |= {t for w in raw[1:] if w.endswith("ing") for t in self._analyzer.terms(w)}
         states &= self._verbs
+        # A word that stands for a state is one, with all it stands for ("done": complete,
+        # state), not what is acted on.
+        for t in head - self._nouns:
+            meanings = self._stands.get(t, frozenset())
+            if not states.isdisjoint(meanings):
+                states |= {t, *meanings}
         return self._named_apart(kind | meant | states, head - states, slug)
 
     def _rows(self, term: str, start: int, end: int, named: bool) -> np.ndarray:
