@@ -124,7 +124,7 @@ class Lacks:
         # A word that stands for a state is one, with all it stands for ("done": complete,
         # state), not what is acted on.
         for t in head - self._nouns:
-            meanings = self._stands.get(t, frozenset())
+            meanings = self._stands.get(t, set())
             if not states.isdisjoint(meanings):
                 states |= {t, *meanings}
         return self._named_apart(kind | meant | states, head - states, slug)
