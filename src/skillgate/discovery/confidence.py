@@ -211,9 +211,10 @@ class Matcher:
             terms = tuple(t for t in terms if t not in ids)
         # The clause that asks, when others follow it and it names what to act on (not
         # "can you check it": then the others name it): what it asks to be done.
-        asks = set(self._analyzer.terms(first_clause(asking))) if " . " in asking else None
+        asking_clause = first_clause(asking)
+        asks = set(self._analyzer.terms(asking_clause)) if " . " in asking else None
         story: frozenset[str] = frozenset()
-        if asks is not None and self._only_does(asks, first_clause(asking)):
+        if asks is not None and self._only_does(asks, asking_clause):
             # It names only what to do ("just trash them all . there's like 40 promo
             # emails from suppliers ..."): the others say what to, among their story.
             story = frozenset(self._analyzer.terms(asking.split(" . ", 1)[1])) - asks

@@ -100,10 +100,8 @@ def _speller(
     """The speller over the catalog's words. It knows only the terms the endpoints' own
     texts hold (`frequency`, discovery/own.py): a term only users' phrasings hold (an id's
     fragment, "usr" of `usr_7Hq2kL`) is no reason to leave a typo ("usre") as written."""
-    one_word = [n.replace(" ", "") if " " not in n else "" for n in products.values()]
     known = knowing(analyzer, frequency)
-    named = analysed.derived.named
-    return Speller(dict(analysed.words), table, known, named, one_word, products.values())
+    return Speller(dict(analysed.words), table, known, analysed.derived.named, products.values())
 
 
 class SearchIndex:

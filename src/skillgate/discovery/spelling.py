@@ -105,15 +105,13 @@ class Speller:
         known: Callable[[str], bool],
         named: Mapping[str, int] | None = None,
         products: Iterable[str] = (),
-        brands: Iterable[str] = (),
     ) -> None:
         """`catalog_words`: each word of the catalog's texts, how often it occurs;
         `table_words`: the words of the search's tables; `known(word)`: whether the index
         knows the word (a word it knows is never corrected); `named`: how many endpoint
         names hold each word (`name_words`: their words win a tie, "asign" is "assign",
         not "sign"); `products`: the
-        integrations' one-word names ("git hub" is "github"); `brands`: all their names
-        ("Gogle Tasks" is Google's)."""
+        integrations' names ("git hub" is "github", "Gogle Tasks" Google's)."""
         counts = Counter({w: n for w, n in catalog_words.items() if w.isalpha() and len(w) >= 2})
         for w in table_words:
             if w.isalpha():
@@ -127,6 +125,7 @@ class Speller:
         self._counts = counts
         self._named = Counter(named)
         # A product's one-word name written as two words: "git hub", "you tube".
+        products = list(products)
         joined = {p.lower() for p in products if p.isalpha()}
         words = self._vocabulary
         self._split = {
@@ -141,7 +140,7 @@ class Speller:
         # English word ("Mailchmp", "Gogle", "Slak": `_brand`), and what each such word
         # was found to be ("" for none).
         self._brands = sorted(
-            {w for w in (p.lower().split()[0] for p in brands if p.strip()) if w.isalpha()}
+            {w for w in (p.lower().split()[0] for p in products if p.strip()) if w.isalpha()}
         )
         self._branded: dict[str, str] = {}
         self._known = known
