@@ -8,6 +8,8 @@ import functools
 import os
 import secrets
 import tempfile
+import time
+import types
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -40,6 +42,7 @@ from skillgate.db.session import commit
 from skillgate.discovery.rendered import RenderedCatalog
 from skillgate.executions.writer import ExecutionWriter
 from skillgate.gateway import Gateway
+from skillgate.kit import ratecount
 from skillgate.kit.ratecount import MemoryCounter
 from skillgate.kit.vault import Vault
 from skillgate.settings import Settings
@@ -159,6 +162,18 @@ async def database_url(
         for table in reversed(Base.metadata.sorted_tables):
             await conn.execute(table.delete())
     await engine.dispose()
+
+
+@pytest.fixture
+def steady_clock(monkeypatch: pytest.MonkeyPatch) -> float:
+    """The counters' wall clock held mid-way through this hour's windows (900 s, 3,600 s
+    and their divisors), so a test counting up to a limit never straddles a window's
+    edge, where a new key starts from 0 (fixed windows: kit/ratecount.py)."""
+    now = time.time()
+    steady = now - now % 3600 + 2250  # 450 s into a 900 s window, 2,250 into the hour's
+    clock = types.SimpleNamespace(time=lambda: steady, monotonic=time.monotonic)
+    monkeypatch.setattr(ratecount, "time", clock)
+    return steady
 
 
 @pytest.fixture(scope="session")

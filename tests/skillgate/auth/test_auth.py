@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from skillgate.auth.sessions import COOKIE_NAME, WebSessions
 from skillgate.auth.tokens import TokenSigner
 from skillgate.db.session import commit
@@ -87,6 +89,7 @@ async def test_v1_routes_refuse_sessions(harness: Harness) -> None:
         harness.client.cookies.clear()
 
 
+@pytest.mark.usefixtures("steady_clock")
 async def test_json_login_is_throttled_per_account(harness: Harness) -> None:
     await harness.user()
     for _ in range(10):

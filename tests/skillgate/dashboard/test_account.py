@@ -214,7 +214,7 @@ async def test_sign_in_page_keeps_only_a_safe_next(harness: Harness, web: Web) -
 
 
 async def test_sign_in_is_throttled_per_account_then_per_ip(
-    harness: Harness, web: Web, monkeypatch: pytest.MonkeyPatch
+    harness: Harness, web: Web, monkeypatch: pytest.MonkeyPatch, steady_clock: float
 ) -> None:
     await harness.user("ada@example.com")
     limit = throttle.SIGN_IN_PER_ACCOUNT.limit
@@ -240,7 +240,7 @@ async def test_sign_in_is_throttled_per_account_then_per_ip(
 
 
 async def test_sign_up_is_throttled_per_ip(
-    harness: Harness, web: Web, monkeypatch: pytest.MonkeyPatch
+    harness: Harness, web: Web, monkeypatch: pytest.MonkeyPatch, steady_clock: float
 ) -> None:
     monkeypatch.setattr(throttle, "SIGN_UP_PER_IP", Window("signup:ip2", 2, 3600))
     for n in range(2):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from skillgate.api_keys.models import ApiKey
@@ -108,6 +109,7 @@ async def test_unknown_expired_or_used_codes_get_one_message(
         assert INVALID in r.text
 
 
+@pytest.mark.usefixtures("steady_clock")
 async def test_wrong_codes_are_throttled(harness: Harness, signed_in: Web) -> None:
     token = await signed_in.csrf("/device")
     for _ in range(MAX_WRONG_CODES):

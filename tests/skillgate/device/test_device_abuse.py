@@ -30,9 +30,14 @@ def _random_ip() -> str:
 
 @pytest.fixture(params=["memory", "redis"])
 async def counted(
-    request: pytest.FixtureRequest, database_url: str, tmp_path: Path, test_catalog: Catalog
+    request: pytest.FixtureRequest,
+    database_url: str,
+    tmp_path: Path,
+    test_catalog: Catalog,
+    steady_clock: float,
 ) -> AsyncIterator[Harness]:
-    """The in-process app with the memory counter or with Redis, seen from one address."""
+    """The in-process app with the memory counter or with Redis, seen from one address,
+    its windows' clock held mid-window (counting up to a limit never crosses an edge)."""
     overrides = {}
     if request.param == "redis":
         if not REDIS_URL:

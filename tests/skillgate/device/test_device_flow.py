@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import select, update
 
 from skillgate.device.models import DeviceCode
@@ -165,6 +166,7 @@ async def test_unknown_expired_and_used_user_codes_answer_alike(harness: Harness
     assert answers[0][1]["error"] == "bad_request"
 
 
+@pytest.mark.usefixtures("steady_clock")
 async def test_twenty_wrong_codes_lock_out_even_a_correct_one(harness: Harness) -> None:
     await harness.user()
     token = await harness.token()

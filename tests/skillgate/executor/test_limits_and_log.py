@@ -15,6 +15,7 @@ from tests.upstream import Provider
 pytestmark = pytest.mark.usefixtures("provider")
 
 
+@pytest.mark.usefixtures("steady_clock")
 async def test_31st_call_in_a_minute_is_429_and_other_keys_are_unaffected(
     harness: Harness, provider: Provider
 ) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests.conftest import Harness
 from tests.skillgate.mcpauth.conftest import OAuthClient, mcp
 from tests.upstream import Provider
@@ -78,6 +80,7 @@ async def test_no_integration_chosen_is_asked_again(oauth: OAuthClient) -> None:
     assert "Test Client" in r.text  # the same consent page, with the error
 
 
+@pytest.mark.usefixtures("steady_clock")
 async def test_a_users_apps_share_one_rate_budget(
     harness: Harness, oauth: OAuthClient, provider: Provider
 ) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select, update
 
 from skillgate.db.base import utcnow
@@ -250,6 +251,7 @@ async def test_registration_refuses_unsafe_redirect_uris(harness: Harness) -> No
     assert ok.status_code == 201, ok.text
 
 
+@pytest.mark.usefixtures("steady_clock")
 async def test_registration_is_rate_limited(harness: Harness) -> None:
     client = OAuthClient(harness.client, web=None)  # type: ignore[arg-type]
     answers = [(await client.register()).status_code for _ in range(21)]

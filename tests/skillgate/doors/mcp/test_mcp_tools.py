@@ -197,6 +197,7 @@ async def test_refusals_carry_the_http_api_error(gateway: Gateway) -> None:
     assert same_twice(hidden)["error"] == "scope_not_allowed"
 
 
+@pytest.mark.usefixtures("steady_clock")
 async def test_rate_limit_is_a_tool_error_with_retry_after(gateway: Gateway) -> None:
     args = {"integration": "sample", "endpoint": "get_user", "params": {"username": "x"}}
     async with mcp_client(gateway.mcp_url, gateway.keys["free"]) as client:
