@@ -196,6 +196,14 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"(?:\s+\S+){0,3}?\s+)off\b)",
             r"cancel \1",
         ),
+        # "bow out of the sync", "back out of the offsite": decline it.
+        (r"\b(?:bow|back)\s+out\s+of\b", "decline"),
+        # "bring her account back", "can we get it back": restore it (not "get back to me").
+        (
+            r"\bbring\s+((?:\S+\s+){0,3}?)back\b(?!\s+(?:to|from|up|together)\b)"
+            r"|\bget\s+((?:it|them|that|this)\s+)back\b(?!\s+(?:to|from)\b)",
+            r"restore \1\2",
+        ),
         # "take down the page", "take the site down": delete it ("take down notes" is writing).
         (
             r"\btake\s+down\s+(?=(?:the|that|this|my|our|those|these)\s+(?:[\w-]+\s+)?(?:site"

@@ -132,6 +132,14 @@ _ASKS = CaseFree(
     rf"|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is|(?:can|could|may)\s+i\s+(?:get|see)"
     rf"|{_ANY_WAY})\b"
 )
+# The forms of `_ASKS` that state the speaker's own need ("I need to get Marcus and Elena
+# together ...") rather than ask the assistant: a later clause that asks it ("... could
+# you find a slot") is the request (`_direct_first`).
+_SELF = re.compile(
+    r"\bi\s+(?:just\s+)?(?:need|want)\s+to\s+(?:see|know|find|check|get|read)\b"
+    r"|\bi\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)",
+    re.IGNORECASE,
+)
 # Each form of `_ASKS` holds one of these.
 _ASKS_WORDS = hint(
     "you", "please", "pls", "need", "want", "like", "love", "ahead", "know", "tell",
@@ -337,7 +345,19 @@ def _clauses(text: str) -> _Clauses:
         asking = [
             i for i, c in enumerate(clauses) if _ASKS_WORDS(c) and _ASKS.search(c) is not None
         ]
-    return _Clauses(text, tuple(times), tuple(clauses), tuple(asking))
+    return _Clauses(text, tuple(times), tuple(clauses), _direct_first(clauses, asking))
+
+
+def _direct_first(clauses: list[str], asking: list[int]) -> tuple[int, ...]:
+    """`asking` (the clauses that ask) with the first that asks the assistant first, when
+    the first only states the speaker's need (`_SELF`): "I need to find an hour with Dana
+    and Luis. Can you look at their calendars ...": the second is the request."""
+    if len(asking) < 2 or _ASKS.search(_SELF.sub(" ", clauses[asking[0]])) is not None:
+        return tuple(asking)
+    for i in asking[1:]:
+        if _ASKS.search(_SELF.sub(" ", clauses[i])) is not None:
+            return (i, *(j for j in asking if j != i))
+    return tuple(asking)
 
 
 def phrased(text: str, imperative: bool = False) -> Phrased:

@@ -3,10 +3,10 @@
 
 A request names a product by its catalog name ("in Google Calendar"), by each part of a
 name that joins two ("OneDrive and SharePoint": "in SharePoint"), by the name without its
-vendor, capitalised after a word that places it ("on Teams", "in my Drive": a lower-case
-"teams" or "drive" is a word, not a product), and by the nicknames people use for it
-(`NICKNAMES`: "gdrive", "GH"). All of it comes from the catalog's names and the products'
-own usage, never from one request.
+vendor, capitalised after a word that places it ("on Teams", "in my Drive", "a Teams
+meeting": a lower-case "teams" or "drive" is a word, not a product), and by the nicknames
+people use for it (`NICKNAMES`: "gdrive", "GH"). All of it comes from the catalog's names
+and the products' own usage, never from one request.
 """
 
 from __future__ import annotations
@@ -36,8 +36,11 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
 }
 # A vendor's word before a product's own name ("Google Sheets": Sheets).
 _VENDORS = ("Google ", "Microsoft ")
-# What places a product named without its vendor ("on Teams", "in my Drive", "the Sheets").
-_PLACED = r"(?:in|on|to|from|into|onto|via|using|with|through|my|our|the|your|their)\s+"
+# What places a product named without its vendor ("on Teams", "in my Drive", "the Sheets",
+# "a Teams meeting": an article before a capital mid-sentence names).
+_PLACED = (
+    r"(?:in|on|to|from|into|onto|via|using|with|through|my|our|the|your|their|a|an|this|that)\s+"
+)
 
 
 class Products:

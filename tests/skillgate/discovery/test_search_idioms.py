@@ -82,6 +82,16 @@ from skillgate.discovery.search import SearchIndex
         ("please take them off it", "please remove them from it"),
         ("take off the lid", "take off the lid"),
         ("take Friday off, block my calendar", "take Friday off, block my calendar"),
+        # Seventeenth round: bowing out declines; bringing or getting something back
+        # restores it (not "get back to me", "bring the team back together").
+        ("could you bow out of the sync for me", "could you decline the sync for me"),
+        (
+            "is there any way to bring her account back?",
+            "is there any way to restore her account ?",
+        ),
+        ("hopefully we can get it back", "hopefully we can restore it"),
+        ("get back to me by friday", "get back to me by friday"),
+        ("bring the team back together", "bring the team back together"),
     ],
 )
 def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:

@@ -16,6 +16,7 @@ from skillgate.catalog.models import Integration
 from skillgate.discovery import postings, priors, search, semantic
 from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.postings import RELATED_WEIGHT
+from skillgate.discovery.products import Products
 from skillgate.discovery.search import (
     MAX_LIMIT,
     NAME_COVER,
@@ -407,6 +408,17 @@ def test_an_integration_named_in_the_query_ranks_first(monkeypatch: pytest.Monke
     assert plain is not None
     assert named[0] == plain[0]
     assert named[1] == pytest.approx(plain[1] * NAMED_BOOST)
+
+
+def test_a_product_named_without_its_vendor_after_an_article_is_named() -> None:
+    """Issue 26, seventeenth round: "make a Teams meeting link" names Microsoft Teams (a
+    capital after an article, mid-sentence, as after "on" or "my"); "a teams meeting" and
+    "a drive to the coast" name nothing."""
+    found = Products({"microsoft_teams": "Microsoft Teams", "google_drive": "Google Drive"})
+    assert found.of("make a Teams meeting link") == {"microsoft_teams"}
+    assert found.of("put it in this Drive folder") == {"google_drive"}
+    assert found.of("make a teams meeting link") == set()
+    assert found.of("plan a drive to the coast") == set()
 
 
 def test_plurals_contractions_and_stems(index: SearchIndex) -> None:

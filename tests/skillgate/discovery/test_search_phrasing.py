@@ -230,3 +230,29 @@ def test_jotting_is_writing_and_a_persons_schedule_is_a_calendar(text: str, plai
 def test_wanting_to_read_asks_and_letting_a_long_name_know_tells(text: str, request_: str) -> None:
     """Issue 26, seventh round (chatty requests): the clause that asks, wherever it stands."""
     assert phrased(text).request == request_
+
+
+@pytest.mark.parametrize(
+    ("text", "request_"),
+    [
+        (
+            "I need to find an hour for a review with Dana. Can you look at their calendars",
+            "Can you look at their calendars . I need to find an hour for a review with Dana",
+        ),
+        (
+            "I need to get Marcus and Elena together. Could you find a slot that works",
+            "Could you find a slot that works . I need to get Marcus and Elena together",
+        ),
+        # Stating the need is the request when nothing after asks the assistant.
+        (
+            "I need to see the invoices from March. the accountant asked",
+            "I need to see the invoices from March . the accountant asked",
+        ),
+    ],
+)
+def test_a_clause_asking_the_assistant_comes_before_one_stating_a_need(
+    text: str, request_: str
+) -> None:
+    """Issue 26, seventeenth round: "I need to get ..." states the speaker's need, and
+    "could you find ..." after it is what the assistant is asked to do."""
+    assert phrased(text).request == request_
