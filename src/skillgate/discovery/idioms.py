@@ -196,6 +196,8 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"(?:\s+\S+){0,3}?\s+)off\b)",
             r"cancel \1",
         ),
+        # "right now", "right this minute": now ("right" is no word of what is asked).
+        (r"\bright\s+(?:now|this\s+(?:minute|second|moment))\b", "now"),
         # "bow out of the sync", "back out of the offsite": decline it.
         (r"\b(?:bow|back)\s+out\s+of\b", "decline"),
         # "bring her account back", "can we get it back": restore it (not "get back to me").

@@ -92,6 +92,8 @@ from skillgate.discovery.search import SearchIndex
         ("hopefully we can get it back", "hopefully we can restore it"),
         ("get back to me by friday", "get back to me by friday"),
         ("bring the team back together", "bring the team back together"),
+        ("who can see the roadmap right now", "who can see the roadmap now"),
+        ("how many are on the site right this minute", "how many are on the site now"),
     ],
 )
 def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:
