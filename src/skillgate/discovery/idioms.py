@@ -196,6 +196,32 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"(?:\s+\S+){0,3}?\s+)off\b)",
             r"cancel \1",
         ),
+        # "log that as a bug", "file it as a ticket": create one.
+        (
+            r"\b(?:log|file|raise|report)\s+((?:it|that|this|them)\s+)as\s+(?=(?:a|an)\s+"
+            r"(?:[\w-]+\s+)?(?:bugs?|tickets?|issues?|incidents?|defects?|tasks?)\b)",
+            r"create \1as ",
+        ),
+        # "the site can go live again": deploy it.
+        (r"\bgo\s+live\b", "deploy"),
+        # "stick that message at the top of the channel": pin it there (not "put the
+        # to-do at the top of my list").
+        (
+            r"\b(?:stick|put|keep|pop)\s+((?:it|that|this|them)\s+|(?:the|that|this)\s+"
+            r"(?:[\w-]+\s+){0,2}?(?:message|post|note|announcement)\s+)at\s+the\s+top\s+of\b",
+            r"pin \1in",
+        ),
+        # "tuck the column out of sight", "put it away": archive it.
+        (
+            r"\b(?:tuck|put|move)\s+((?:\S+\s+){0,3}?)(?:away|out\s+of\s+sight)\b",
+            r"archive \1",
+        ),
+        # "it can go over to Done": move it there.
+        (
+            r"\bgo\s+(?:over\s+)?(?:to|into)\s+(?=(?:done|complete|completed|closed|in\s+progress"
+            r"|in\s+review|review|qa|backlog|to\s+do)\b)",
+            "move to ",
+        ),
         # "right now", "right this minute": now ("right" is no word of what is asked).
         (r"\bright\s+(?:now|this\s+(?:minute|second|moment))\b", "now"),
         # "bow out of the sync", "back out of the offsite": decline it.

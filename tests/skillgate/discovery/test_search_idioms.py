@@ -94,6 +94,17 @@ from skillgate.discovery.search import SearchIndex
         ("bring the team back together", "bring the team back together"),
         ("who can see the roadmap right now", "who can see the roadmap now"),
         ("how many are on the site right this minute", "how many are on the site now"),
+        ("could you log that as a bug in Linear", "could you create that as a bug in Linear"),
+        ("log that in the sheet", "log that in the sheet"),
+        ("get the site to go live again", "get the site to deploy again"),
+        ("stick that message at the top of the space", "pin that message in the space"),
+        (
+            "put the dentist to-do at the top of my list",
+            "put the dentist to-do at the top of my list",
+        ),
+        ("can you tuck that column out of sight", "can you archive that column"),
+        ("it can go over to Done now", "it can move to Done now"),
+        ("go to the settings page", "go to the settings page"),
     ],
 )
 def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:
