@@ -165,6 +165,8 @@ _POLITE = CaseFree(
     r"|i\s+(?:need|want)\s+you\s+to|is\s+it\s+possible\s+to|(?:hey|hi|hello)\s+there"
     rf"|help\s+(?:me|us)(?:\s+(?:to|with))?|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is"
     r"|(?:can|could|may)\s+i(?=\s+(?:get|see)\b)"
+    # "just curious, how much ...", "out of curiosity: ...": a lead-in, not a clause.
+    r"|(?:just\s+|i\s*'?m\s+|i\s+am\s+)?curious(?=\s*[,:;.!-])|out\s+of\s+curiosity"
     rf"|{_ANY_WAY})\b"
 )
 # Asking whether something is so: asks to see it.
@@ -194,7 +196,9 @@ class Phrased(NamedTuple):
 
 
 # Each form of `_POLITE` holds one of these.
-_POLITE_WORDS = ("you", "if", "quick", "there", "help", "me to", "us to", "need", " i ", "way")
+_POLITE_WORDS = (
+    "you", "if", "quick", "there", "help", "me to", "us to", "need", " i ", "way", "curio"
+)  # fmt: skip
 
 
 def _polite(text: str) -> str:

@@ -256,3 +256,22 @@ def test_a_clause_asking_the_assistant_comes_before_one_stating_a_need(
     """Issue 26, seventeenth round: "I need to get ..." states the speaker's need, and
     "could you find ..." after it is what the assistant is asked to do."""
     assert phrased(text).request == request_
+
+
+@pytest.mark.parametrize(
+    ("text", "request_"),
+    [
+        (
+            "Just curious, how much money is in our Stripe account?",
+            "how much money is in our Stripe account?",
+        ),
+        ("out of curiosity, who starred the repo", "who starred the repo"),
+        ("curious: what's on my calendar", "what's on my calendar"),
+        ("a curious bug in the parser", "a curious bug in the parser"),
+    ],
+)
+def test_curiosity_leads_in(text: str, request_: str) -> None:
+    """Issue 26, seventeenth round: "just curious," before a question is a lead-in, not
+    words of what is asked ("curious" and the question's "sitting" were two unknown words
+    in the object place, every match x0.25)."""
+    assert phrased(text, imperative=True).request == request_
