@@ -222,6 +222,14 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"|in\s+review|review|qa|backlog|to\s+do)\b)",
             "move to ",
         ),
+        # "set it to go out Thursday", "have the newsletter go out at 9": schedule it.
+        (
+            r"\b(?:set|have|get)\s+((?:it|that|this|them|the\s+[\w-]+(?:\s+[\w-]+)?)\s+)(?:to\s+)?"
+            r"go\s+out\b",
+            r"schedule \1",
+        ),
+        # "how many bags do we have left": in stock.
+        (r"\b(?:do|does)\s+(?:we|i|you|they|the\s+shop)\s+have\s+left\b", "are left in stock"),
         # "right now", "right this minute": now ("right" is no word of what is asked).
         (r"\bright\s+(?:now|this\s+(?:minute|second|moment))\b", "now"),
         # "bow out of the sync", "back out of the offsite": decline it.

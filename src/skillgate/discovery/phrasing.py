@@ -57,6 +57,9 @@ _WHEN = CaseFree(
     rf"|(?:(?:next|this|last|every|coming)\s+(?:{_UNIT})s?)"
     rf"|(?:\d{{1,2}}(?::\d{{2}})?\s*(?:am|pm)\b)|(?:(?<=around\s)\d{{1,2}}\b)"
     rf"|(?:\d{{1,2}}:\d{{2}})"
+    # "before standup", "after lunch": a time of the day's events.
+    rf"|(?:(?:before|after|until|till)\s+(?:the\s+|my\s+|our\s+)?(?:stand-?up|lunch|breakfast"
+    rf"|dinner|class|school|work|practice|meeting))"
     rf"|(?:\d{{4}}[-./]\d{{1,2}}[-./]\d{{1,2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?)"
     rf"|(?:\d+\s*(?:{_UNIT})s?)"
     rf"|(?:(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?)"
@@ -69,7 +72,10 @@ _WHEN = CaseFree(
 # reads, or what `_DATED` or `_NEXT_UNIT` read (a month's name before a digit, "next"
 # before a unit): a
 # text holding none needs no pass of `_WHEN` (`_may_say_when`, cheaper by far).
-_WHEN_WORDS = hint("day", "weekend", "night", "tomorrow", "morning", "noon", "evening", "around")
+_WHEN_WORDS = hint(
+    "day", "weekend", "night", "tomorrow", "morning", "noon", "evening", "around", "before",
+    "after", "until", "till",
+)  # fmt: skip
 _MONTHS = "|".join(_SHORT_MONTHS)  # what every name of `_MONTH` starts with
 _UNITS = "min|hour|hr|week|month|quarter|year"  # `_UNIT`'s but "day", one of `_WHEN_WORDS`
 _NUMBERED = re.compile(rf"\d[\d\s]*(?:[:/.\-]|[ap]m|st|nd|rd|th|of|{_MONTHS}|{_UNITS})")

@@ -105,6 +105,10 @@ from skillgate.discovery.search import SearchIndex
         ("can you tuck that column out of sight", "can you archive that column"),
         ("it can go over to Done now", "it can move to Done now"),
         ("go to the settings page", "go to the settings page"),
+        ("can you set it to go out Thursday", "can you schedule it Thursday"),
+        ("have the newsletter go out at 9", "schedule the newsletter at 9"),
+        ("the lights go out at night", "the lights go out at night"),
+        ("how many bags do we have left", "how many bags are left in stock"),
     ],
 )
 def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:
