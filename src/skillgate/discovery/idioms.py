@@ -230,6 +230,13 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         # "how many bags do we have left": in stock.
         (r"\b(?:do|does)\s+(?:we|i|you|they|the\s+shop)\s+have\s+left\b", "are left in stock"),
+        # "add a row for October", "add a line for today": append one (and add it: a
+        # database's row is a new page, "add a new row to the reading list database").
+        (
+            r"\badd\s+(?:a|an|another|one\s+more)\s+(?:new\s+)?(rows?|lines?|entry|entries"
+            r"|records?)\b",
+            r"add (append) a \1",
+        ),
         # "right now", "right this minute": now ("right" is no word of what is asked).
         (r"\bright\s+(?:now|this\s+(?:minute|second|moment))\b", "now"),
         # "bow out of the sync", "back out of the offsite": decline it.

@@ -109,6 +109,9 @@ from skillgate.discovery.search import SearchIndex
         ("have the newsletter go out at 9", "schedule the newsletter at 9"),
         ("the lights go out at night", "the lights go out at night"),
         ("how many bags do we have left", "how many bags are left in stock"),
+        ("could you add a row for October", "could you add (append) a row for October"),
+        ("Add a line for today: Sequoia", "add (append) a line for today: Sequoia"),
+        ("add a label to the card", "add a label to the card"),
     ],
 )
 def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:
