@@ -208,7 +208,7 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # to-do at the top of my list").
         (
             r"\b(?:stick|put|keep|pop)\s+((?:it|that|this|them)\s+|(?:the|that|this)\s+"
-            r"(?:[\w-]+\s+){0,2}?(?:message|post|note|announcement)\s+)at\s+the\s+top\s+of\b",
+            r"(?:[\w-]+\s+){0,2}?(?:message|post|note|announcement)\s+)at\s+(?:the\s+)?top\s+of\b",
             r"pin \1in",
         ),
         # "tuck the column out of sight", "put it away": archive it.
