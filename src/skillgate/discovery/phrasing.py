@@ -116,10 +116,11 @@ _RELAYED = (
     r"(?:the\s+)?(?:user|customer|client|caller)\s+(?:wants|would\s+like|is\s+asking|asks"
     r"|asked|needs)\s+(?:me|us)\s+to"
 )
-# A request put as a wish ("it'd be great if the team got ...").
+# A request put as a wish ("it'd be great if the team got ...", "I'd be so grateful if you
+# could ...").
 _WOULD_BE_GOOD = (
-    r"(?:it|that)?\s*(?:'d|\s+would)?\s*be\s+(?:great|nice|good|amazing|awesome|helpful)"
-    r"\s+if(?:\s+you\s+could)?"
+    r"(?:it|that|i)?\s*(?:'d|\s+would)?\s*be\s+(?:so\s+|really\s+|very\s+|super\s+)?(?:great"
+    r"|nice|good|amazing|awesome|helpful|grateful|thankful)\s+if(?:\s+you\s+could)?"
 )
 # A request put as a possibility ("any chance you could ...", "is there any way to ...").
 _ANY_WAY = (
@@ -150,7 +151,7 @@ _SELF = re.compile(
 _ASKS_WORDS = hint(
     "you", "please", "pls", "need", "want", "like", "love", "ahead", "know", "tell",
     "wondering", "curious", "help", "user", "customer", "client", "caller", "great", "nice",
-    "good", "amazing", "awesome", "helpful", "get", "see", "way",
+    "good", "amazing", "awesome", "helpful", "grateful", "thankful", "get", "see", "way",
 )  # fmt: skip
 # "..., so I need all the rows", "... and can you ...": a request joined to its background
 # by a conjunction starts a clause of its own.

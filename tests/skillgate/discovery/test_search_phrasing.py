@@ -296,3 +296,13 @@ def test_before_or_after_the_days_events_is_a_time(text: str, request_: str, con
     list_events ranked first on "standup", a meeting)."""
     said = phrased(text, imperative=True)
     assert (said.request, said.context) == (request_, context)
+
+
+def test_gratitude_in_advance_asks() -> None:
+    """Issue 26, seventeenth round: "I would be so grateful if you could put that on my
+    calendar" asks, as "it'd be great if you could" does (no clause asked: the match read
+    the whole story, youtube's reply_to_comment first at 0.00)."""
+    said = phrased(
+        "The recital is Tuesday. I would be so grateful if you could put that on my calendar"
+    )
+    assert said.request.startswith("add that to my calendar . The recital is")
