@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from skillgate.discovery.literals import Needed, needed
+from skillgate.discovery.literals import Needed, folded, needed
 
 # (A name may carry its address in brackets: "shoot Marcus (marcus@acme.io) an email".)
 _WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+(?:\([^()\s]+\)\s+)?)?"
@@ -341,16 +341,6 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
-# A pattern that ignores case reads these as the ASCII letters (and no other character
-# as an ASCII letter): a text's lower case with them made those letters holds every
-# literal of an idiom's match.
-_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
-
-
-def _folded(text: str) -> str:
-    return text.lower() if text.isascii() else text.translate(_FOLD).lower()
-
-
 class _Guarded(NamedTuple):
     """The idioms with their guards, every guard, the idioms with none (every text goes
     through them), and the idioms each guard is one of the strings of."""
@@ -384,7 +374,7 @@ def idioms(text: str) -> str:
     strings, in C, instead of a pass of each pattern), in the table's order: those whose
     guard the text holds, read again after each that changes it."""
     table, words, free, of = _guards()
-    lower = _folded(text)
+    lower = folded(text)
     held = [w for w in words if w in lower]
     if not held and not free:
         return text
@@ -396,7 +386,7 @@ def idioms(text: str) -> str:
         text, done = pattern.subn(plain, text)
         k += 1
         if done:  # the idioms after it, by the guards the text now holds
-            lower = _folded(text)
+            lower = folded(text)
             held = [w for w in words if w in lower]
             due, k = sorted(j for j in free.union(*(of[w] for w in held)) if j > i), 0
     return text

@@ -376,3 +376,14 @@ def cut(text: str, spans: list[tuple[int, int]], replacement: str) -> str:
 
 # The days and months, in one place: the times below read them, and the speller corrects
 # to them ("wendesday": discovery/texts.py's `table_words`).
+
+
+# A pattern that ignores case reads these as the ASCII letters (and no other character
+# as an ASCII letter): a text's lower case with them made those letters holds every
+# literal of the pattern's match (`needed`).
+_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+def folded(text: str) -> str:
+    """`text` in lower case, its letters as a pattern that ignores case reads them."""
+    return text.lower() if text.isascii() else text.translate(_FOLD).lower()

@@ -8,10 +8,10 @@ import re
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysis import _CAMEL, _WORD
 from skillgate.discovery.cues import CUES
-from skillgate.discovery.phrasing import DAYS, MONTHS
 from skillgate.discovery.products import NICKNAMES
 from skillgate.discovery.stopwords import FILLER, LEAD_INS, STOPWORDS
 from skillgate.discovery.synonyms import ACTIONS, MEANS, SHAPES, SYNONYMS
+from skillgate.discovery.times import DAYS, MONTHS
 
 __all__ = ["fields", "named_by_path", "one_line", "said", "summary", "table_words"]
 

@@ -32,6 +32,7 @@ from skillgate.discovery import (
     referents,
     semantic,
     spelling,
+    times,
     unknowns,
     values,
     world,
@@ -82,7 +83,7 @@ TEXTS = _texts()
 @pytest.mark.parametrize(
     ("test", "pattern"),
     [
-        (phrasing._may_say_when, phrasing._WHEN.pattern),
+        (times.may_say_when, times.WHEN.pattern),
         (phrasing._ASKS_WORDS, phrasing._ASKS.pattern),
         (phrasing._IF, phrasing._WHETHER),
         (phrasing._CLAUSE_MARK, phrasing._CLAUSE),
@@ -130,7 +131,7 @@ def test_shorthand_is_spelt_out_only_where_it_stands() -> None:
 
 @pytest.mark.parametrize(
     "twin",
-    [phrasing._WHEN, phrasing._ASKS, phrasing._POLITE, content.CONTENT],
+    [times.WHEN, phrasing._ASKS, phrasing._POLITE, content.CONTENT],
     ids=["when", "asks", "polite", "content"],
 )
 def test_a_case_free_twin_finds_what_the_pattern_finds(twin: literals.CaseFree) -> None:
