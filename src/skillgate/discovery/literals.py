@@ -374,10 +374,6 @@ def cut(text: str, spans: list[tuple[int, int]], replacement: str) -> str:
     return "".join(pieces)
 
 
-# The days and months, in one place: the times below read them, and the speller corrects
-# to them ("wendesday": discovery/texts.py's `table_words`).
-
-
 # A pattern that ignores case reads these as the ASCII letters (and no other character
 # as an ASCII letter): a text's lower case with them made those letters holds every
 # literal of the pattern's match (`needed`).

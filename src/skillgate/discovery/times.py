@@ -11,6 +11,8 @@ import re
 
 from skillgate.discovery.literals import CaseFree, hint
 
+# The days and months, in one place: the times below read them, and the speller corrects
+# to them ("wendesday": discovery/texts.py's `table_words`).
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -46,14 +48,14 @@ WHEN = CaseFree(
 
 # Each form of `WHEN` holds one of these words, or a digit and then what `_NUMBERED`
 # reads, or what `_DATED` or `_NEXT_UNIT` read (a month's name before a digit, "next"
-# before a unit): a
-# text holding none needs no pass of `WHEN` (`may_say_when`, cheaper by far).
-WHEN_WORDS = hint(
+# before a unit): a text holding none needs no pass of `WHEN` (`may_say_when`, cheaper by
+# far).
+_WHEN_WORDS = hint(
     "day", "weekend", "night", "tomorrow", "morning", "noon", "evening", "around", "before",
     "after", "until", "till",
 )  # fmt: skip
 _MONTHS = "|".join(_SHORT_MONTHS)  # what every name of `_MONTH` starts with
-_UNITS = "min|hour|hr|week|month|quarter|year"  # `_UNIT`'s but "day", one of `WHEN_WORDS`
+_UNITS = "min|hour|hr|week|month|quarter|year"  # `_UNIT`'s but "day", one of `_WHEN_WORDS`
 _NUMBERED = re.compile(rf"\d[\d\s]*(?:[:/.\-]|[ap]m|st|nd|rd|th|of|{_MONTHS}|{_UNITS})")
 # (Two patterns: each then starts with literals, which the regex engine scans for.)
 _DATED = re.compile(rf"(?:{_MONTHS})[a-z]*\s+\d")
@@ -62,7 +64,7 @@ _NEXT_UNIT = re.compile(rf"(?:next|this|last|every|coming)\s+(?:{_UNITS})")
 
 def may_say_when(text: str) -> bool:
     """Whether `WHEN` may find a time in `text` (False: it finds none)."""
-    if WHEN_WORDS(text):  # (a text not all ASCII: True)
+    if _WHEN_WORDS(text):  # (a text not all ASCII: True)
         return True
     lower = text.lower()
     return any(p.search(lower) is not None for p in (_NUMBERED, _DATED, _NEXT_UNIT))
