@@ -72,13 +72,17 @@ _ANY_WAY = (
     r"|(?:is\s+there\s+)?(?:any|a)\s+way\s+(?:to|you\s+(?:could|can))"
     r"|do\s+you\s+think\s+you\s+could"
 )
+# "I need to see ...", "I just want to read ...", "I need the rows": the speaker's own
+# need, which asks to be shown when no clause asks the assistant (`_direct_first`).
+_NEEDS = (
+    r"i\s+(?:just\s+)?(?:need|want)\s+to\s+(?:see|know|find|check|get|read)"
+    r"|i\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)"
+)
 # A clause that asks for something.
 _ASKS = CaseFree(
     r"\b(?:(?:can|could|would|will)\s+you|please|pls|i\s*(?:'d|would)?\s*(?:need|want|like|love)"
     r"\s+(?:you|it\s+if|to\s+know)|go\s+ahead"
-    # "I need to see ...", "I just want to read ...": what the speaker asks to be shown.
-    r"|i\s+(?:just\s+)?(?:need|want)\s+to\s+(?:see|know|find|check|get|read)"
-    r"|i\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)"
+    rf"|{_NEEDS}"
     r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+(?:me|us)"
     rf"|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is|(?:can|could|may)\s+i\s+(?:get|see)"
     rf"|{_ANY_WAY})\b"
@@ -86,11 +90,7 @@ _ASKS = CaseFree(
 # The forms of `_ASKS` that state the speaker's own need ("I need to get Marcus and Elena
 # together ...") rather than ask the assistant: a later clause that asks it ("... could
 # you find a slot") is the request (`_direct_first`).
-_SELF = re.compile(
-    r"\bi\s+(?:just\s+)?(?:need|want)\s+to\s+(?:see|know|find|check|get|read)\b"
-    r"|\bi\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)",
-    re.IGNORECASE,
-)
+_SELF = re.compile(rf"\b(?:{_NEEDS})\b", re.IGNORECASE)
 # Each form of `_ASKS` holds one of these.
 _ASKS_WORDS = hint(
     "you", "please", "pls", "need", "want", "like", "love", "ahead", "know", "tell",

@@ -51,6 +51,7 @@ TABLE_COUNT = 1_000
 # web corpus of about 10^11 words) is a word, not a typo: never corrected.
 ENGLISH_COUNT = 1_000_000
 _ENGLISH = "frequency_dictionary_en_82_765.txt"
+_KEPT = 100_000  # words whose correction is kept (`_memo`, `_branded`)
 # A word standing alone: letters only, nothing joined to it that makes it an id,
 # a reference, an address or part of a hyphenated or dotted name.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
@@ -159,7 +160,7 @@ class Speller:
                 found = self._closest(word)
             elif len(word) >= TYPO_SHORTEST and english().get(word, TYPO_COUNT) < TYPO_COUNT:
                 found = self._rarer(word)
-        if len(self._memo) < 100_000:
+        if len(self._memo) < _KEPT:
             self._memo[word] = found
             if found == word:
                 self._kept.add(word)
@@ -195,7 +196,7 @@ class Speller:
             edits = 1 if len(lower) <= ONE_EDIT_UP_TO else MAX_EDITS
             near = [b for b in self._brands if damerau_osa.distance(lower, b, edits) >= 0]
             found = min(near, key=lambda b: _slip(lower, b)) if near else ""
-            if len(self._branded) < 100_000:
+            if len(self._branded) < _KEPT:
                 self._branded[lower] = found
         return found or written
 
