@@ -1,5 +1,5 @@
 """Requests written for the no-match flag's table of products nothing here is
-(discovery/foreign.py; docs/catalog.md, "Search", seventh round), not in search_eval.yaml:
+(discovery/foreign.py; docs/search-history.md, seventh round), not in search_eval.yaml:
 answerable ones that name such a product in passing (never to be flagged by it) and
 no-endpoint ones that name one as the place of the action (to be flagged). `first` shaped
 the rules; `second` and `first_word` were written after them and changed nothing.

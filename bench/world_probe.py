@@ -1,5 +1,5 @@
 """Requests written for the no-match flag's table of everyday activities and things no
-integration acts on (discovery/world.py; docs/catalog.md, "Search", seventh round), not in
+integration acts on (discovery/world.py; docs/search-history.md, seventh round), not in
 search_eval.yaml, written with the table and before any figure was measured: answerable
 ones that mention such a thing in passing while asking for a catalog action (never to be
 flagged by it) and no-endpoint ones that act on one (to be flagged).

@@ -1,5 +1,5 @@
 """Whether a request asks to read or to change, and whether an endpoint reads or changes,
-by their verbs (docs/catalog.md, "Search", seventh round).
+by their verbs (docs/search-history.md, seventh round).
 
 A request led by a verb of reading ("list all PostgreSQL servers", "find me a pop song",
 "show me ...", "what's ...") is rarely for a call whose name leads with a verb of
@@ -18,7 +18,7 @@ of its kind.
 
 Measured (`PYTHONPATH=src:. .venv/bin/python bench/search_dev.py`): development set, all
 answerable, top-1/3/10 0.683/0.886/0.956 -> 0.702/0.889/0.957 (wrongly flagged 0.030
-unchanged); BFCL pool top-1/5 0.695/0.817 -> 0.705/0.822 (docs/catalog.md, "Search",
+unchanged); BFCL pool top-1/5 0.695/0.817 -> 0.705/0.822 (docs/search-history.md,
 seventh round, for the other factors tried). x0.65 at the end of the round (from x0.7):
 top-10 0.957 -> 0.959, BFCL top-1 0.731 -> 0.733; x0.62 after BM25's k1 1.9: top-10
 0.959 -> 0.960, BFCL top-1 0.738 -> 0.739 (x0.6: one more answerable request wrongly

@@ -1,5 +1,5 @@
-"""A request's verb, for its kind: reading or changing (discovery/kinds.py; docs/catalog.md,
-"Search", seventh round). The query analysis (analysis.py) keeps it as `Query.lead`.
+"""A request's verb, for its kind: reading or changing (discovery/kinds.py; docs/search-history.md,
+seventh round). The query analysis (analysis.py) keeps it as `Query.lead`.
 
 - A question that asks to read ("are there any salons ...", "did the PR get merged?",
   "why did the build fail", "how many members does it have",

@@ -1,4 +1,4 @@
-"""A place asked about is asked for its contents (docs/catalog.md, "Search", twelfth round).
+"""A place asked about is asked for its contents (docs/search-history.md, twelfth round).
 
 "What's on my calendar friday", "what's in my Box folder Contracts": the request names a
 place (analysis.Query.places: the calendar, the folder) and asks what it holds, the

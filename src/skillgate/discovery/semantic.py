@@ -15,9 +15,10 @@ one's cosine (it keeps its place by score). The model tells "list" from "create"
 product better than BM25's shared words do, but weighs products badly: let loose across
 integrations it traded as many development-set requests for others as it gained.
 
-Measured (docs/catalog.md, "Search", `bench/search_semantic.py`): development set, all
-answerable, top-1/3/10 0.636/0.851/0.929 -> 0.653/0.858/0.929, no kind of request losing
-at any depth; BFCL pool top-1 0.640 -> 0.666, top-5 0.792 -> 0.805. Costs: the model's
+Measured (docs/search-history.md, "The semantic second look"; `bench/search_semantic.py`):
+development set, all answerable, top-1/3/10 0.636/0.851/0.929 -> 0.653/0.858/0.929, no kind
+of request losing at any depth; BFCL pool top-1 0.640 -> 0.666, top-5 0.792 -> 0.805.
+Costs: the model's
 files read at start-up (~0.2 s), each endpoint embedded once per catalog (~1 s for 8,331,
 then read back from the snapshot folder), +46 MB resident (tokenizer, 16 MB of weights
 as float32, the vectors), a new query's p50 +0.06 ms.
@@ -60,7 +61,7 @@ WEIGHT = 0.5
 # The words of a request the catalog does not know ("find me a *psychologist*", "a *taxi*
 # to the airport") are evidence the first stage could not weigh, and the model may: the
 # cosine's weight is multiplied by 1 + `UNKNOWN_GAIN` x their share of the request's words
-# (`unknown_share`). Measured (docs/catalog.md, "Search", seventh round): development set
+# (`unknown_share`). Measured (docs/search-history.md, seventh round): development set
 # unchanged (all answerable), BFCL top-1/5 0.708/0.824 -> 0.710/0.828; x4: 0.714/0.833 but
 # the development set's top-1 0.708 -> 0.705, top-3 0.895 -> 0.893.
 UNKNOWN_GAIN = 2.0
@@ -69,7 +70,7 @@ DIMS = 128
 # An endpoint with phrasings (`Endpoint.says`, their values left out: `texts.said`) has its
 # vector moved toward theirs: its own texts' vector plus this share of the phrasings', made
 # unit, so a request in users' words comes nearer the call people asked for in such words.
-# Measured (docs/catalog.md, "Search", fifteenth round): the development set unchanged, each
+# Measured (docs/search-history.md, fifteenth round): the development set unchanged, each
 # catalog-wide measure +0.4 to +1.6 points at top-3, BFCL unchanged (no phrasings); 0.3:
 # development top-1 -3; 0.8: +1 and wrongly flagged +1 on the curated measure.
 SAYS_WEIGHT = 0.5

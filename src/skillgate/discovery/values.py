@@ -1,5 +1,5 @@
-"""Values a request carries, as evidence of the call that takes them (docs/catalog.md,
-"Search", seventh round).
+"""Values a request carries, as evidence of the call that takes them (docs/search-history.md,
+seventh round).
 
 A request that names an amount of money ("send $125 to Alex", "50 euros") is for a call
 that takes an amount, one that names an email address ("add maria.g@brightpath.io to the
