@@ -1,0 +1,53 @@
+"""Common calls a probe found below another's (issue 26; docs/catalog.md, "Search"):
+closing a pull request without merging it and deleting a branch are curated, and their
+descriptions say so in the words people ask with. Cases written for these tests, not
+taken from the evaluation sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillgate.discovery.search import SearchIndex
+
+CLOSING = {"github/pulls_update", "github/update_issue"}
+
+
+def _top(index: SearchIndex, task: str, limit: int = 3) -> list[str]:
+    return [
+        f"{h.integration.slug}/{h.endpoint.name}" for h in index.search(task, ("*",), limit=limit)
+    ]
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "close pull request 31 in octo/site on github",
+        "close PR 7 on acme/api, we're not taking it",
+        "close pull request 12 in acme/web on github without merging it",
+    ],
+)
+def test_closing_a_pull_request_is_a_call_that_closes_it_first(
+    index: SearchIndex, task: str
+) -> None:
+    """Never a merge or a new pull request first: Bitbucket's merge and create took "close"
+    from their descriptions' `close_source_branch`, GitHub's create came before the update
+    whose description buried "close it" after its plans' list."""
+    assert _top(index, task)[0] in CLOSING, _top(index, task)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "delete the merged branch hotfix/typo on github",
+        "remove the stale branch feature/old-nav from acme/web on github",
+    ],
+)
+def test_deleting_a_branch_is_first_not_its_protection(index: SearchIndex, task: str) -> None:
+    assert _top(index, task)[0] == "github/git_delete_ref", _top(index, task)
+
+
+def test_declining_a_bitbucket_pull_request_is_in_the_top_3(index: SearchIndex) -> None:
+    """Its importer's name holds no "pull request" (a hash of its path), so the name's share
+    does not lift it; curated, with "close it without merging it", it is among the first."""
+    decline = "bitbucket/post_repositories_workspace_repo_slug_pullrequests_pull_r_6c637a"
+    assert decline in _top(index, "decline PR 14 in bitbucket, close it without merging")
