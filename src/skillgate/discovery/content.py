@@ -62,6 +62,13 @@ REMIND_TO = re.compile(
 ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "more"])
 
 
+# A name ends where a place follows it ("a tab called June *to the* budget sheet", "a
+# channel named launch *in our* workspace"): the place is part of what is asked.
+_NAMING = frozenset(["titled", "called", "named"])
+_PLACE = re.compile(
+    r"\s(?:to|in|into|on|onto|under|inside|within)\s+(?:the|my|our|your|this|that)\b",
+    re.IGNORECASE,
+)
 # Where the content ends: the clause phrasing.py set apart (" . "), or the sentence.
 _SENTENCE_END = re.compile(r" \. |[.?!]+(?:\s+|$)")
 
@@ -92,4 +99,9 @@ def split_content(text: str) -> tuple[str, str]:
     content, others = text[end:], ""
     if ends is not None:
         content, others = text[end : ends.start()], text[ends.end() :]
-    return f"{text[:start]} . {others}" if others else text[:start], content
+    asked = text[:start]
+    if text[start:end].lower() in _NAMING:
+        place = _PLACE.search(content)
+        if place is not None:  # "a tab called June *to the Timesheet sheet*": where, asked
+            asked, content = f"{asked} {content[place.start() :]}", content[: place.start()]
+    return f"{asked} . {others}" if others else asked, content

@@ -59,6 +59,23 @@ def test_content_ends_with_its_sentence() -> None:
     )
 
 
+def test_a_name_ends_where_a_place_follows_it(index: SearchIndex) -> None:
+    """Eighteenth round: after "called", "named" or "titled" the name is content, but a
+    place after it ("to the Timesheet sheet") is where to act, which the request asks:
+    it was content (x0.3), and Jira's screen tabs and OneNote's sections came before
+    Sheets' tabs. What follows "about" or "saying" still runs to the sentence's end."""
+    request, content = split_content("add a new tab called June to the Timesheet sheet")
+    assert content.strip() == "June"
+    assert "to the Timesheet sheet" in request
+    assert split_content("make a playlist called Songs to Sing")[1].strip() == "Songs to Sing"
+    assert split_content("email Ana about the move to the new office")[1].strip() == (
+        "the move to the new office"
+    )
+    assert _top(index, "add a new tab called June to the Timesheet sheet") == (
+        "google_sheets/batch_update_spreadsheet"
+    )
+
+
 def test_what_follows_a_colon_is_content_and_the_verb_is_before_it(index: SearchIndex) -> None:
     """Sixteenth round: "file a bug: the export is broken" files a bug; the words after
     the colon are what to file (content, as the match already read them), and the verb
