@@ -41,6 +41,7 @@ SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("organization", "org"),
     # Messages and mail
     ("inbox", "mailbox"),
+    ("mailing list", "distribution list", "email list"),
     # Calendars
     # A meeting's kinds, as people name them ("my 1:1 with Kim", "the standup"):
     # SPELLINGS makes "1:1" and "stand-up" one word.
@@ -78,6 +79,9 @@ MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("inbox", ("message", "email")),
     ("thumbs up", ("reaction",)),
     ("talk", ("message", "history")),
+    # A mailing list is a group of addresses (a Google group, an audience, a contact
+    # list), not mail: its "mail" cued the mailbox.
+    ("mailing list", ("group", "list", "member", "audience")),
     ("out of office", ("vacation",)),
     ("auto reply", ("vacation",)),
     # Calendars

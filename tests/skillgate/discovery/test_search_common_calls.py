@@ -51,3 +51,19 @@ def test_declining_a_bitbucket_pull_request_is_in_the_top_3(index: SearchIndex) 
     does not lift it; curated, with "close it without merging it", it is among the first."""
     decline = "bitbucket/post_repositories_workspace_repo_slug_pullrequests_pull_r_6c637a"
     assert decline in _top(index, "decline PR 14 in bitbucket, close it without merging")
+
+
+def test_a_mailing_list_is_a_group_not_the_mailbox(index: SearchIndex) -> None:
+    """Eighteenth round: "mailing list" is one term (synonyms.SYNONYMS) meaning a group of
+    addresses; its "mail" had cued Gmail and read the inbox ("take dan off the engineering
+    mailing list": Gmail's and Outlook's list_messages first). Mail itself still reads the
+    mailbox."""
+    terms = index.analyzer.query("take him off the mailing list").terms
+    assert "mail" not in terms and "mail_list" in terms
+    assert _top(index, "remove sam@acme.com from the sales mailing list")[0] == (
+        "google_admin/remove_group_member"
+    )
+    assert not {"gmail/list_messages", "outlook/list_messages"} & set(
+        _top(index, "who is on the engineering mailing list")
+    )
+    assert _top(index, "check my mail for anything from the bank")[0] == "gmail/list_messages"
