@@ -69,11 +69,54 @@ _PLACE = re.compile(
     r"\s(?:to|in|into|on|onto|under|inside|within)\s+(?:the|my|our|your|this|that)\b",
     re.IGNORECASE,
 )
+# A thing's own name made of words and hyphens, said before the kind of thing it is
+# ("the acme-backups bucket", "the growth-analytics project"): what to act on, not words
+# of the call ("backups" is no Cloud SQL backup). Its words are content. (Said alone,
+# "a backup of billing-db", a name's words often say its kind, "db", and one with a
+# digit, "us-central1-a", is a value values.py reads: both measured worse as content.)
+_HYPHENATED = re.compile(r"(?<![\w@./#:-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w@/-])")
+_KINDS = (
+    r"bucket|project|database|db|instance|server|site|repo|repository|cluster|dataset|table"
+    r"|vm|app|service|droplet|space|workspace|environment|branch|channel|org|team|domain"
+)
+_KIND_AFTER = re.compile(rf"\s+(?:{_KINDS})s?\b", re.IGNORECASE)
+
+
+def _is_name(name: str, after: str) -> bool:
+    return not any(ch.isdigit() for ch in name) and bool(_KIND_AFTER.match(after))
+
+
+def resource_names(text: str) -> tuple[str, str]:
+    """(`text` without the names of things it holds, those names): see `_HYPHENATED`."""
+    if "-" not in text:
+        return text, ""
+    names: list[str] = []
+    kept: list[str] = []
+    at = 0
+    for m in _HYPHENATED.finditer(text):
+        if _is_name(m.group(), text[m.end() :]):
+            kept.append(text[at : m.start()])
+            names.append(m.group())
+            at = m.end()
+    if not names:
+        return text, ""
+    kept.append(text[at:])
+    return "".join(kept), " ".join(names)
+
+
 # Where the content ends: the clause phrasing.py set apart (" . "), or the sentence.
 _SENTENCE_END = re.compile(r" \. |[.?!]+(?:\s+|$)")
 
 
 def split_content(text: str) -> tuple[str, str]:
+    """(the request without its content, the content): `_marked`, then the names of
+    things the rest holds (`resource_names`) are content too."""
+    asked, content = _marked(text)
+    asked, names = resource_names(asked)
+    return asked, f"{content} {names}" if names else content
+
+
+def _marked(text: str) -> tuple[str, str]:
     """(the request without its content, the content): split at the first word of
     `CONTENT` that has words before it, none of `ASKS_ABOUT` just before."""
     marker = CONTENT.search(text) if CONTENT_WORDS(text) else None

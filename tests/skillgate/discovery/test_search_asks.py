@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from skillgate.discovery.content import WHAT, split_content
+from skillgate.discovery.confidence import fits
+from skillgate.discovery.content import WHAT, resource_names, split_content
 from skillgate.discovery.idioms import idioms
 from skillgate.discovery.phrasing import commanded
 from skillgate.discovery.search import SearchIndex
@@ -74,6 +75,23 @@ def test_a_name_ends_where_a_place_follows_it(index: SearchIndex) -> None:
     assert _top(index, "add a new tab called June to the Timesheet sheet") == (
         "google_sheets/batch_update_spreadsheet"
     )
+
+
+def test_a_things_name_before_its_kind_is_content(index: SearchIndex) -> None:
+    """Eighteenth round: "the finance-backups bucket" names a bucket; its words were the
+    request's ("backups": Cloud SQL's backups), and the answer was flagged as fitting
+    nothing. A hyphenated word not before a kind of thing ("my to-do list") and one with a
+    digit ("web-1", a value values.py reads) stay as written."""
+    assert resource_names("delete report.pdf from the finance-backups bucket") == (
+        "delete report.pdf from the  bucket",
+        "finance-backups",
+    )
+    assert resource_names("add it to my to-do list")[1] == ""
+    assert resource_names("restart the web-1 instance")[1] == ""
+    text = "delete report.pdf from the finance-backups bucket"
+    hits = index.search(text, ("*",), limit=3)
+    assert all(h.integration.slug == "google_cloud_storage" for h in hits)
+    assert fits(index.matches(text, hits))
 
 
 def test_what_follows_a_colon_is_content_and_the_verb_is_before_it(index: SearchIndex) -> None:
