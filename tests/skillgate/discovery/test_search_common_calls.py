@@ -68,3 +68,12 @@ def test_a_mailing_list_is_a_group_not_the_mailbox(index: SearchIndex) -> None:
         _top(index, "who is on the engineering mailing list")
     )
     assert _top(index, "check my mail for anything from the bank")[0] == "gmail/list_messages"
+
+
+def test_analytics_words_cue_google_analytics(index: SearchIndex) -> None:
+    """Eighteenth round: "page views" and "conversions" are Google Analytics' own words
+    (cues.CUES); a site's page views were Notion's page properties."""
+    assert _top(index, "how many page views did the pricing page get last week")[0] == (
+        "google_analytics/run_report"
+    )
+    assert "google_analytics/run_report" in _top(index, "which pages got the most conversions")
