@@ -14,6 +14,7 @@ import re
 from typing import NamedTuple
 
 from skillgate.discovery.literals import Needed, folded, needed
+from skillgate.discovery.times import STARTS
 
 # (A name may carry its address in brackets: "shoot Marcus (marcus@acme.io) an email".)
 _WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+(?:\([^()\s]+\)\s+)?)?"
@@ -92,6 +93,9 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # "kick the build off again", "kick off the job again": run it again.
         (r"\bkick\s+(?:off\s+)?((?:\S+\s+){0,3}?)(?:off\s+)?again\b", r"rerun \1"),
         (r"\b(?:push|bump)\s+(?:back\s+)?(?=(?:the|my|our|this|that|it)\b)", "reschedule "),
+        # "move my 1:1 with Dan to Friday 10am": to a time, a reschedule (not a move to
+        # another calendar, as "move the meeting to the Work calendar" is).
+        (r"\bmove\s+((?:\S+\s+){1,6}?)to\s+(?=" + STARTS + ")", r"reschedule \1to "),
         (
             r"\bput\s+((?:\S+\s+){1,6}?)on\s+(?=(?:my|our|the|his|her|their)\s+(?:\w+\s+)?"
             r"(?:calendar|schedule|agenda|list|board)\b)",

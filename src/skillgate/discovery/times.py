@@ -27,6 +27,12 @@ _SHORT_MONTHS = [m[:3] for m in MONTHS]
 _MONTH = "|".join(
     [*MONTHS, *(s + ("|sept" if s == "sep" else "") for s in _SHORT_MONTHS if s not in MONTHS)]
 )
+# The start of a time ("Friday", "next week", "3pm"): what something is moved to when it
+# is rescheduled (idioms.py), as a regular expression.
+STARTS = (
+    rf"(?:(?:next|this|the)\s+)?(?:{'|'.join(DAYS)}|week\b|month\b)|tomorrow\b|today\b"
+    r"|tonight\b|noon\b|\d{1,2}(?::\d{2})?\s*(?:am|pm)\b"
+)
 # When: an argument of the call. Longest forms first; each may be led by a preposition.
 WHEN = CaseFree(
     rf"\b(?:(?:on|at|by|until|till|before|after|around|from|for|to|in|next|this|last|every|each"

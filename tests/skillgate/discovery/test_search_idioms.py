@@ -112,6 +112,9 @@ from skillgate.discovery.search import SearchIndex
         ("could you add a row for October", "could you add (append) a row for October"),
         ("Add a line for today: Sequoia", "add (append) a line for today: Sequoia"),
         ("add a label to the card", "add a label to the card"),
+        ("move my sync with Ola to Friday 4pm", "reschedule my sync with Ola to Friday 4pm"),
+        ("move the launch review to next week", "reschedule the launch review to next week"),
+        ("move the invoice to the Paid folder", "move the invoice to the Paid folder"),
     ],
 )
 def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:
@@ -156,6 +159,8 @@ def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:
         ("sunset the old repo", {"repos_update"}),
         ("blast out the newsletter to everyone", {"send_campaign"}),
         ("circle back with Sam about the invoice", {"send_message"}),
+        # Not Google Calendar's move_event, which moves an event to another calendar.
+        ("move my sync with Ola to Friday 4pm", {"update_event", "update_meeting"}),
     ],
 )
 def test_an_idiom_finds_what_its_plain_verb_does(
