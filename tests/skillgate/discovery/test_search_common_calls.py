@@ -77,3 +77,11 @@ def test_analytics_words_cue_google_analytics(index: SearchIndex) -> None:
         "google_analytics/run_report"
     )
     assert "google_analytics/run_report" in _top(index, "which pages got the most conversions")
+
+
+def test_an_upload_into_a_box_folder_is_boxs_upload(index: SearchIndex) -> None:
+    """Eighteenth round: Box's upload says it puts a file into a folder (its summary,
+    "Upload file.", did not, and the folder's own calls came first)."""
+    assert "box/post_files_content" in _top(
+        index, "upload budget.xlsx to the Reports folder in Box", 2
+    )
