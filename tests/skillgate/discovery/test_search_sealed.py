@@ -47,9 +47,9 @@ HELD_SHA256 = {
     "blind9_held": "5073d8a55e638839a6a6d6642e68a87f17787c023e320120687495bf5365b47d",
     # A tenth, as the ninth, 60% chatty (seventeenth round, written before its first change).
     "blind10_held": "e651270e9c20ca512c21df41c02491e0da7403365a9c11b6347b7b73e77a1d7a",
-    # The most common calls per product, plain and short (eighteenth round, written before
-    # its first change to ranking code).
-    "common_calls_held": "bc51015c5fa407ab2c72ce416c004cae11f0ee0018639d214692c5ade80162d2",
+    # The most common calls per product, plain and short (eighteenth round, written after
+    # its first change, e232a4a, and before any other; answers reviewed before any result).
+    "common_calls_held": "45eff490a5ac9b0035a980fa5108d13f21c184165c4880cb6d0a27ff7bbda658",
 }
 KINDS = {"plain", "misspelled", "chatty", "reference", "none"}
 
