@@ -18,10 +18,9 @@ integrations it traded as many development-set requests for others as it gained.
 Measured (docs/search-history.md, "The semantic second look"; `bench/search_semantic.py`):
 development set, all answerable, top-1/3/10 0.636/0.851/0.929 -> 0.653/0.858/0.929, no kind
 of request losing at any depth; BFCL pool top-1 0.640 -> 0.666, top-5 0.792 -> 0.805.
-Costs: the model's
-files read at start-up (~0.2 s), each endpoint embedded once per catalog (~1 s for 8,331,
-then read back from the snapshot folder), +46 MB resident (tokenizer, 16 MB of weights
-as float32, the vectors), a new query's p50 +0.06 ms.
+Costs: the model's files read at start-up (~0.2 s), each endpoint embedded once per
+catalog (~1 s for 8,331, then read back from the snapshot folder), +46 MB resident
+(tokenizer, 16 MB of weights as float32, the vectors), a new query's p50 +0.06 ms.
 
 Off with `SKILLGATE_SEMANTIC=0`, or without the package: search is then the first stage
 alone, exactly as before.

@@ -1,7 +1,7 @@
-"""Common calls a probe found below another's (issue 26; docs/catalog.md, "Search"):
-closing a pull request without merging it and deleting a branch are curated, and their
-descriptions say so in the words people ask with. Cases written for these tests, not
-taken from the evaluation sets."""
+"""The commonest calls, eighteenth round (issue 26; docs/search-history.md): closing a pull
+request without merging it and deleting a branch (curated, described in the words people
+ask with), a mailing list as a group, analytics' words as its cues, Box's upload into a
+folder. Cases written for these tests, not taken from the evaluation sets."""
 
 from __future__ import annotations
 
