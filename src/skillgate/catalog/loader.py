@@ -46,6 +46,10 @@ class Catalog:
     # SHA-256 of the files it was loaded from, as read (names and contents, compiled
     # files included): which catalog a server serves (`/healthz`, `catalog reload`).
     digest: str = ""
+    # Each integration's own: its files and the code that loads them, by slug. What keys
+    # the search index's work on one integration, kept when another changes
+    # (discovery/parts.py).
+    parts: dict[str, str] = field(default_factory=dict)
 
     def replace_with(self, other: Catalog) -> None:
         """Take `other`'s integrations, in one step (no await in between)."""
@@ -54,6 +58,7 @@ class Catalog:
         self.sources.clear()
         self.sources.update(other.sources)
         self.digest = other.digest
+        self.parts = dict(other.parts)
 
     def get(self, slug: str) -> Integration | None:
         return self.integrations.get(slug)
@@ -90,6 +95,17 @@ def _entry_label(data: object, loc: tuple[int | str, ...]) -> str:
         label = f"endpoint {name!r}" if name else f"endpoint #{loc[1] + 1}"
         return f"{label}{' ' + rest if rest else ''}"
     return ".".join(str(x) for x in loc) or "integration"
+
+
+class _Both:
+    """Two digests fed the same bytes: the catalog's and one integration's."""
+
+    def __init__(self, *digests: Any) -> None:
+        self._digests = digests
+
+    def update(self, data: bytes) -> None:
+        for digest in self._digests:
+            digest.update(data)
 
 
 class Reads:
@@ -243,8 +259,10 @@ def load_catalog(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> C
     integrations: dict[str, Integration] = {}
     sources: dict[str, Path] = {}
     digest = hashlib.sha256()
+    parts: dict[str, str] = {}
     for path in catalog_files(extra, shipped=shipped):
-        integration = _load_file(path, digest)
+        part = hashlib.sha256(snapshot.code())  # the files, and the code that loads them
+        integration = _load_file(path, _Both(digest, part))
         if integration.slug in integrations:
             raise CatalogError(
                 f"{path}: integration {integration.slug!r}: slug already defined "
@@ -252,10 +270,12 @@ def load_catalog(extra: Iterable[str | Path] = (), *, shipped: bool = True) -> C
             )
         integrations[integration.slug] = integration
         sources[integration.slug] = path
+        parts[integration.slug] = part.hexdigest()[:16]
     return Catalog(
         integrations=dict(sorted(integrations.items())),
         sources=sources,
         digest=digest.hexdigest()[:16],
+        parts=parts,
     )
 
 

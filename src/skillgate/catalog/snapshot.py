@@ -74,6 +74,12 @@ def trusted(folder: Path) -> bool:
     return info.st_uid == os.getuid() and not info.st_mode & 0o022
 
 
+def code() -> bytes:
+    """What decides a loaded integration besides its files: this package's code (and
+    pydantic's version), as a digest."""
+    return _code()
+
+
 @cache
 def _code() -> bytes:
     """What decides a loaded integration besides its files: this package's code."""

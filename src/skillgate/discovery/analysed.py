@@ -28,6 +28,7 @@ import orjson
 from skillgate.catalog import snapshot
 from skillgate.catalog.loader import Catalog
 from skillgate.catalog.models import Endpoint, Integration
+from skillgate.discovery import parts
 from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.kinds import name_kinds
 from skillgate.discovery.own import fielded
@@ -107,20 +108,50 @@ def _document(
     return terms, length
 
 
+@dataclass
+class Part:
+    """One integration's endpoints analysed: what `analyse` reads of each integration, kept
+    per integration so that a catalog of one new or changed file analyses only that one."""
+
+    documents: list[list[str]]  # each endpoint's BM25 document (`_document`)
+    lengths: list[int]  # each document's own texts' terms (the rest: phrasings)
+    names: list[list[str]]  # each endpoint's name terms, distinct and sorted
+    spoken: list[tuple[str, int]]  # the integration's texts and how often each is said
+
+
+def part(analyzer: Analyzer, integration: Integration, seen: dict[str, list[str]]) -> Part:
+    """`integration` analysed (`seen`: the texts' terms so far, which repeat)."""
+    out = Part([], [], [], [])
+    spoken: Counter[str] = Counter()
+    for e in integration.endpoints:
+        document, length = _document(analyzer, integration, e, seen)
+        out.documents.append(document)
+        out.lengths.append(length)
+        out.names.append(sorted(set(analyzer.terms(e.name))))
+        spoken.update(fields(integration, e).values())
+    out.spoken = list(spoken.items())
+    return out
+
+
 def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
-    """Every endpoint of the catalog, in catalog order, analysed and scored."""
+    """Every endpoint of the catalog, in catalog order, analysed and scored; each
+    integration's part from its snapshot when one holds (`parts.read`)."""
     corpus: list[list[str]] = []
-    lengths: list[int] = []  # each document's own texts' terms (the rest: phrasings)
+    lengths: list[int] = []
     names: list[list[str]] = []
     seen: dict[str, list[str]] = {}  # parameter lists and categories repeat
     spoken: Counter[str] = Counter()  # the catalog's texts, for the speller
-    for integration in catalog.integrations.values():
-        for e in integration.endpoints:
-            document, length = _document(analyzer, integration, e, seen)
-            corpus.append(document)
-            lengths.append(length)
-            names.append(sorted(set(analyzer.terms(e.name))))
-            spoken.update(fields(integration, e).values())
+    for slug, integration in catalog.integrations.items():
+        digest = catalog.parts.get(slug, "")
+        found = parts.read(_part_key(slug, digest), len(integration.endpoints), Part)
+        if found is None:
+            found = part(analyzer, integration, seen)
+            parts.write(_part_key(slug, digest), found)
+        corpus += found.documents
+        lengths += found.lengths
+        names += found.names
+        for text, n in found.spoken:  # in the catalog's order, as one pass would count
+            spoken[text] += n
     words: Counter[str] = Counter()
     for text, n in spoken.items():
         for word in analyzer.words(text):
@@ -153,6 +184,14 @@ def _code() -> bytes:
     for source in sorted(Path(__file__).parent.glob("*.py")):
         h.update(source.name.encode() + b"\0" + source.read_bytes())
     return h.digest()
+
+
+def _part_key(slug: str, digest: str) -> str:
+    """What keys an integration's part: its files, the analysing code, the weights."""
+    if not digest:
+        return ""
+    weights = orjson.dumps([FIELD_WEIGHTS, SUMMARY_WEIGHT])
+    return hashlib.sha256(_code() + weights + f"{slug}:{digest}".encode()).hexdigest()
 
 
 def _path(catalog: Catalog) -> Path | None:

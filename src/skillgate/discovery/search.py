@@ -154,7 +154,7 @@ class SearchIndex:
         self._matching = Matching(matcher, lacks, self._documents, self._name_terms)
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         # The semantic second look (discovery/semantic.py); None: the first stage alone.
-        self.semantic: Semantic | None = second_look(self.hits, catalog.digest)
+        self.semantic: Semantic | None = second_look(self.hits, catalog.digest, catalog.parts)
         # The last ranked query's reading, for `matches` on it (`answer` hands it over).
         self._read: tuple[str, Reading] | None = None
         self._masks: dict[tuple[tuple[str, ...], str | None], np.ndarray] = {}

@@ -35,16 +35,17 @@ import io
 import math
 import os
 import re
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from functools import cache
 from importlib.metadata import version
+from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from skillgate.catalog import snapshot
-from skillgate.discovery import texts
+from skillgate.discovery import parts, texts
 
 if TYPE_CHECKING:
     from skillgate.discovery.hit import Hit
@@ -223,10 +224,13 @@ def model() -> Model | None:
     return Model(tokenizer, weights)
 
 
-def second_look(hits: Sequence[Hit], digest: str = "") -> Semantic | None:
+def second_look(
+    hits: Sequence[Hit], digest: str = "", parts_of: Mapping[str, str] | None = None
+) -> Semantic | None:
     """The second look over `hits` (the index's endpoints, in row order; `digest`, the
-    catalog's, keys their vectors' snapshot), or None when it is off or the model is
-    not installed."""
+    catalog's, keys their vectors' snapshot; `parts_of`, each integration's, its own
+    vectors' when the catalog's misses: discovery/parts.py), or None when it is off or
+    the model is not installed."""
     if not enabled():
         return None
     found = model()
@@ -238,13 +242,36 @@ def second_look(hits: Sequence[Hit], digest: str = "") -> Semantic | None:
         with contextlib.suppress(OSError, ValueError, EOFError):
             vectors = _read(path, len(hits))
     if vectors is None:
-        vectors = _vectors(found, hits)
+        vectors = _by_part(found, hits, parts_of or {})
         if path is not None:
             buffer = io.BytesIO()
             np.save(buffer, vectors, allow_pickle=False)
             with contextlib.suppress(OSError):
                 snapshot.write(path.parent, path.name, buffer.getvalue(), "semantic-*.npy", KEEP)
     return Semantic(found, hits, vectors)
+
+
+def _by_part(model: Model, hits: Sequence[Hit], parts_of: Mapping[str, str]) -> np.ndarray:
+    """`_vectors` of `hits`, each integration's rows kept apart (discovery/parts.py)."""
+    out: list[np.ndarray] = []
+    for slug, group in groupby(hits, key=lambda h: h.integration.slug):
+        rows = list(group)
+        key = _part_key(slug, parts_of.get(slug, ""))
+        vectors = parts.read_vectors(key, len(rows), DIMS)
+        if vectors is None:
+            vectors = _vectors(model, rows)
+            parts.write_vectors(key, vectors)
+        out.append(vectors)
+    return np.concatenate(out) if out else np.zeros((0, DIMS), np.float32)
+
+
+def _part_key(slug: str, digest: str) -> str:
+    if not digest:
+        return ""
+    h = hashlib.sha256(f"{version('wordllama')}:{DIMS}:{SAYS_WEIGHT}:{slug}:{digest}".encode())
+    for source in (Path(__file__), Path(texts.__file__)):
+        h.update(source.read_bytes())
+    return "semantic-" + h.hexdigest()
 
 
 def _path(digest: str) -> Path | None:

@@ -155,3 +155,72 @@ def test_an_index_dropped_is_freed_without_the_collector(catalog: Catalog, cache
         assert dropped() is None
     finally:
         gc.enable()
+
+
+def test_a_new_file_analyses_only_its_own_integration(
+    catalog: Catalog, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`skillgate catalog import` then a reload: the catalog's digest is new, but each
+    integration kept its own part (discovery/parts.py), keyed by its own files; only the
+    new one is analysed, and the index scores, ranks and matches as one analysed whole."""
+    three = dict(list(catalog.integrations.items())[:3])
+    four = dict(list(catalog.integrations.items())[:4])
+    parts_of = {slug: catalog.parts[slug] for slug in four}
+    SearchIndex(Catalog(integrations=three, digest="three", parts=parts_of))
+    assert len(list(cache.glob("part-*.part"))) == 3
+    assert len(list(cache.glob("part-semantic-*.npy"))) == 3
+    made: list[str] = []
+    real = analysed.part
+
+    def counting(analyzer: Analyzer, integration: Any, seen: Any) -> analysed.Part:
+        made.append(integration.slug)
+        return real(analyzer, integration, seen)
+
+    monkeypatch.setattr(analysed, "part", counting)
+    kept = SearchIndex(Catalog(integrations=four, digest="four", parts=parts_of))
+    assert made == [list(four)[3]]
+    whole = SearchIndex(Catalog(integrations=four))  # no digests: analysed whole, kept nowhere
+    assert made == [list(four)[3], *four]
+    assert kept.bm25.vocab_dict == whole.bm25.vocab_dict
+    assert kept.semantic is not None
+    assert whole.semantic is not None
+    assert np.array_equal(kept.semantic.vectors, whole.semantic.vectors)
+    for query in QUERIES:
+        a, b = kept.scores(query), whole.scores(query)
+        assert (a is None) == (b is None)
+        if a is not None and b is not None:
+            assert np.array_equal(a, b)
+        first = whole.answer(query, ("*",), None, 10)
+        again = kept.answer(query, ("*",), None, 10)
+        assert [h.row for h in again.hits] == [h.row for h in first.hits]
+        assert again.matches == first.matches
+
+
+def test_a_damaged_part_is_analysed_again(catalog: Catalog, cache: Path) -> None:
+    one = dict(list(catalog.integrations.items())[:1])
+    parts_of = {slug: catalog.parts[slug] for slug in one}
+    fresh = SearchIndex(Catalog(integrations=one, digest="a", parts=parts_of))
+    for entry in [*cache.glob("part-*.part"), *cache.glob("part-*.npy")]:
+        entry.write_bytes(b"{not json")
+    again = SearchIndex(Catalog(integrations=one, digest="b", parts=parts_of))
+    assert again.bm25.vocab_dict == fresh.bm25.vocab_dict
+    assert [h.row for h in again.search(QUERIES[0], ("*",))] == [
+        h.row for h in fresh.search(QUERIES[0], ("*",))
+    ]
+
+
+def test_each_integration_has_its_own_digest(tmp_path: Path) -> None:
+    """A file changed changes its own integration's digest and the catalog's, no other."""
+    fixture = Path(__file__).parents[2] / "fixtures" / "catalog" / "oauthy.yaml"
+    (tmp_path / "a.yaml").write_text(fixture.read_text().replace("slug: oauthy", "slug: aaa"))
+    (tmp_path / "b.yaml").write_text(fixture.read_text().replace("slug: oauthy", "slug: bbb"))
+    before = load_catalog([tmp_path], shipped=False)
+    (tmp_path / "b.yaml").write_text(
+        fixture.read_text().replace("slug: oauthy", "slug: bbb").replace("name:", "name: ", 1)
+        + "\n"
+    )
+    after = load_catalog([tmp_path], shipped=False)
+    assert set(before.parts) == {"aaa", "bbb"}
+    assert after.parts["aaa"] == before.parts["aaa"]
+    assert after.parts["bbb"] != before.parts["bbb"]
+    assert after.digest != before.digest

@@ -1,0 +1,87 @@
+"""One integration's share of the search index's start-up work, kept per integration.
+
+The index's snapshot (analysed.py, semantic.py) is keyed by the whole catalog's digest: a
+catalog of one new or changed file (`skillgate catalog import`, then a reload) misses it
+and analysed every endpoint again (~2.5 s of CPU for the shipped 9,616). What is read off
+each integration alone, its endpoints' documents and names (`analysed.Part`) and their
+meaning vectors (semantic.py), is also kept under a key of that integration's own files
+(`Catalog.parts`) and the code that made it; the rest of the work (BM25's weights, which
+depend on every document) is done again. The folder is the catalog snapshots'
+(catalog.snapshot: `SKILLGATE_CACHE_DIR`); an unreadable or mismatched entry is a miss.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from dataclasses import fields
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+import orjson
+
+from skillgate.catalog import snapshot
+
+KEEP = 200  # entries of each kind kept (about four catalogs' integrations; the oldest go)
+_DAMAGED = (OSError, ValueError, KeyError, TypeError, EOFError)
+
+
+class _Fields(Protocol):
+    documents: list[list[str]]
+
+
+_P = TypeVar("_P", bound=_Fields)
+
+
+def _path(key: str, suffix: str) -> Path | None:
+    folder = snapshot.directory()
+    if not key or folder is None or not snapshot.trusted(folder):
+        return None
+    return folder / f"part-{key}{suffix}"
+
+
+def read(key: str, endpoints: int, kind: type[_P]) -> _P | None:
+    """The part kept under `key` (a dataclass `kind` of lists, one item per endpoint in
+    each but `spoken`), or None."""
+    path = _path(key, ".part")
+    if path is None or not path.exists():
+        return None
+    with contextlib.suppress(*_DAMAGED):
+        data: dict[str, Any] = orjson.loads(path.read_bytes())
+        found = kind(*(data[f.name] for f in fields(kind)))  # type: ignore[arg-type]
+        if len(found.documents) == endpoints:
+            return found
+    return None
+
+
+def write(key: str, part: Any) -> None:
+    """Keep `part` (a dataclass of lists) under `key` (nothing when keys are off)."""
+    path = _path(key, ".part")
+    if path is None:
+        return
+    data = {f.name: getattr(part, f.name) for f in fields(part)}
+    with contextlib.suppress(OSError):
+        snapshot.write(path.parent, path.name, orjson.dumps(data), "part-*.part", KEEP)
+
+
+def read_vectors(key: str, rows: int, dims: int) -> np.ndarray | None:
+    """The float32 vectors kept under `key`, if `rows` x `dims` of them."""
+    path = _path(key, ".npy")
+    if path is None or not path.exists():
+        return None
+    with contextlib.suppress(*_DAMAGED), path.open("rb") as fh:
+        vectors: np.ndarray = np.load(fh, allow_pickle=False)
+        if vectors.shape == (rows, dims) and vectors.dtype == np.float32:
+            return vectors
+    return None
+
+
+def write_vectors(key: str, vectors: np.ndarray) -> None:
+    path = _path(key, ".npy")
+    if path is None:
+        return
+    buffer = io.BytesIO()
+    np.save(buffer, vectors, allow_pickle=False)
+    with contextlib.suppress(OSError):
+        snapshot.write(path.parent, path.name, buffer.getvalue(), "part-*.npy", KEEP)
