@@ -198,9 +198,11 @@ def _path(catalog: Catalog) -> Path | None:
     folder = snapshot.directory()
     if folder is None or not catalog.digest or not snapshot.trusted(folder):
         return None
-    # The weights too: a test or an experiment may set them (the code says the rest).
+    # The weights too: a test or an experiment may set them (the code says the rest), and
+    # the code that loaded the catalog (its digest is its files').
     weights = orjson.dumps([FIELD_WEIGHTS, SUMMARY_WEIGHT, K1, B])
-    name = hashlib.sha256(_code() + weights + catalog.digest.encode()).hexdigest()
+    loaded = snapshot.code() + catalog.digest.encode()
+    name = hashlib.sha256(_code() + weights + loaded).hexdigest()
     return folder / f"index-{name}.npz"
 
 

@@ -280,7 +280,7 @@ def _path(digest: str) -> Path | None:
     folder = snapshot.directory()
     if folder is None or not digest or not snapshot.trusted(folder):
         return None
-    h = hashlib.sha256(f"{version('wordllama')}:{DIMS}:{digest}".encode())
+    h = hashlib.sha256(f"{version('wordllama')}:{DIMS}:{digest}".encode() + snapshot.code())
     for source in (Path(__file__), Path(texts.__file__)):
         h.update(source.read_bytes())
     return folder / f"semantic-{h.hexdigest()}.npy"

@@ -224,3 +224,13 @@ def test_each_integration_has_its_own_digest(tmp_path: Path) -> None:
     assert after.parts["aaa"] == before.parts["aaa"]
     assert after.parts["bbb"] != before.parts["bbb"]
     assert after.digest != before.digest
+
+
+def test_the_catalogs_snapshot_is_keyed_by_the_code_that_loaded_it(
+    catalog: Catalog, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The catalog's digest is its files'; the same files loaded by other code (an overlay
+    applied otherwise) may be another catalog: its analysis and vectors are not read."""
+    before = analysed._path(catalog)
+    monkeypatch.setattr(snapshot, "code", lambda: b"other loading code")
+    assert analysed._path(catalog) not in (None, before)
