@@ -142,11 +142,11 @@ def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
     seen: dict[str, list[str]] = {}  # parameter lists and categories repeat
     spoken: Counter[str] = Counter()  # the catalog's texts, for the speller
     for slug, integration in catalog.integrations.items():
-        digest = catalog.parts.get(slug, "")
-        found = parts.read(_part_key(slug, digest), len(integration.endpoints), Part)
+        key = _part_key(slug, catalog.parts.get(slug, ""))
+        found = _kept_part(key, len(integration.endpoints))
         if found is None:
             found = part(analyzer, integration, seen)
-            parts.write(_part_key(slug, digest), found)
+            parts.write(key, found)
         corpus += found.documents
         lengths += found.lengths
         names += found.names
@@ -184,6 +184,20 @@ def _code() -> bytes:
     for source in sorted(Path(__file__).parent.glob("*.py")):
         h.update(source.name.encode() + b"\0" + source.read_bytes())
     return h.digest()
+
+
+def _kept_part(key: str, endpoints: int) -> Part | None:
+    """The part kept under `key` if it is one for `endpoints` endpoints, else None."""
+    data = parts.read(key)
+    if data is None:
+        return None
+    with contextlib.suppress(KeyError, TypeError, ValueError):
+        found = Part(data["documents"], data["lengths"], data["names"], data["spoken"])
+        lists = (found.documents, found.lengths, found.names)
+        sized = all(isinstance(x, list) and len(x) == endpoints for x in lists)
+        if sized and all(isinstance(t, str) and isinstance(n, int) for t, n in found.spoken):
+            return found
+    return None
 
 
 def _part_key(slug: str, digest: str) -> str:

@@ -16,7 +16,7 @@ import contextlib
 import io
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 import numpy as np
 import orjson
@@ -27,13 +27,6 @@ KEEP = 200  # entries of each kind kept (about four catalogs' integrations; the 
 _DAMAGED = (OSError, ValueError, KeyError, TypeError, EOFError)
 
 
-class _Fields(Protocol):
-    documents: list[list[str]]
-
-
-_P = TypeVar("_P", bound=_Fields)
-
-
 def _path(key: str, suffix: str) -> Path | None:
     folder = snapshot.directory()
     if not key or folder is None or not snapshot.trusted(folder):
@@ -41,17 +34,16 @@ def _path(key: str, suffix: str) -> Path | None:
     return folder / f"part-{key}{suffix}"
 
 
-def read(key: str, endpoints: int, kind: type[_P]) -> _P | None:
-    """The part kept under `key` (a dataclass `kind` of lists, one item per endpoint in
-    each but `spoken`), or None."""
+def read(key: str) -> dict[str, Any] | None:
+    """The part kept under `key` as it was written (a JSON object), or None: the reader
+    checks its shape."""
     path = _path(key, ".part")
     if path is None or not path.exists():
         return None
     with contextlib.suppress(*_DAMAGED):
-        data: dict[str, Any] = orjson.loads(path.read_bytes())
-        found = kind(*(data[f.name] for f in fields(kind)))  # type: ignore[arg-type]
-        if len(found.documents) == endpoints:
-            return found
+        data = orjson.loads(path.read_bytes())
+        if isinstance(data, dict):
+            return data
     return None
 
 
