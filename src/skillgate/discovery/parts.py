@@ -60,7 +60,19 @@ def write(key: str, part: Any) -> None:
 def read_vectors(key: str, rows: int, dims: int) -> np.ndarray | None:
     """The float32 vectors kept under `key`, if `rows` x `dims` of them."""
     path = _path(key, ".npy")
-    if path is None or not path.exists():
+    return None if path is None else load_vectors(path, rows, dims)
+
+
+def write_vectors(key: str, vectors: np.ndarray) -> None:
+    path = _path(key, ".npy")
+    if path is not None:
+        save_vectors(path, vectors, "part-*.npy", KEEP)
+
+
+def load_vectors(path: Path, rows: int, dims: int) -> np.ndarray | None:
+    """The float32 vectors stored at `path` (`.npy`, no pickle), if `rows` x `dims` of
+    them; None when there are none, others, or the file is damaged."""
+    if not path.exists():
         return None
     with contextlib.suppress(*_DAMAGED), path.open("rb") as fh:
         vectors: np.ndarray = np.load(fh, allow_pickle=False)
@@ -69,11 +81,10 @@ def read_vectors(key: str, rows: int, dims: int) -> np.ndarray | None:
     return None
 
 
-def write_vectors(key: str, vectors: np.ndarray) -> None:
-    path = _path(key, ".npy")
-    if path is None:
-        return
+def save_vectors(path: Path, vectors: np.ndarray, pattern: str, keep: int) -> None:
+    """`vectors` stored at `path` (snapshot.write: whole or not at all; `keep` of the files
+    matching `pattern` kept)."""
     buffer = io.BytesIO()
     np.save(buffer, vectors, allow_pickle=False)
     with contextlib.suppress(OSError):
-        snapshot.write(path.parent, path.name, buffer.getvalue(), "part-*.npy", KEEP)
+        snapshot.write(path.parent, path.name, buffer.getvalue(), pattern, keep)

@@ -28,10 +28,8 @@ alone, exactly as before.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib.util
-import io
 import math
 import os
 import re
@@ -237,17 +235,11 @@ def second_look(
     if found is None:
         return None
     path = _path(digest)
-    vectors = None
-    if path is not None:
-        with contextlib.suppress(OSError, ValueError, EOFError):
-            vectors = _read(path, len(hits))
+    vectors = None if path is None else parts.load_vectors(path, len(hits), DIMS)
     if vectors is None:
         vectors = _by_part(found, hits, parts_of or {})
         if path is not None:
-            buffer = io.BytesIO()
-            np.save(buffer, vectors, allow_pickle=False)
-            with contextlib.suppress(OSError):
-                snapshot.write(path.parent, path.name, buffer.getvalue(), "semantic-*.npy", KEEP)
+            parts.save_vectors(path, vectors, "semantic-*.npy", KEEP)
     return Semantic(found, hits, vectors)
 
 
@@ -266,35 +258,31 @@ def _by_part(model: Model, hits: Sequence[Hit], parts_of: Mapping[str, str]) -> 
 
 
 def _part_key(slug: str, digest: str) -> str:
+    """What keys one integration's vectors (discovery/parts.py): its files, and what
+    makes a vector (`_made`)."""
     if not digest:
         return ""
-    h = hashlib.sha256(f"{version('wordllama')}:{DIMS}:{SAYS_WEIGHT}:{slug}:{digest}".encode())
-    for source in (Path(__file__), Path(texts.__file__)):
-        h.update(source.read_bytes())
-    return "semantic-" + h.hexdigest()
+    return "semantic-" + hashlib.sha256(_made() + f"{slug}:{digest}".encode()).hexdigest()
 
 
 def _path(digest: str) -> Path | None:
-    """The vectors' snapshot (catalog.snapshot's folder), keyed by the catalog and by
-    what makes a vector from it: this code, the texts' code, the model's version."""
+    """The vectors' snapshot (catalog.snapshot's folder), keyed by the catalog (its files
+    and the code that loaded them) and by what makes a vector from it (`_made`)."""
     folder = snapshot.directory()
     if folder is None or not digest or not snapshot.trusted(folder):
         return None
-    h = hashlib.sha256(f"{version('wordllama')}:{DIMS}:{digest}".encode() + snapshot.code())
-    for source in (Path(__file__), Path(texts.__file__)):
-        h.update(source.read_bytes())
+    h = hashlib.sha256(_made() + snapshot.code() + digest.encode())
     return folder / f"semantic-{h.hexdigest()}.npy"
 
 
-def _read(path: Path, endpoints: int) -> np.ndarray | None:
-    """The stored vectors; None when there are none for as many endpoints."""
-    if not path.exists():
-        return None
-    with path.open("rb") as fh:
-        vectors: np.ndarray = np.load(fh, allow_pickle=False)
-    if vectors.shape != (endpoints, DIMS) or vectors.dtype != np.float32:
-        return None
-    return vectors
+@cache
+def _made() -> bytes:
+    """What makes an endpoint's vector besides its texts: this code, the texts' code, the
+    model's version and the dimensions kept."""
+    h = hashlib.sha256(f"{version('wordllama')}:{DIMS}:{SAYS_WEIGHT}".encode())
+    for source in (Path(__file__), Path(texts.__file__)):
+        h.update(source.read_bytes())
+    return h.digest()
 
 
 class Semantic:
