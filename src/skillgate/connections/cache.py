@@ -3,7 +3,10 @@
 The executor reads credentials on every call; this keeps the database and the
 decryption off that path. Entries live `ttl` seconds (so a change made on
 another instance, e.g. a refresh or a disconnect, is seen within it) and are
-dropped at once on this instance when the connection changes here.
+dropped at once on this instance when the connection changes here. No connection
+is not kept: a call refused as not connected sends the user to connect, perhaps on
+another instance or with the operator command, and the retry right after must find
+the new connection (it is the rare path; the cache is for the calls that run).
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ class CredentialCache:
     ) -> None:
         self._sessionmaker = sessionmaker
         self._vault = vault
-        self._cache: TTLCache[tuple[str, str], ActiveConnection | None] = TTLCache(ttl)
+        self._cache: TTLCache[tuple[str, str], ActiveConnection | None] = TTLCache(
+            ttl, keep=lambda conn: conn is not None
+        )
 
     async def get(self, user_id: str, integration: str) -> ActiveConnection | None:
         return await self._cache.get(

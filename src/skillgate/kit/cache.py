@@ -18,9 +18,14 @@ V = TypeVar("V")
 
 
 class TTLCache(Generic[K, V]):
-    def __init__(self, ttl: float, max_entries: int = 50_000) -> None:
+    def __init__(
+        self, ttl: float, max_entries: int = 50_000, keep: Callable[[V], bool] | None = None
+    ) -> None:
+        """`keep`: whether a loaded value is kept (all are by default); one that is not is
+        still shared by the loads waiting on it, and the next `get` loads again."""
         self.ttl = ttl
         self._max = max_entries
+        self._keep = keep
         self._entries: dict[K, tuple[V, float]] = {}
         self._inflight: dict[K, asyncio.Future[V]] = {}
         self._generation = 0
@@ -46,7 +51,7 @@ class TTLCache(Generic[K, V]):
             if self._inflight.get(key) is future:
                 del self._inflight[key]
         future.set_result(value)
-        if generation == self._generation:
+        if generation == self._generation and (self._keep is None or self._keep(value)):
             if len(self._entries) >= self._max:
                 self._entries.clear()
             self._entries[key] = (value, now)

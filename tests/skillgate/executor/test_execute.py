@@ -301,6 +301,27 @@ async def test_redirects_are_not_followed(harness: Harness, provider: Provider) 
     assert len(provider.api_requests()) == 1
 
 
+async def test_a_connection_made_elsewhere_is_found_by_the_retry_at_once(
+    harness: Harness, provider: Provider
+) -> None:
+    """A call refused as not connected, then the connection stored by another instance
+    or the operator command (no forget on this one): the retry right after runs, within
+    the credential cache's TTL (no connection is not cached)."""
+    user = await harness.user(email="elsewhere@example.com", plan="pro")
+    full, _ = await harness.key("elsewhere@example.com")
+    provider.reply("GET", "/users/octo", Reply(200, {"login": "octo"}))
+    refused = await harness.run(full, "sample", "get_user", username="octo")
+    assert refused.status_code == 403
+    assert refused.json()["error"] == "integration_not_connected"
+    async with harness.sessionmaker() as session:
+        creds = Credentials(access_token="good-token")
+        await stored.store(session, harness.vault, user.id, "sample", "token", creds)
+        await commit(session)
+    r = await harness.run(full, "sample", "get_user", username="octo")
+    assert r.status_code == 200, r.text
+    assert r.json()["data"] == {"login": "octo"}
+
+
 @pytest.mark.own_app  # settings of its own: the sample integration's host is down
 async def test_upstream_down_is_502(
     database_url: str, tmp_path: Path, test_catalog: Catalog, monkeypatch: pytest.MonkeyPatch

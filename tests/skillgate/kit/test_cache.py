@@ -61,3 +61,23 @@ async def test_expired_entries_reload_and_errors_propagate() -> None:
 
     with pytest.raises(RuntimeError):
         await cache.get("x", boom)
+
+
+async def test_a_value_not_kept_is_shared_then_loaded_again() -> None:
+    """`keep`: a value it refuses (a connection not found) serves the loads waiting on it
+    and is read again by the next `get`, within the TTL."""
+    cache: TTLCache[str, int | None] = TTLCache(ttl=60, keep=lambda v: v is not None)
+    values = iter([None, 3])
+    calls = 0
+
+    async def load() -> int | None:
+        nonlocal calls
+        calls += 1
+        await asyncio.sleep(0.01)
+        return next(values)
+
+    assert await asyncio.gather(cache.get("k", load), cache.get("k", load)) == [None, None]
+    assert calls == 1
+    assert await cache.get("k", load) == 3
+    assert await cache.get("k", load) == 3
+    assert calls == 2
