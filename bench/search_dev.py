@@ -18,6 +18,7 @@ from tests.skillgate.discovery.quality import (
     PHRASINGS_FIFTH,
     PHRASINGS_FOURTH,
     PHRASINGS_SECOND,
+    PHRASINGS_SEVENTH,
     PHRASINGS_SIXTH,
     PHRASINGS_THIRD,
     measure,
@@ -114,6 +115,7 @@ def main() -> None:
         PHRASINGS_FOURTH,
         PHRASINGS_FIFTH,
         PHRASINGS_SIXTH,
+        PHRASINGS_SEVENTH,
     ):
         print(table(f"catalog-wide phrasings ({path.name}), per style",
                     phrasing_figures(index, path)))  # fmt: skip

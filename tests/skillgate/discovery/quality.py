@@ -39,13 +39,14 @@ HELD_SETS = [
     (HERE / "search_common_calls_held.yaml", "common_calls_held", "common calls' held-out half"),
 ]
 # Catalog-wide requests in users' words, five per endpoint in these styles: for every
-# curated endpoint, and (the second to sixth passes) for the most asked of the others.
+# curated endpoint, and (the second to seventh passes) for the most asked of the others.
 PHRASINGS = HERE / "search_phrasings.yaml"
 PHRASINGS_SECOND = HERE / "search_phrasings_second.yaml"
 PHRASINGS_THIRD = HERE / "search_phrasings_third.yaml"
 PHRASINGS_FOURTH = HERE / "search_phrasings_fourth.yaml"
 PHRASINGS_FIFTH = HERE / "search_phrasings_fifth.yaml"
 PHRASINGS_SIXTH = HERE / "search_phrasings_sixth.yaml"
+PHRASINGS_SEVENTH = HERE / "search_phrasings_seventh.yaml"
 STYLES = ("terse", "question", "chatty", "idiom", "unnamed")
 # The kind of a section's requests that carry none (the others are `plain`).
 SECTION_KINDS = {
