@@ -96,3 +96,22 @@ def test_the_shipped_catalog_marks_every_overlay_entry() -> None:
     assert not github["activity_star_repo_for_authenticated_user"]
     curated = sum(github.values())
     assert 30 <= curated < len(github) // 10
+
+
+def test_no_shipped_endpoint_is_described_as_another_operation() -> None:
+    """Microsoft Graph's description gives three calls the open-extension page's text
+    ("Create open extension" for posting a group conversation or a user's message): the
+    overlay says what their paths do. An agent choosing by the description would act on
+    the wrong thing."""
+    catalog: Catalog = load_catalog()
+    wrong = [
+        f"{slug}/{e.name}"
+        for slug, integration in catalog.integrations.items()
+        for e in integration.endpoints
+        if "open extension" in e.description.lower() and "extension" not in e.path.lower()
+    ]
+    assert wrong == []
+    entra = {e.name: e for e in catalog.integrations["microsoft_entra"].endpoints}
+    assert entra["users_list_messages"].description.startswith("List messages.")
+    assert entra["users_create_messages"].description.startswith("Create message.")
+    assert entra["groups_create_conversations"].description.startswith("Create conversation.")
