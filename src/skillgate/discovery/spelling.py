@@ -29,6 +29,7 @@ from __future__ import annotations
 import importlib.resources
 import itertools
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
@@ -237,7 +238,9 @@ class Speller:
         return "".join(out) + text[last:] if out else text
 
     def correct(self, text: str) -> str:
-        """`text` with each unknown word replaced by the catalog's closest word."""
+        """`text` with each unknown word replaced by the catalog's closest word, written
+        in its compatibility forms' plain letters first (`plain`)."""
+        text = plain(text)
         alone = _ALONE.findall(text)
         lowered = list(map(str.lower, alone))
         if not self._heads.isdisjoint(lowered):  # perhaps a product's name in two words
@@ -266,3 +269,11 @@ class Speller:
             return written if found == lower else found
 
         return _ALONE.sub(fix, text)
+
+
+def plain(text: str) -> str:
+    """`text` in Unicode's compatibility normal form (NFKC): full-width letters (an East
+    Asian keyboard's, U+FF41 for "a"), ligatures a PDF's copy gives (U+FB01 for "fi"), a
+    non-breaking space, as the plain characters the catalog's words are written in;
+    otherwise no word of them is known. An ASCII text is its own form."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)

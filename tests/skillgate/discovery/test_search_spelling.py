@@ -122,3 +122,33 @@ def test_the_likelier_slip_wins_a_tie() -> None:
     speller = Speller(words, [], lambda w: w in words)
     assert speller.correct("the contarct") == "the contract"
     assert speller.correct("the planing doc") == "the planning doc"
+
+
+def _wide(text: str) -> str:
+    """`text` in full-width letters, as an East Asian keyboard types them (a space stays)."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+def test_compatibility_forms_are_read_as_their_plain_letters(index: SearchIndex) -> None:
+    """Full-width letters, a PDF's ligatures (U+FB01 for "fi") and non-breaking spaces
+    are the plain words (spelling.plain, NFKC): before, "show my open issues" in
+    full-width letters found nothing and "find the file" with its ligatures found Excel's
+    workbook calls."""
+    speller = _speller()
+    assert speller.correct(_wide("clsoe") + " the\u00a0" + _wide("isue")) == "close the issue"
+    assert speller.correct("clsoe the isue") == "close the issue"  # ASCII as before
+    for written, plain in (
+        (
+            _wide("SHOW my open issues") + " on " + _wide("acme/web"),
+            "SHOW my open issues on acme/web",
+        ),
+        ("\ufb01nd the \ufb01le budget.xlsx in drive", "find the file budget.xlsx in drive"),
+        (
+            "list\u00a0my open\u00a0pull requests on acme/web",
+            "list my open pull requests on acme/web",
+        ),
+    ):
+        got = [(h.integration.slug, h.endpoint.name) for h in index.search(written, ("*",))]
+        want = [(h.integration.slug, h.endpoint.name) for h in index.search(plain, ("*",))]
+        assert want, plain
+        assert got == want, written
