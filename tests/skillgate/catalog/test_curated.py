@@ -100,9 +100,9 @@ def test_the_shipped_catalog_marks_every_overlay_entry() -> None:
 
 def test_no_shipped_endpoint_is_described_as_another_operation() -> None:
     """Microsoft Graph's description gives three calls the open-extension page's text
-    ("Create open extension" for posting a group conversation or a user's message): the
-    overlay says what their paths do. An agent choosing by the description would act on
-    the wrong thing."""
+    ("Create open extension" for posting a group conversation or a user's message), one
+    the page of another method, and two each other's: the overlay says what their paths
+    do. An agent choosing by the description would act on the wrong thing."""
     catalog: Catalog = load_catalog()
     wrong = [
         f"{slug}/{e.name}"
@@ -115,3 +115,11 @@ def test_no_shipped_endpoint_is_described_as_another_operation() -> None:
     assert entra["users_list_messages"].description.startswith("List messages.")
     assert entra["users_create_messages"].description.startswith("Create message.")
     assert entra["groups_create_conversations"].description.startswith("Create conversation.")
+    # A PATCH described as creating the team (the PUT's page), and two reads whose
+    # descriptions Graph swapped (a plan's says tasks, a task's says plans).
+    assert "Create" not in entra["groups_update_team"].description
+    todo = {e.name: e for e in catalog.integrations["microsoft_todo"].endpoints}
+    assert "plannerPlans" in todo["me_planner_get_plans"].description
+    assert "plannerTasks" not in todo["me_planner_get_plans"].description
+    assert "plannerTasks" in todo["me_planner_get_tasks"].description
+    assert "plannerPlans" not in todo["me_planner_get_tasks"].description
