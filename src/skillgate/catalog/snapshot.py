@@ -74,15 +74,10 @@ def trusted(folder: Path) -> bool:
     return info.st_uid == os.getuid() and not info.st_mode & 0o022
 
 
+@cache
 def code() -> bytes:
     """What decides a loaded integration besides its files: this package's code (and
     pydantic's version), as a digest."""
-    return _code()
-
-
-@cache
-def _code() -> bytes:
-    """What decides a loaded integration besides its files: this package's code."""
     h = hashlib.sha256(b"%d:%s" % (FORMAT, pydantic.VERSION.encode()))
     for source in sorted(Path(__file__).parent.glob("*.py")):
         h.update(source.name.encode() + b"\0" + source.read_bytes())
@@ -90,7 +85,7 @@ def _code() -> bytes:
 
 
 def key(path: Path, raw: bytes) -> str:
-    h = hashlib.sha256(_code())
+    h = hashlib.sha256(code())
     h.update(str(path.resolve()).encode() + b"\0" + raw)
     return h.hexdigest()
 
