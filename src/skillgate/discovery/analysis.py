@@ -23,6 +23,7 @@ from skillgate.discovery.content import ASKING, ASKING_WORDS, WHAT, split_conten
 from skillgate.discovery.leads import Leads, acts_on, asks_to_read
 from skillgate.discovery.literals import InRow, Runs, blank, guarded, mark, runs
 from skillgate.discovery.phrasing import commanded
+from skillgate.discovery.places import within
 from skillgate.discovery.stems import plural, stem
 from skillgate.discovery.stopwords import FILLER, LEAD_INS, STOPWORDS
 from skillgate.discovery.synonyms import (
@@ -74,6 +75,9 @@ class Query(NamedTuple):
     # Whether the lead word is followed by what it acts on ("*star the* repo", "*book a*
     # room"): a word as often a noun (verbs.NOUN_VERBS) is then the verb (kinds.py).
     acts: bool = False
+    # The place the request's object is in or goes to ("the files *in the backups
+    # bucket*"): a call reading or making the place itself is not asked (places.py).
+    within: tuple[str, ...] = ()
 
 
 # A text's references read (`Analyzer._references`): the text without them, what they
@@ -334,6 +338,7 @@ class Analyzer:
         request, context, _ = commanded(text)
         if _WORD.pattern.search(request.lower()):  # else nothing but a time: kept as asked
             text = request
+        place = within(text)
         if ASKING_WORDS(text):
             text = ASKING.sub("show me", text, count=1)
         question: set[str] = set()
@@ -376,4 +381,7 @@ class Analyzer:
         content_terms = tuple(t for t in dict.fromkeys(searched) if t not in said)
         lead = "get" if reads else self._lead.of(text, stems)
         acts = bool(words) and words[0] in NOUN_VERBS and acts_on(text, words[0])
-        return Query(own, others, content_terms, when, asked, places, lead, item, things, acts)
+        inside = tuple(self.terms(place)) if place and not places else ()
+        return Query(
+            own, others, content_terms, when, asked, places, lead, item, things, acts, inside
+        )

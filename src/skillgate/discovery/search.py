@@ -217,7 +217,7 @@ class SearchIndex:
         kinds = self._kinds.factors(q)  # a call named for changing when reading is asked
         if kinds is not None:
             total *= kinds
-        for rows in self._places.rows(q.places):  # "what's on my calendar": not the calendar
+        for rows in self._places.rows(q):  # "what's on my calendar": not the calendar
             total[rows] *= PLACE_ITSELF
         for factors in self._values.factors(query, self._knows_name):  # "$125": an amount
             total *= factors

@@ -2,8 +2,8 @@
 (search_blind_held.yaml, search_blind3_held.yaml, search_blind4_held.yaml,
 search_blind5_held.yaml, search_blind6_held.yaml, search_blind7_held.yaml,
 search_blind8_held.yaml, search_blind9_held.yaml, search_blind10_held.yaml,
-search_common_calls_held.yaml, search_blind11_held.yaml) and the development set's request kinds: sound, and the
-held files unchanged.
+search_common_calls_held.yaml, search_blind11_held.yaml) and the development set's
+request kinds: sound, and the held files unchanged.
 
 The sealed set was written before any ranking change of issue 26 and is never used to
 choose one. Its SHA-256 is held here, so any edit to it shows in review beside this
