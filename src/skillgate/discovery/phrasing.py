@@ -6,7 +6,8 @@ dentist appointment to next Tuesday". Three things are read off the phrasing, al
 general English, none of it about one integration:
 
 - **the request clause**: a request of several clauses (split at `,;:!?.`, dashes, and
-  so/and/but before an ask) whose one clause asks for something (`_ASKS`: "can you",
+  so/and/but before an ask; never inside quoted text: "put 'Airport pickup - Jess' on my
+  calendar") whose one clause asks for something (`_ASKS`: "can you",
   "please", "I need you to", "go ahead and", "the user wants me to", "it'd be great
   if"...) is that clause: it comes first, the others after it (their words still
   search; the clauses before it are its `background`, which confidence.py leaves out of
@@ -53,6 +54,12 @@ _PLAIN = re.compile(f"{_MARKS}|{_END}")
 # Each part holds one of these (its dashes and emoji are no ASCII: a text not all ASCII
 # always goes through `_CLAUSE`): looked up in C, cheaper than a pass of their class.
 _CLAUSE_MARK = hint(",", ".", "?", "!", ":", ";", "-", "lol", "lmao", "haha", "tbh", "smh")
+# Quoted text (not an apostrophe: "Sam's"), and the marks of a clause's end in it as
+# characters of Unicode's private use, which no clause mark is, and back.
+_QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'[^']*'(?!\w)")
+_MARK_CHARS = ",;:!?.-\u2013\u2014"
+_MASK = str.maketrans(_MARK_CHARS, "".join(chr(0xE000 + i) for i in range(len(_MARK_CHARS))))
+_UNMASK = {v: k for k, v in _MASK.items()}
 # A question's sentence: "?" ends it.
 _QUESTIONS = re.compile(r"[^.!?]*\?")
 # A request relayed by an agent ("the user wants me to ..."): the user's request.
@@ -262,7 +269,13 @@ def _joined_bare(clauses: list[str]) -> list[str]:
 
 
 def _parts(text: str) -> list[str]:
-    """`_CLAUSE.split(text)`, by the pattern of only the forms `text` may hold."""
+    """`_CLAUSE.split(text)`, by the pattern of only the forms `text` may hold; quoted
+    text is one clause's whatever marks it holds ("put 'Airport pickup - Jess' on my
+    calendar", "rename it to \"Budget, final\"")."""
+    if '"' in text or "'" in text or "\u201c" in text:
+        masked = _QUOTED.sub(lambda quoted: quoted[0].translate(_MASK), text)
+        if masked != text:
+            return [part.translate(_UNMASK) for part in _CLAUSE.split(masked)]
     if _ASIDE(text):  # (a text not all ASCII: True)
         return _CLAUSE.split(text)
     return (_DASHED if "-" in text else _PLAIN).split(text)

@@ -295,3 +295,22 @@ def test_gratitude_in_advance_asks() -> None:
         "The recital is Tuesday. I would be so grateful if you could put that on my calendar"
     )
     assert said.request.startswith("add that to my calendar . The recital is")
+
+
+@pytest.mark.parametrize(
+    ("text", "request_"),
+    [
+        (
+            "I promised to pick her up - can you put 'Airport pickup - Jess' on my calendar",
+            "can you add 'Airport pickup - Jess' to my calendar . I promised to pick her up",
+        ),
+        (
+            'it is for the offsite. can you add a card "Q3 plan: draft, v2" to the board',
+            'can you add a card "Q3 plan: draft, v2" to the board . it is for the offsite',
+        ),
+        # An apostrophe opens no quote: its clause still ends at the comma.
+        ("it's Sam's, not mine - can you delete it", "can you delete it . it's Sam's . not mine"),
+    ],
+)
+def test_quoted_text_is_one_clauses_whatever_marks_it_holds(text: str, request_: str) -> None:
+    assert phrased(text).request == request_
