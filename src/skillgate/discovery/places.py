@@ -45,12 +45,12 @@ PLACE_ITSELF = 0.8
 _READING = frozenset(["get", "list", "read", "retrieve", "fetch", "show"])
 # The verbs of a name that make one: the rest of the name is what it makes.
 _MAKING = frozenset(["create", "insert", "new", "add", "make"])
-# The place after the request's object: a preposition and a determiner after at least
-# two words, then up to four words, ending before the next preposition or conjunction.
+# The place after the request's object: a preposition and a determiner (after at least two
+# words, `within`), then up to four words, ending before the next preposition or conjunction.
 _WITHIN = re.compile(
-    r"^\S+\s+.*?(?P<last>\S+)\s+(?:in|on|inside|within|under|from|to|into|onto)\s+"
-    r"(?:the|my|our|this|that|your|his|her|their)\s+(?P<place>[\w#'-]+(?:\s+(?!(?:in|on"
-    r"|at|to|for|from|with|and|or|of|by|under|inside|into|so|but)\b)[\w#'-]+){0,3})",
+    r"\s(?:in|on|inside|within|under|from|to|into|onto)\s+(?:the|my|our|this|that|your|his"
+    r"|her|their)\s+(?P<place>[\w#'-]+(?:\s+(?!(?:in|on|at|to|for|from|with|and|or|of|by"
+    r"|under|inside|into|so|but)\b)[\w#'-]+){0,3})",
     re.IGNORECASE,
 )
 # Words after which "on the ..." says what is asked about ("the details on the repo").
@@ -64,12 +64,17 @@ _ABOUT = frozenset(
 def within(request: str) -> str:
     """The words of the place the object of `request` (its first clause) is in or goes
     to, or "" (none, a word asking about what follows, a plural)."""
-    found = _WITHIN.search(request.split(" . ", 1)[0])
-    if found is None or found["last"].lower() in _ABOUT:
-        return ""
-    place = found["place"]
-    head = place.rsplit(None, 1)[-1].lower()
-    return "" if head.endswith("s") and not head.endswith("ss") else place
+    clause = request.split(" . ", 1)[0]
+    for found in _WITHIN.finditer(clause):
+        before = clause[: found.start()].split()
+        if len(before) < 2:
+            continue
+        if before[-1].lower() in _ABOUT:
+            return ""
+        place = found["place"]
+        head = place.rsplit(None, 1)[-1].lower()
+        return "" if head.endswith("s") and not head.endswith("ss") else place
+    return ""
 
 
 class Places:
