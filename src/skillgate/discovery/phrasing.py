@@ -268,14 +268,18 @@ def _joined_bare(clauses: list[str]) -> list[str]:
     return out
 
 
-def _parts(text: str) -> list[str]:
-    """`_CLAUSE.split(text)`, by the pattern of only the forms `text` may hold; quoted
-    text is one clause's whatever marks it holds ("put 'Airport pickup - Jess' on my
-    calendar", "rename it to \"Budget, final\"")."""
+def _split(text: str) -> list[str]:
+    """`text`'s parts (`_parts`), quoted text one clause's whatever marks it holds ("put
+    'Airport pickup - Jess' on my calendar", "rename it to \"Budget, final\"")."""
     if '"' in text or "'" in text or "\u201c" in text:
         masked = _QUOTED.sub(lambda quoted: quoted[0].translate(_MASK), text)
         if masked != text:
             return [part.translate(_UNMASK) for part in _CLAUSE.split(masked)]
+    return _parts(text)
+
+
+def _parts(text: str) -> list[str]:
+    """`_CLAUSE.split(text)`, by the pattern of only the forms `text` may hold."""
     if _ASIDE(text):  # (a text not all ASCII: True)
         return _CLAUSE.split(text)
     return (_DASHED if "-" in text else _PLAIN).split(text)
@@ -302,7 +306,7 @@ def _clauses(text: str) -> _Clauses:
         text = cut(text, spans, " ")
     if ", " in text:  # a list of names is no clause each ("with Dana, Luis and Mei")
         text = _NAMES.sub(r"\1", text)
-    parts = _parts(text) if _CLAUSE_MARK(text) else [text]
+    parts = _split(text) if _CLAUSE_MARK(text) else [text]
     clauses = [c for c in parts if c and c.strip()]
     if (" so " in text or " and " in text or " but " in text) and _ASKS_WORDS(text):
         clauses = [p for c in clauses for p in _JOINED_ASK.split(c) if p and p.strip()]
