@@ -35,7 +35,7 @@ from skillgate.kit.upstream import Credential as Credential  # the executor's im
 HttpMethod = Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
 # The methods that only read: no body parameters, never `changes_data` by default.
 READ_METHODS = ("GET", "HEAD")
-BodyEncoding = Literal["json", "form", "graphql", "multipart", "binary"]
+BodyEncoding = Literal["json", "form", "graphql", "multipart", "binary", "related"]
 
 # An integration's slug and an endpoint's name: their longest, as every door's input
 # checks and schemas state them (and the `integration` columns hold them).
@@ -170,11 +170,16 @@ class Endpoint(_Frozen):
         if has_body and self.method in READ_METHODS:
             raise ValueError(f"a {self.method} endpoint cannot have body parameters")
         self._one_whole_body()
-        if self.body not in ("multipart", "binary") and any(p.file for p in self.parameters):
-            raise ValueError("a file parameter needs `body: multipart` or `binary`")
+        if self.body not in ("multipart", "binary", "related") and any(
+            p.file for p in self.parameters
+        ):
+            raise ValueError("a file parameter needs `body: multipart`, `binary` or `related`")
         body_params = [p for p in self.parameters if p.location == "body"]
         if self.body == "binary" and (len(body_params) != 1 or not body_params[0].file):
             raise ValueError("`body: binary` takes exactly one body parameter, a file")
+        files = [p for p in body_params if p.file]
+        if self.body == "related" and (len(files) != 1 or not files[0].required):
+            raise ValueError("`body: related` takes one required file and its JSON metadata")
         paging = self.pagination
         for label in ("param", "size_param"):
             named = getattr(paging, label) if paging is not None else None

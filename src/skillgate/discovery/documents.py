@@ -63,7 +63,7 @@ def endpoint_doc(integration: Integration, e: Endpoint) -> dict[str, Any]:
         # confirmation policy is asked to confirm these (docs/execution.md).
         "destructive": bool(e.destructive),
     }
-    if e.body_encoding in ("form", "multipart", "binary"):
+    if e.body_encoding in ("form", "multipart", "binary", "related"):
         # How the body is sent; objects and arrays are passed as JSON either way.
         doc["body"] = e.body_encoding
     if e.pagination is not None:

@@ -2,7 +2,7 @@
 
 The index's snapshot (analysed.py, semantic.py) is keyed by the whole catalog's digest: a
 catalog of one new or changed file (`skillgate catalog import`, then a reload) misses it
-and analysed every endpoint again (~2.5 s of CPU for the shipped 9,616). What is read off
+and analysed every endpoint again (~2.5 s of CPU for the shipped 9,617). What is read off
 each integration alone, its endpoints' documents and names (`analysed.Part`) and their
 meaning vectors (semantic.py), is also kept under a key of that integration's own files
 (`Catalog.parts`) and the code that made it; the rest of the work (BM25's weights, which

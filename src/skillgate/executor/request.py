@@ -201,6 +201,18 @@ def _body(
                 fields.extend(uploads.text_fields(p.wire_name, values[p.name]))
         body, headers["Content-Type"] = uploads.multipart(fields)
         return body
+    if encoding == "related":  # JSON metadata, then the one file (Google's media uploads)
+        metadata: dict[str, Any] = {}
+        upload: uploads.Upload | None = None
+        for p in params:
+            if p.file:
+                upload = uploads.upload(p, values[p.name], cap=sys.maxsize)
+            else:
+                _place(metadata, p.wire_name, values[p.name])
+        if upload is None:  # the file is required: validation refused the call already
+            raise BadRequest("The file to upload is missing.")
+        body, headers["Content-Type"] = uploads.related(_json(metadata), upload)
+        return body
     if encoding == "binary":  # the one file parameter is the whole body
         if not params:
             return None

@@ -1,7 +1,8 @@
 """File parameters: what an agent passes for one, checked, and the multipart body.
 
-A `file` parameter (catalog `file: true`, an upload in a `multipart/form-data`
-body) takes either
+A `file` parameter (catalog `file: true`: an upload in a `multipart/form-data`
+body, the whole of a binary one, or the media part of a `multipart/related` one after
+its JSON metadata, as Google's media uploads take it) takes either
 
 - a string: the file's content as text (sent UTF-8 encoded), or
 - an object `{"base64": "...", "filename": "report.pdf", "content_type":
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from urllib3 import encode_multipart_formdata
+from urllib3.filepost import choose_boundary
 
 from skillgate.catalog.models import Parameter
 from skillgate.errors import BadRequest, PayloadTooLarge
@@ -107,6 +109,21 @@ Field = tuple[str, str | tuple[str, bytes, str]]
 def multipart(fields: list[Field]) -> tuple[bytes, str]:
     """(body, Content-Type with its boundary) of a multipart/form-data body."""
     return encode_multipart_formdata(fields)
+
+
+def related(metadata: bytes, up: Upload) -> tuple[bytes, str]:
+    """(body, Content-Type with its boundary) of a multipart/related body (RFC 2387): the
+    JSON metadata, then the file as its content type says: Google's media uploads
+    (`uploadType=multipart`). The boundary is urllib3's, 32 random hex digits."""
+    boundary = choose_boundary()
+    parts = (
+        f"--{boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n".encode(),
+        metadata,
+        f"\r\n--{boundary}\r\nContent-Type: {up.content_type}\r\n\r\n".encode(),
+        up.data,
+        f"\r\n--{boundary}--\r\n".encode(),
+    )
+    return b"".join(parts), f"multipart/related; boundary={boundary}"
 
 
 def text_fields(key: str, value: Any) -> list[Field]:

@@ -115,6 +115,15 @@ def _write(tmp_path: Path, text: str, name: str = "extra.yaml") -> Path:
             ),
             "endpoint 'get_thing' errors",
         ),
+        (
+            # Google's media upload: the file is what the call sends, so it is required.
+            VALID.replace("method: GET", "method: POST\n    body: related").replace(
+                "example: t1}\n",
+                "example: t1}\n      - {name: content, type: string, in: body, file: true,"
+                " description: The file.}\n",
+            ),
+            "`body: related` takes one required file and its JSON metadata",
+        ),
         (VALID.replace("example: t1", "example: 12"), "example 12 is not a string"),
         (VALID.replace("example: t1", ""), "required parameter 'thing_id' needs an `example`"),
         (VALID.replace("slug: extra", "slug: skills"), "reserved"),

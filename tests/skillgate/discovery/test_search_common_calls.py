@@ -85,3 +85,13 @@ def test_an_upload_into_a_box_folder_is_boxs_upload(index: SearchIndex) -> None:
     assert "box/post_files_content" in _top(
         index, "upload budget.xlsx to the Reports folder in Box", 2
     )
+
+
+@pytest.mark.parametrize(
+    "task",
+    ["upload the flyer PDF to google drive", "upload invoice.pdf into my Receipts folder on Drive"],
+)
+def test_an_upload_to_google_drive_is_drives_upload(index: SearchIndex, task: str) -> None:
+    """Drive's `upload_file` (its content and name in one call, twentieth round) first:
+    before it, Drive's `about` (its upload limits) or the metadata-only `create_file`."""
+    assert _top(index, task)[0] == "google_drive/upload_file", _top(index, task)

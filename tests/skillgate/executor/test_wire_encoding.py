@@ -12,7 +12,9 @@ parser), never the executor's code:
 - multipart uploads (Asana's attachment, Box's avatar, shipped): a file parameter as
   text or base64 with a filename and type, the other fields as text parts; the upload
   cap answers 413 naming the parameter, malformed base64 400 naming it, nothing sent;
-- a raw `application/octet-stream` body (Rumble's scan import): the file's bytes.
+- a raw `application/octet-stream` body (Rumble's scan import): the file's bytes;
+- a `multipart/related` body (Google Drive's upload, shipped): the JSON metadata, then
+  the file as its content type says, to the upload host with `uploadType=multipart`.
 
 The GitLab, NetLicensing, FaceCheck and Rumble operations are excerpts of real documents
 (tests/fixtures/importers/wire-excerpts.json, each citing its source file)."""
@@ -33,16 +35,17 @@ import yaml
 
 from skillgate.catalog.importers import import_openapi, integration_dict
 from skillgate.catalog.loader import SHIPPED_DIR, Catalog, load_catalog
+from skillgate.executor import request as request_mod
 from tests.conftest import FIXTURES, Harness, open_harness
 from tests.upstream import Provider, Recorded
 
 EXCERPTS = FIXTURES / "importers" / "wire-excerpts.json"
-SHIPPED = ("stripe", "asana", "box")
+SHIPPED = ("stripe", "asana", "box", "google_drive")
 
 
 @pytest.fixture(scope="module")
 def wired(tmp_path_factory: pytest.TempPathFactory, provider_server: Provider) -> Catalog:
-    """The shipped Stripe, Asana and Box files, and the excerpts imported as a user
+    """The shipped Stripe, Asana, Box and Google Drive files, and the excerpts imported as a user
     would (`skillgate catalog import openapi`), served by the loopback provider."""
     folder = tmp_path_factory.mktemp("wired")
     files = [SHIPPED_DIR / f"{slug}.yaml" for slug in SHIPPED]
@@ -279,6 +282,41 @@ async def test_a_binary_body_is_the_file_itself(
     assert (sent.method, sent.path) == ("PUT", f"/org/sites/{site}/import")
     assert sent.headers["content-type"] == "application/octet-stream"
     assert sent.body == data
+
+
+async def test_a_related_body_is_the_metadata_then_the_file(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    pdf = b"%PDF-1.4\n" + bytes(range(256)) * 2  # every byte value
+    sent = await _sent(
+        gateway, provider, "google_drive", "upload_file", name="flyer.pdf",
+        parents=["0Bfolder"], file={"base64": base64.b64encode(pdf).decode(),
+                                    "content_type": "application/pdf"},
+    )  # fmt: skip
+    assert (sent.method, sent.path) == ("POST", "/files")  # the operator's base: the provider
+    assert ("uploadType", "multipart") in sent.query
+    kind = sent.headers["content-type"]
+    assert kind.startswith("multipart/related; boundary=")
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        f"Content-Type: {kind}\r\n\r\n".encode() + sent.body
+    )
+    metadata, media = message.iter_parts()
+    assert metadata.get_content_type() == "application/json"
+    assert json.loads(metadata.get_payload(decode=True)) == {
+        "name": "flyer.pdf", "parents": ["0Bfolder"]
+    }  # fmt: skip
+    assert media.get_content_type() == "application/pdf"
+    assert media.get_payload(decode=True) == pdf
+    assert sent.headers["content-length"] == str(len(sent.body))
+
+
+def test_drives_upload_goes_to_its_upload_host(wired: Catalog) -> None:
+    """Without an operator's base URL: Google's upload path, not the metadata one."""
+    endpoint = wired.endpoint("google_drive", "upload_file")
+    assert endpoint is not None
+    assert endpoint.base_url is not None
+    req = request_mod.build(endpoint, endpoint.base_url, {"file": "hello"}, {}, None)
+    assert req.url == "https://www.googleapis.com/upload/drive/v3/files?uploadType=multipart"
 
 
 @pytest.mark.parametrize(
