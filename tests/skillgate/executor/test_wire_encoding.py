@@ -13,8 +13,9 @@ parser), never the executor's code:
   text or base64 with a filename and type, the other fields as text parts; the upload
   cap answers 413 naming the parameter, malformed base64 400 naming it, nothing sent;
 - a raw `application/octet-stream` body (Rumble's scan import): the file's bytes;
-- a `multipart/related` body (Google Drive's upload, shipped): the JSON metadata, then
-  the file as its content type says, to the upload host with `uploadType=multipart`.
+- a `multipart/related` body (Google Drive's and Cloud Storage's uploads, shipped): the
+  JSON metadata, then the file as its content type says, to the upload path with
+  `uploadType=multipart`.
 
 The GitLab, NetLicensing, FaceCheck and Rumble operations are excerpts of real documents
 (tests/fixtures/importers/wire-excerpts.json, each citing its source file)."""
@@ -40,13 +41,14 @@ from tests.conftest import FIXTURES, Harness, open_harness
 from tests.upstream import Provider, Recorded
 
 EXCERPTS = FIXTURES / "importers" / "wire-excerpts.json"
-SHIPPED = ("stripe", "asana", "box", "google_drive")
+SHIPPED = ("stripe", "asana", "box", "google_drive", "google_cloud_storage")
 
 
 @pytest.fixture(scope="module")
 def wired(tmp_path_factory: pytest.TempPathFactory, provider_server: Provider) -> Catalog:
-    """The shipped Stripe, Asana, Box and Google Drive files, and the excerpts imported as a user
-    would (`skillgate catalog import openapi`), served by the loopback provider."""
+    """The shipped Stripe, Asana, Box, Google Drive and Cloud Storage files, and the
+    excerpts imported as a user would (`skillgate catalog import openapi`), served by the
+    loopback provider."""
     folder = tmp_path_factory.mktemp("wired")
     files = [SHIPPED_DIR / f"{slug}.yaml" for slug in SHIPPED]
     for slug, document in json.loads(EXCERPTS.read_text()).items():
@@ -310,13 +312,47 @@ async def test_a_related_body_is_the_metadata_then_the_file(
     assert sent.headers["content-length"] == str(len(sent.body))
 
 
-def test_drives_upload_goes_to_its_upload_host(wired: Catalog) -> None:
-    """Without an operator's base URL: Google's upload path, not the metadata one."""
-    endpoint = wired.endpoint("google_drive", "upload_file")
+async def test_a_cloud_storage_upload_names_the_object_in_its_metadata(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    sent = await _sent(
+        gateway, provider, "google_cloud_storage", "objects_insert", bucket="acme-exports",
+        name_body="reports/q3.csv", contentType="text/csv", file="id,total\n1,9.50\n",
+    )  # fmt: skip
+    assert (sent.method, sent.path) == ("POST", "/b/acme-exports/o")
+    assert ("uploadType", "multipart") in sent.query
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        f"Content-Type: {sent.headers['content-type']}\r\n\r\n".encode() + sent.body
+    )
+    metadata, media = message.iter_parts()
+    assert json.loads(metadata.get_payload(decode=True)) == {
+        "name": "reports/q3.csv", "contentType": "text/csv"
+    }  # fmt: skip
+    assert media.get_payload(decode=True) == b"id,total\n1,9.50\n"
+
+
+@pytest.mark.parametrize(
+    ("slug", "endpoint_", "params", "url"),
+    [
+        (
+            "google_drive", "upload_file", {"file": "hi"},
+            "https://www.googleapis.com/upload/drive/v3/files?uploadType=multipart",
+        ),
+        (
+            "google_cloud_storage", "objects_insert", {"bucket": "b1", "file": "hi"},
+            "https://storage.googleapis.com/upload/storage/v1/b/b1/o?uploadType=multipart",
+        ),
+    ],
+)  # fmt: skip
+def test_a_google_upload_goes_to_its_upload_path(
+    wired: Catalog, slug: str, endpoint_: str, params: dict[str, Any], url: str
+) -> None:
+    """Without an operator's base URL: Google's upload path, not the metadata one (which
+    takes no content)."""
+    endpoint = wired.endpoint(slug, endpoint_)
     assert endpoint is not None
     assert endpoint.base_url is not None
-    req = request_mod.build(endpoint, endpoint.base_url, {"file": "hello"}, {}, None)
-    assert req.url == "https://www.googleapis.com/upload/drive/v3/files?uploadType=multipart"
+    assert request_mod.build(endpoint, endpoint.base_url, params, {}, None).url == url
 
 
 @pytest.mark.parametrize(
