@@ -286,6 +286,24 @@ async def test_a_binary_body_is_the_file_itself(
     assert sent.body == data
 
 
+async def test_stripes_file_upload_is_a_file_part(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    """The document gives `file` as a plain string (its description: an RFC 2388 upload);
+    the overlay marks it a file, so it is a part with a filename, not a text field."""
+    pdf = b"%PDF-1.4\n" + bytes(range(256))
+    sent = await _sent(
+        gateway, provider, "stripe", "post_files", purpose="dispute_evidence",
+        file={"base64": base64.b64encode(pdf).decode(), "filename": "receipt.pdf",
+              "content_type": "application/pdf"},
+    )  # fmt: skip
+    assert (sent.method, sent.path) == ("POST", "/v1/files")
+    assert _parts(sent) == [
+        ("file", "receipt.pdf", "application/pdf", pdf),
+        ("purpose", None, None, b"dispute_evidence"),
+    ]
+
+
 async def test_a_related_body_is_the_metadata_then_the_file(
     gateway: tuple[Harness, str], provider: Provider
 ) -> None:
