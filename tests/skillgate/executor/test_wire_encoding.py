@@ -13,7 +13,7 @@ parser), never the executor's code:
   text or base64 with a filename and type, the other fields as text parts; the upload
   cap answers 413 naming the parameter, malformed base64 400 naming it, nothing sent;
 - a raw `application/octet-stream` body (Rumble's scan import): the file's bytes;
-- a `multipart/related` body (Google Drive's and Cloud Storage's uploads, shipped): the
+- a `multipart/related` body (Google Drive's, Cloud Storage's and Chat's uploads): the
   JSON metadata, then the file as its content type says, to the upload path with
   `uploadType=multipart`.
 
@@ -41,12 +41,12 @@ from tests.conftest import FIXTURES, Harness, open_harness
 from tests.upstream import Provider, Recorded
 
 EXCERPTS = FIXTURES / "importers" / "wire-excerpts.json"
-SHIPPED = ("stripe", "asana", "box", "google_drive", "google_cloud_storage")
+SHIPPED = ("stripe", "asana", "box", "google_drive", "google_cloud_storage", "google_chat")
 
 
 @pytest.fixture(scope="module")
 def wired(tmp_path_factory: pytest.TempPathFactory, provider_server: Provider) -> Catalog:
-    """The shipped Stripe, Asana, Box, Google Drive and Cloud Storage files, and the
+    """The shipped Stripe, Asana, Box, Google Drive, Cloud Storage and Chat files, and the
     excerpts imported as a user would (`skillgate catalog import openapi`), served by the
     loopback provider."""
     folder = tmp_path_factory.mktemp("wired")
@@ -359,6 +359,10 @@ async def test_a_cloud_storage_upload_names_the_object_in_its_metadata(
         (
             "google_cloud_storage", "objects_insert", {"bucket": "b1", "file": "hi"},
             "https://storage.googleapis.com/upload/storage/v1/b/b1/o?uploadType=multipart",
+        ),
+        (
+            "google_chat", "media_upload", {"spacesId": "AAA", "file": "hi", "filename": "a.txt"},
+            "https://chat.googleapis.com/upload/v1/spaces/AAA/attachments:upload?uploadType=multipart",
         ),
     ],
 )  # fmt: skip
