@@ -30,7 +30,7 @@ from tests.skillgate_cli.conftest import Gateway, svc
 from tests.skillgate_cli.fakes import FakeGateway, Reply
 from tests.upstream import Provider
 
-SHIPPED_EXAMPLES = 9616  # the catalog's endpoints, each with one example
+SHIPPED_EXAMPLES = 9617  # the catalog's endpoints, each with one example
 
 
 @pytest.fixture(scope="module")

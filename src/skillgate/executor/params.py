@@ -8,7 +8,9 @@ text the user typed for it (`svc run ... --zip 007`). The CLI guesses a type
 for `params` (`007` -> 7 is not round-trippable so it stays "007", but `1e3`,
 `true`, `{"k": 1}` do change); when the endpoint declares that parameter a
 `string` and `params` also names it, the typed text is used instead, so text
-arrives as typed whether or not the CLI knew the types. Ignored otherwise.
+arrives as typed whether or not the CLI knew the types; so is a file parameter's when
+the CLI's guess has no file's form (`--file "Bake sale: Saturday"` read as a mapping).
+Ignored otherwise.
 
 Overlapping body parameters (Calendar's `start`, an object, and `start_date`,
 `maps_to: start.date`) are merged as the body's shape defines: the fields go
@@ -31,6 +33,13 @@ from skillgate.catalog.coerce import CoercionError, coerce
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.errors import BadRequest
 from skillgate.executor.uploads import DEFAULT_MAX_UPLOAD_BYTES, upload
+
+
+def _a_file(value: Any) -> bool:
+    """Whether `value` has a file's form: its text, or an object with its content."""
+    return isinstance(value, str) or (
+        isinstance(value, dict) and ("base64" in value or "text" in value)
+    )
 
 
 def _typed_texts(as_typed: Any) -> dict[str, str]:
@@ -107,6 +116,8 @@ def validate(
                 problems.append(f"{name}: is required and cannot be null")
             continue  # an explicit null for an optional parameter means "not given"
         if param.file:
+            if name in typed and not _a_file(value):  # text the CLI read as a mapping, ...
+                value = typed[name]  # ("Bake sale: Saturday"): the text as typed
             upload(param, value, upload_cap)  # 400/413 naming it; sent as given
             values[name] = value
             continue

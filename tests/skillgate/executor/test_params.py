@@ -80,3 +80,21 @@ def test_as_typed_must_map_names_to_text(create_issue: Endpoint) -> None:
     assert refused(create_issue, params, {"repo": 7}) == (
         "as_typed: must be an object of parameter names to the text typed for them."
     )
+
+
+def test_a_file_typed_as_text_is_the_text_whatever_the_cli_guessed() -> None:
+    """`svc run ... --file "Bake sale: Saturday 10am"`: the CLI reads a mapping; the file
+    is the text as typed. A file object (`@./path`) is kept whatever was typed."""
+    upload = Endpoint.model_validate(
+        {"name": "upload", "method": "POST", "path": "/files", "category": "files",
+         "description": "Upload a file.", "body": "multipart",
+         "parameters": [{"name": "file", "type": "string", "in": "body", "required": True,
+                         "file": True, "description": "The file.", "example": "hi"}],
+         "errors": [{"code": 400, "cause": "Bad file.", "fix": "Check it."}]}
+    )  # fmt: skip
+    typed = {"file": "Bake sale: Saturday 10am"}
+    assert validate(upload, {"file": {"Bake sale": "Saturday 10am"}}, typed) == {
+        "file": "Bake sale: Saturday 10am"
+    }
+    given = {"base64": "aGk=", "filename": "hi.txt"}
+    assert validate(upload, {"file": given}, {"file": "@./hi.txt"}) == {"file": given}

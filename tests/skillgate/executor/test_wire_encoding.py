@@ -41,14 +41,16 @@ from tests.conftest import FIXTURES, Harness, open_harness
 from tests.upstream import Provider, Recorded
 
 EXCERPTS = FIXTURES / "importers" / "wire-excerpts.json"
-SHIPPED = ("stripe", "asana", "box", "google_drive", "google_cloud_storage", "google_chat")
+SHIPPED = (
+    "stripe", "asana", "box", "google_drive", "google_cloud_storage", "google_chat", "bitbucket"
+)  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def wired(tmp_path_factory: pytest.TempPathFactory, provider_server: Provider) -> Catalog:
-    """The shipped Stripe, Asana, Box, Google Drive, Cloud Storage and Chat files, and the
-    excerpts imported as a user would (`skillgate catalog import openapi`), served by the
-    loopback provider."""
+    """The shipped Stripe, Asana, Box, Google Drive, Cloud Storage, Chat and Bitbucket
+    files, and the excerpts imported as a user would (`skillgate catalog import openapi`),
+    served by the loopback provider."""
     folder = tmp_path_factory.mktemp("wired")
     files = [SHIPPED_DIR / f"{slug}.yaml" for slug in SHIPPED]
     for slug, document in json.loads(EXCERPTS.read_text()).items():
@@ -302,6 +304,20 @@ async def test_stripes_file_upload_is_a_file_part(
         ("file", "receipt.pdf", "application/pdf", pdf),
         ("purpose", None, None, b"dispute_evidence"),
     ]
+
+
+async def test_bitbuckets_uploads_send_their_files_field(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    """The document describes a multipart POST of `files` fields but declares no body."""
+    data = bytes(range(256))
+    sent = await _sent(
+        gateway, provider, "bitbucket", "post_repositories_workspace_repo_slug_downloads",
+        workspace="acme", repo_slug="web",
+        files={"base64": base64.b64encode(data).decode(), "filename": "build.zip"},
+    )  # fmt: skip
+    assert (sent.method, sent.path) == ("POST", "/repositories/acme/web/downloads")
+    assert _parts(sent) == [("files", "build.zip", "application/octet-stream", data)]
 
 
 async def test_a_related_body_is_the_metadata_then_the_file(
