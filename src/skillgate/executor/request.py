@@ -202,17 +202,7 @@ def _body(
         body, headers["Content-Type"] = uploads.multipart(fields)
         return body
     if encoding == "related":  # JSON metadata, then the one file (Google's media uploads)
-        metadata: dict[str, Any] = {}
-        upload: uploads.Upload | None = None
-        for p in params:
-            if p.file:
-                upload = uploads.upload(p, values[p.name], cap=sys.maxsize)
-            else:
-                _place(metadata, p.wire_name, values[p.name])
-        if upload is None:  # the file is required: validation refused the call already
-            raise BadRequest("The file to upload is missing.")
-        body, headers["Content-Type"] = uploads.related(_json(metadata), upload)
-        return body
+        return _related(params, values, headers)
     if encoding == "binary":  # the one file parameter is the whole body
         if not params:
             return None
@@ -233,3 +223,19 @@ def _body(
         headers["Content-Type"] = endpoint.content_type or "application/json"
         return _json(body_values)
     return None
+
+
+def _related(params: list[Parameter], values: dict[str, Any], headers: dict[str, str]) -> bytes:
+    """A `multipart/related` body: every parameter but the file as the JSON metadata (at
+    its dotted `maps_to`), then the file; its Content-Type set in `headers`."""
+    metadata: dict[str, Any] = {}
+    upload: uploads.Upload | None = None
+    for p in params:
+        if p.file:
+            upload = uploads.upload(p, values[p.name], cap=sys.maxsize)
+        else:
+            _place(metadata, p.wire_name, values[p.name])
+    if upload is None:  # the file is required: validation refused the call already
+        raise BadRequest("The file to upload is missing.")
+    body, headers["Content-Type"] = uploads.related(_json(metadata), upload)
+    return body
