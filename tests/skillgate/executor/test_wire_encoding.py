@@ -114,6 +114,11 @@ def _form(sent: Recorded) -> list[tuple[str, str]]:
     return parse_qsl(sent.body.decode(), keep_blank_values=True, strict_parsing=True)
 
 
+def _file(data: bytes, **named: str) -> dict[str, str]:
+    """A file parameter's object form: its bytes in base64, and `filename`, `content_type`."""
+    return {"base64": base64.b64encode(data).decode(), **named}
+
+
 def _parts(sent: Recorded) -> list[tuple[str, str | None, str | None, bytes]]:
     """(name, filename, content type, content) of each part, by the stdlib MIME reader."""
     kind = sent.headers["content-type"]
@@ -265,8 +270,7 @@ async def test_multipart_base64_file_with_name_and_type(
     png = bytes(range(256)) * 3  # binary, every byte value
     sent = await _sent(
         gateway, provider, "box", "post_users_id_avatar", user_id="12345",
-        pic={"base64": base64.b64encode(png).decode(), "filename": "me.png",
-             "content_type": "image/png"},
+        pic=_file(png, filename="me.png", content_type="image/png"),
     )  # fmt: skip
     assert (sent.method, sent.path) == ("POST", "/users/12345/avatar")
     assert _parts(sent) == [("pic", "me.png", "image/png", png)]
@@ -281,7 +285,7 @@ async def test_a_binary_body_is_the_file_itself(
     site = "0a1b2c3d-0000-4000-8000-000000000001"
     sent = await _sent(
         gateway, provider, "rumble", "import_scan_data", site_id=site,
-        body={"base64": base64.b64encode(data).decode(), "filename": "scan.gz"},
+        body=_file(data, filename="scan.gz"),
     )  # fmt: skip
     assert (sent.method, sent.path) == ("PUT", f"/org/sites/{site}/import")
     assert sent.headers["content-type"] == "application/octet-stream"
@@ -296,8 +300,7 @@ async def test_stripes_file_upload_is_a_file_part(
     pdf = b"%PDF-1.4\n" + bytes(range(256))
     sent = await _sent(
         gateway, provider, "stripe", "post_files", purpose="dispute_evidence",
-        file={"base64": base64.b64encode(pdf).decode(), "filename": "receipt.pdf",
-              "content_type": "application/pdf"},
+        file=_file(pdf, filename="receipt.pdf", content_type="application/pdf"),
     )  # fmt: skip
     assert (sent.method, sent.path) == ("POST", "/v1/files")
     assert _parts(sent) == [
@@ -314,7 +317,7 @@ async def test_bitbuckets_uploads_send_their_files_field(
     sent = await _sent(
         gateway, provider, "bitbucket", "post_repositories_workspace_repo_slug_downloads",
         workspace="acme", repo_slug="web",
-        files={"base64": base64.b64encode(data).decode(), "filename": "build.zip"},
+        files=_file(data, filename="build.zip"),
     )  # fmt: skip
     assert (sent.method, sent.path) == ("POST", "/repositories/acme/web/downloads")
     assert _parts(sent) == [("files", "build.zip", "application/octet-stream", data)]
@@ -326,8 +329,7 @@ async def test_a_related_body_is_the_metadata_then_the_file(
     pdf = b"%PDF-1.4\n" + bytes(range(256)) * 2  # every byte value
     sent = await _sent(
         gateway, provider, "google_drive", "upload_file", name="flyer.pdf",
-        parents=["0Bfolder"], file={"base64": base64.b64encode(pdf).decode(),
-                                    "content_type": "application/pdf"},
+        parents=["0Bfolder"], file=_file(pdf, content_type="application/pdf"),
     )  # fmt: skip
     assert (sent.method, sent.path) == ("POST", "/files")  # the operator's base: the provider
     assert ("uploadType", "multipart") in sent.query
