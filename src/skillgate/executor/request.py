@@ -207,7 +207,7 @@ def _body(
         if not params:
             return None
         up = uploads.upload(params[0], values[params[0].name], cap=sys.maxsize)
-        headers.setdefault("Content-Type", "application/octet-stream")
+        headers.setdefault("Content-Type", up.content_type)  # a header parameter's wins
         return up.data
     whole = next((p for p in params if p.whole_body), None)
     if whole is not None:  # its value is the whole JSON body (a JSON Patch array, ...)

@@ -42,13 +42,14 @@ from tests.upstream import Provider, Recorded
 
 EXCERPTS = FIXTURES / "importers" / "wire-excerpts.json"
 SHIPPED = (
-    "stripe", "asana", "box", "google_drive", "google_cloud_storage", "google_chat", "bitbucket"
+    "stripe", "asana", "box", "google_drive", "google_cloud_storage", "google_chat", "bitbucket",
+    "zoom",
 )  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def wired(tmp_path_factory: pytest.TempPathFactory, provider_server: Provider) -> Catalog:
-    """The shipped Stripe, Asana, Box, Google Drive, Cloud Storage, Chat and Bitbucket
+    """The shipped Stripe, Asana, Box, Google Drive, Cloud Storage, Chat, Bitbucket and Zoom
     files, and the excerpts imported as a user would (`skillgate catalog import openapi`),
     served by the loopback provider."""
     folder = tmp_path_factory.mktemp("wired")
@@ -307,6 +308,35 @@ async def test_stripes_file_upload_is_a_file_part(
         ("file", "receipt.pdf", "application/pdf", pdf),
         ("purpose", None, None, b"dispute_evidence"),
     ]
+
+
+async def test_zooms_virtual_background_is_a_file_part(
+    gateway: tuple[Harness, str], provider: Provider
+) -> None:
+    """The document gives `file` as a plain string in its multipart body."""
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+    sent = await _sent(
+        gateway, provider, "zoom", "upload_v_buser", userId="me",
+        file=_file(png, filename="office.png", content_type="image/png"),
+    )  # fmt: skip
+    assert (sent.method, sent.path) == ("POST", "/users/me/settings/virtual_backgrounds")
+    assert _parts(sent) == [("file", "office.png", "image/png", png)]
+
+
+def test_a_binary_body_carries_its_files_type() -> None:
+    """DocuSign's profile image (the document declares no body): the image's bytes, with
+    the type the agent gave; text is text/plain."""
+    endpoint = load_catalog().endpoint("docusign", "user_profile_image_put_user_profile_image")
+    assert endpoint is not None
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(64))
+    given = {"accountId": "a1", "userId": "u1", "body": _file(png, content_type="image/png")}
+    req = request_mod.build(endpoint, "https://demo.docusign.net/restapi", given, {}, None)
+    assert (req.method, req.url) == (
+        "PUT", "https://demo.docusign.net/restapi/v2.1/accounts/a1/users/u1/profile/image"
+    )  # fmt: skip
+    assert (req.headers["Content-Type"], req.body) == ("image/png", png)
+    text = request_mod.build(endpoint, "https://d.test", {**given, "body": "hi"}, {}, None)
+    assert (text.headers["Content-Type"], text.body) == ("text/plain; charset=utf-8", b"hi")
 
 
 async def test_bitbuckets_uploads_send_their_files_field(
