@@ -32,14 +32,7 @@ from skillgate.catalog import hosts
 from skillgate.catalog.coerce import CoercionError, coerce
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.errors import BadRequest
-from skillgate.executor.uploads import DEFAULT_MAX_UPLOAD_BYTES, upload
-
-
-def _a_file(value: Any) -> bool:
-    """Whether `value` has a file's form: its text, or an object with its content."""
-    return isinstance(value, str) or (
-        isinstance(value, dict) and ("base64" in value or "text" in value)
-    )
+from skillgate.executor.uploads import DEFAULT_MAX_UPLOAD_BYTES, has_file_form, upload
 
 
 def _typed_texts(as_typed: Any) -> dict[str, str]:
@@ -116,7 +109,7 @@ def validate(
                 problems.append(f"{name}: is required and cannot be null")
             continue  # an explicit null for an optional parameter means "not given"
         if param.file:
-            if name in typed and not _a_file(value):  # text the CLI read as a mapping, ...
+            if name in typed and not has_file_form(value):  # text the CLI read as a mapping, ...
                 value = typed[name]  # ("Bake sale: Saturday"): the text as typed
             upload(param, value, upload_cap)  # 400/413 naming it; sent as given
             values[name] = value

@@ -69,6 +69,14 @@ def _label(name: str, field: str, value: Any, pattern: re.Pattern[str] | None) -
     return value
 
 
+def has_file_form(value: Any) -> bool:
+    """Whether `value` has one of the forms `upload` reads: a file's text, or an object
+    holding its content (`base64` or `text`); whether its fields are sound is `upload`'s."""
+    return isinstance(value, str) or (
+        isinstance(value, dict) and ("base64" in value or "text" in value)
+    )
+
+
 def upload(param: Parameter, value: Any, cap: int) -> Upload:
     """The file a value stands for; 400 naming the field when malformed, 413 when over
     `cap` bytes."""
