@@ -191,7 +191,7 @@ class Rule:
     def matches(self, slug: str, endpoint: Endpoint) -> bool:
         return (
             (self.integrations is None or slug in self.integrations)
-            and (self.endpoints is None or endpoint.name in self.endpoints)
+            and (self.endpoints is None or not self.endpoints.isdisjoint(endpoint.names))
             and (self.categories is None or endpoint.category in self.categories)
             and (self.classes is None or endpoint_class(endpoint) in self.classes)
         )
@@ -353,13 +353,13 @@ def _check_names(where: str, rule: RuleDoc, catalog: Catalog) -> None:
     endpoints = [e for i in integrations for e in i.endpoints]
     named = _names(rule.match.endpoint)
     for name in sorted(named or ()):
-        if not any(e.name == name for e in endpoints):
+        if not any(name in e.names for e in endpoints):
             raise BadRequest(f"{where}.match.endpoint: no endpoint {name!r}{_in(slugs)}.")
     for category in sorted(_names(rule.match.category) or ()):
         if not any(e.category == category for e in endpoints):
             raise BadRequest(f"{where}.match.category: no category {category!r}{_in(slugs)}.")
     if named:  # the parameters of the named endpoints are known
-        matched = [e for e in endpoints if e.name in named]
+        matched = [e for e in endpoints if not named.isdisjoint(e.names)]
         for param in rule.params:
             if not any(any(p.name == param for p in e.parameters) for e in matched):
                 raise BadRequest(

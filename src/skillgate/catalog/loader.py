@@ -64,13 +64,9 @@ class Catalog:
         return self.integrations.get(slug)
 
     def endpoint(self, slug: str, name: str) -> Endpoint | None:
+        """The endpoint `name` (or a former name of it, `Endpoint.aliases`) of `slug`."""
         integration = self.integrations.get(slug)
-        if integration is None:
-            return None
-        for e in integration.endpoints:
-            if e.name == name:
-                return e
-        return None
+        return None if integration is None else integration.named.get(name)
 
     @property
     def slugs(self) -> list[str]:

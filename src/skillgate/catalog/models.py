@@ -8,6 +8,7 @@ in `skillgate.catalog.validate`.
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -120,12 +121,29 @@ class Endpoint(_Frozen):
     says: tuple[Annotated[str, Field(min_length=SAID[0], max_length=SAID[1])], ...] = Field(
         default=(), max_length=SAYS_MOST
     )
+    # Names it was called before (the importer's name cut to 64 characters with a hash,
+    # before `naming.readable` said it shorter): a call, a rule or an approval naming
+    # one reaches this endpoint; listings and answers show `name` only.
+    aliases: tuple[str, ...] = ()
 
     @field_validator("name")
     @classmethod
     def _name_shape(cls, v: str) -> str:
         if not NAME_RE.match(v):
             raise ValueError(f"endpoint name {v!r} must match {NAME_RE.pattern}")
+        return v
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Its name and its former names: what a rule or a call may name it by."""
+        return (self.name, *self.aliases)
+
+    @field_validator("aliases")
+    @classmethod
+    def _aliases_shape(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        for alias in v:
+            if not NAME_RE.match(alias):
+                raise ValueError(f"alias {alias!r} must match {NAME_RE.pattern}")
         return v
 
     @field_validator("path")
@@ -296,9 +314,22 @@ class Integration(_Frozen):
             if e.name in seen:
                 raise ValueError(f"endpoint {e.name!r} is declared twice")
             seen.add(e.name)
+        for e in self.endpoints:
+            for alias in e.aliases:
+                if alias in seen:
+                    raise ValueError(f"endpoint {e.name!r}: alias {alias!r} names another call")
+                seen.add(alias)
         check_hosts(self.hosts, self.variables)
         fills.check(self.variables, self.endpoints)
         return self
+
+    @cached_property
+    def named(self) -> dict[str, Endpoint]:
+        """Each endpoint by its name and by each of its former names (`aliases`; never
+        another's name: `_unique_names`)."""
+        named = {a: e for e in self.endpoints for a in e.aliases}
+        named.update({e.name: e for e in self.endpoints})
+        return named
 
     @property
     def hosts(self) -> tuple[str, ...]:

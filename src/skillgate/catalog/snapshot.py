@@ -45,7 +45,9 @@ from skillgate.catalog.models import (
 )
 
 ENV = "SKILLGATE_CACHE_DIR"
-FORMAT = 3  # 2: endpoints' own `base_url`, connection `variables`; 3: `fills`, `from_connection`
+# 2: endpoints' own `base_url`, connection `variables`; 3: `fills`, `from_connection`;
+# 4: endpoints' `aliases`
+FORMAT = 4
 # More than any one catalog's files: a catalog of more files than this re-parses the
 # excess at every start (the 10x bench catalog's 430 files did at 256).
 MAX_ENTRIES = 4096
@@ -149,6 +151,7 @@ def _endpoint(row: dict[str, Any], params: list[Parameter], errors: list[ErrorDo
     row["pagination"] = _made(Pagination, paging) if paging is not None else None
     row["scopes"] = tuple(row["scopes"])
     row["says"] = tuple(row["says"])
+    row["aliases"] = tuple(row["aliases"])
     return _made(Endpoint, row)
 
 

@@ -45,7 +45,8 @@ class RenderedIntegration:
 
     def __init__(self, integration: Integration) -> None:
         self.integration = integration
-        self.endpoints: dict[str, Endpoint] = {e.name: e for e in integration.endpoints}
+        # By name and by former name (`Endpoint.aliases`): a call naming either is served.
+        self.endpoints: dict[str, Endpoint] = integration.named
         self.visible: dict[Access, list[Endpoint]] = {
             access: visible_endpoints(integration, read_only=access == "read")
             for access in ACCESSES
@@ -221,7 +222,7 @@ class RenderedCatalog:
             raise _unknown(
                 "endpoint",
                 name,
-                list(rendered.endpoints),
+                [e.name for e in rendered.integration.endpoints],
                 _listing(slug, "endpoints"),
                 where=f" for {slug!r}",
             )

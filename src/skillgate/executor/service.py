@@ -121,7 +121,7 @@ class Executor:
         known: Endpoint | None = None  # metrics label only names from the catalog
         try:
             rendered, endpoint = self.rendered.endpoint(slug, name, principal.scopes)
-            known = endpoint
+            known, name = endpoint, endpoint.name  # a former name is logged as today's
             # The decision: the one place a policy of the key says what a call needs
             # before its upstream is called: the key's policy (allow, deny, approve,
             # constraints) and its confirmation token.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 
@@ -72,6 +73,25 @@ def test_shipped_catalog_meets_the_coverage_floor() -> None:
     assert {e.category for e in github.endpoints} >= GITHUB_CATEGORIES
     linear = catalog.integrations["linear"]
     assert all(e.body == "graphql" and e.graphql for e in linear.endpoints)
+
+
+CUT = re.compile(r"^[a-z0-9_]{50,57}_[0-9a-f]{6}$")  # the importer's name cut to 64, with a hash
+
+
+def test_cut_names_are_said_shorter_and_kept_as_aliases() -> None:
+    """252 shipped calls the importer named past 64 characters have a readable name, the
+    cut one their alias; 16 keep the cut name (nothing shorter fits, or two calls would
+    share it: docs/catalog.md, "Endpoint names")."""
+    renamed = cut = 0
+    for integration in load_catalog().integrations.values():
+        for e in integration.endpoints:
+            cut += bool(CUT.match(e.name))
+            renamed += bool(e.aliases)
+            for alias in e.aliases:
+                assert CUT.match(alias), (e.name, alias)
+                assert not CUT.match(e.name), (e.name, alias)
+                assert integration.named[alias] is e
+    assert (renamed, cut) == (252, 16)
 
 
 def test_every_example_parses_to_the_declared_values() -> None:

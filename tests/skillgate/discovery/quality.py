@@ -13,6 +13,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,25 @@ SECTION_KINDS = {
 }
 
 
+@cache
+def _former() -> dict[str, str]:
+    """`slug/former name` -> `slug/name` for every call renamed (`Endpoint.aliases`)."""
+    from skillgate.catalog.loader import load_catalog
+
+    return {
+        f"{slug}/{alias}": f"{slug}/{e.name}"
+        for slug, integration in load_catalog().integrations.items()
+        for e in integration.endpoints
+        for alias in e.aliases
+    }
+
+
+def current(answer: str) -> str:
+    """An answer by the call's name today: a pinned set names calls as they were called
+    when it was written (a name since said shorter is the call's alias)."""
+    return _former().get(answer, answer)
+
+
 @dataclass
 class Rates:
     """Per kind: how many requests, hits at each depth, and how many the answer flagged."""
@@ -87,7 +107,7 @@ def measure(rank: Ranker, tasks: Iterable[dict[str, Any]], default_kind: str) ->
         r.flagged += flagged
         if kind == "none":
             continue
-        good = {t["expect"], *t.get("also", [])}
+        good = {current(x) for x in (t["expect"], *t.get("also", []))}
         for depth in DEPTHS:
             r.hits[depth] += any(x in good for x in ranked[:depth])
         if not any(x in good for x in ranked[:3]):

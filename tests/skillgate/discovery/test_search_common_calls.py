@@ -49,7 +49,7 @@ def test_deleting_a_branch_is_first_not_its_protection(index: SearchIndex, task:
 def test_declining_a_bitbucket_pull_request_is_in_the_top_3(index: SearchIndex) -> None:
     """Its importer's name holds no "pull request" (a hash of its path), so the name's share
     does not lift it; curated, with "close it without merging it", it is among the first."""
-    decline = "bitbucket/post_repositories_workspace_repo_slug_pullrequests_pull_r_6c637a"
+    decline = "bitbucket/decline_pull_request"
     assert decline in _top(index, "decline PR 14 in bitbucket, close it without merging")
 
 

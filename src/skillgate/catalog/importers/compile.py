@@ -40,7 +40,7 @@ from skillgate.catalog.importers import errors as errors_mod
 from skillgate.catalog.importers import pagination, responses, segments
 from skillgate.catalog.importers import params as params_mod
 from skillgate.catalog.importers import schema as sch
-from skillgate.catalog.importers.naming import unique
+from skillgate.catalog.importers.naming import readable, shortened, unique
 from skillgate.catalog.importers.params import Param
 from skillgate.catalog.importers.source import (
     UNMAPPABLE,
@@ -188,18 +188,23 @@ def compile_all(slug: str, operations: list[SourceOperation]) -> Compiled:
     result = Compiled()
     built: list[tuple[SourceOperation, dict[str, Any], str]] = []
     candidates: list[tuple[str, str]] = []
+    said: list[str | None] = []
     for op in operations:
         notes: list[str] = []
+        short = readable(op.operation, op.method, op.path, op.summary)
         try:
-            data, verify = endpoint_dict(op, op.name, notes)
+            data, verify = endpoint_dict(op, short or op.name, notes)
         except UNMAPPABLE as exc:
             result.skipped.append(Skipped(op.label, op.method, op.path, reason_of(exc)))
             continue
         result.notes.extend(f"{op.label}: {n}" for n in notes)
         built.append((op, data, verify))
-    names = unique(data["name"] for _, data, _ in built)
-    for (op, data, verify), name in zip(built, names, strict=True):
+        said.append(short)
+    names = shortened(unique(op.name for op, _, _ in built), said)
+    for (op, data, verify), (name, alias) in zip(built, names, strict=True):
         data["name"] = name
+        if alias is not None:
+            data["aliases"] = [alias]
         try:
             result.endpoints.append(_validated(slug, data))
         except UNMAPPABLE as exc:

@@ -40,6 +40,114 @@ def test_endpoint_names_without_id_and_too_long() -> None:
     assert long != naming.endpoint_name("a" + "/word" * 31, "GET", "/")
 
 
+PR = "/repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}"
+ENV = "/v2.1/accounts/{accountId}/envelopes/{envelopeId}/workflow"
+
+
+@pytest.mark.parametrize(
+    ("operation_id", "method", "path", "summary", "expected"),
+    [
+        # No operation id: the summary, written by a person (Bitbucket).
+        ("", "POST", PR + "/decline", "Decline a pull request", "decline_pull_request"),
+        ("", "DELETE", PR + "/approve", "Unapprove a pull request.", "unapprove_pull_request"),
+        # Graph's typed views: the path, not an id made unique by a hash.
+        (
+            "Get.microsoft.graph.directoryObject.Items.As.microsoft.graph.user-3de8",
+            "GET",
+            "/groups/{group-id}/owners/microsoft.graph.user",
+            "Get the items of type microsoft.graph.user",
+            "groups_owners_as_user",
+        ),
+        (
+            "Get.microsoft.graph.directoryObject.Item.As.microsoft.graph.device-77d4",
+            "GET",
+            "/me/memberOf/{directoryObject-id}/microsoft.graph.device",
+            "",
+            "me_member_of_item_as_device",
+        ),
+        # A Graph id without the parts naming one item of the collection before them.
+        (
+            "me.onenote.notebooks.notebook.sections.onenoteSection.copyToNotebook",
+            "POST",
+            "/me/onenote/notebooks/{notebook-id}/sections/{onenoteSection-id}/x",
+            "Invoke action copyToNotebook",
+            "me_onenote_notebooks_sections_copy_to_notebook",
+        ),
+        # Trello's `ByIdCard...` tail; one item's name in the singular.
+        (
+            "getMembersCustomBoardBackgroundsByIdMemberByIdBoardBackground",
+            "GET",
+            "/members/{idMember}/customBoardBackgrounds/{idBoardBackground}",
+            "",
+            "get_members_custom_board_background",
+        ),
+        # DocuSign's `Tag_` and GitHub's `group/` go when the rest is still too long.
+        (
+            "EnvelopeWorkflowDelayedRouting_DeleteEnvelopeDelayedRoutingDefinition",
+            "DELETE",
+            ENV + "/steps/{workflowStepId}/delayedRouting",
+            "Deletes the delayed routing rules for the step",
+            "delete_envelope_delayed_routing_definition",
+        ),
+        (
+            "actions/get-fork-pr-contributor-approval-permissions-organization",
+            "GET",
+            "/orgs/{org}/actions/permissions/fork-pr-contributor-approval",
+            "Get fork PR contributor approval permissions for an organization",
+            "get_fork_pr_contributor_approval_permissions_organization",
+        ),
+        # Stripe: a run said again in the singular.
+        (
+            "PostTestHelpersTreasuryOutboundTransfersOutboundTransferFail",
+            "POST",
+            "/v1/test_helpers/treasury/outbound_transfers/{outbound_transfer}/fail",
+            "",
+            "post_test_helpers_treasury_outbound_transfers_fail",
+        ),
+        # Box: an id inside the operation id goes; too long still, the summary.
+        (
+            "put_metadata_templates_enterprise_securityClassification-6VMVochwUWo_schema#add",
+            "PUT",
+            "/metadata_templates/enterprise/securityClassification-6VMVochwUWo/schema",
+            "Add classification",
+            "add_classification",
+        ),
+    ],
+)
+def test_a_cut_name_is_said_shorter(
+    operation_id: str, method: str, path: str, summary: str, expected: str
+) -> None:
+    assert len(naming.endpoint_name(operation_id, method, path)) == 64  # cut, with a hash
+    said = naming.readable(operation_id, method, path, summary)
+    assert said == expected
+    assert NAME_RE.match(said)
+
+
+def test_a_name_not_cut_is_kept_and_a_shared_short_name_is_not_used() -> None:
+    assert naming.readable("issues/list-for-repo", "GET", "/x", "List issues") is None
+    # Graph's generated summaries are never read: nothing shorter fits, the cut name stays.
+    assert (
+        naming.readable(
+            "me.contactFolders.childFolders.CreateMultiValueExtendedPropertiesForTheFolder",
+            "POST",
+            "/me/contactFolders/{id}/childFolders/{id1}/multiValueExtendedProperties",
+            "Create new navigation property",
+        )
+        is None
+    )
+    names = ["a_cut_123456", "b_cut_654321", "c_cut_abcdef", "taken"]
+    said: list[str | None] = ["get_default_reviewer", "get_default_reviewer", "taken", None]
+    assert naming.shortened(names, said) == [
+        ("a_cut_123456", None),  # two calls would share the short name: neither takes it
+        ("b_cut_654321", None),
+        ("c_cut_abcdef", None),  # another call has that name
+        ("taken", None),
+    ]
+    assert naming.shortened(["x_cut_123456"], ["decline_pull_request"]) == [
+        ("decline_pull_request", "x_cut_123456")
+    ]
+
+
 def test_unique_is_deterministic() -> None:
     assert naming.unique(["a_b", "a_b", "c", "a_b"]) == ["a_b", "a_b_2", "c", "a_b_3"]
 
