@@ -9,7 +9,9 @@ import pytest
 
 from skillgate.discovery.search import SearchIndex
 
-CLOSING = {"github/pulls_update", "github/update_issue"}
+# Bitbucket's decline closes a pull request without merging it: a right answer where the
+# request names no product ("close PR 7 on acme/api").
+CLOSING = {"github/pulls_update", "github/update_issue", "bitbucket/decline_pull_request"}
 
 
 def _top(index: SearchIndex, task: str, limit: int = 3) -> list[str]:
@@ -47,8 +49,8 @@ def test_deleting_a_branch_is_first_not_its_protection(index: SearchIndex, task:
 
 
 def test_declining_a_bitbucket_pull_request_is_in_the_top_3(index: SearchIndex) -> None:
-    """Its importer's name holds no "pull request" (a hash of its path), so the name's share
-    does not lift it; curated, with "close it without merging it", it is among the first."""
+    """Its importer's name was a hash of its path, which held no "pull request"; said from
+    its summary, `decline_pull_request`, and curated, it is among the first."""
     decline = "bitbucket/decline_pull_request"
     assert decline in _top(index, "decline PR 14 in bitbucket, close it without merging")
 
