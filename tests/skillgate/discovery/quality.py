@@ -39,6 +39,7 @@ HELD_SETS = [
     (HERE / "search_blind10_held.yaml", "blind10_held", "tenth blind set's held-out half"),
     (HERE / "search_common_calls_held.yaml", "common_calls_held", "common calls' held-out half"),
     (HERE / "search_blind11_held.yaml", "blind11_held", "eleventh blind set's held-out half"),
+    (HERE / "search_blind12_held.yaml", "blind12_held", "twelfth blind set's held-out half"),
 ]
 # Catalog-wide requests in users' words, five per endpoint in these styles: for every
 # curated endpoint, and (the second to seventh passes) for the most asked of the others.
