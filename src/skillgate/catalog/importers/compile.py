@@ -49,7 +49,12 @@ from skillgate.catalog.importers.source import (
     SourceOperation,
     reason_of,
 )
-from skillgate.catalog.importers.text import endpoint_description, humanise
+from skillgate.catalog.importers.text import (
+    endpoint_description,
+    humanise,
+    only_the_id,
+    said_from_path,
+)
 from skillgate.catalog.models import Endpoint
 from skillgate.catalog.validate import check_example
 
@@ -110,7 +115,10 @@ def endpoint_dict(op: SourceOperation, name: str, notes: list[str]) -> tuple[dic
     params = _parameters(op, notes)
     if not params and op.method in ("POST", "PUT", "PATCH") and not op.operation:
         raise SkipOperation(f"a {op.method} with no parameters (the validator requires some)")
-    description = endpoint_description(op.summary, op.description, humanise(name))
+    if only_the_id(op.operation, op.summary, op.description):
+        description = said_from_path(op.operation, op.method, op.path)
+    else:
+        description = endpoint_description(op.summary, op.description, humanise(name))
     if op.deprecated:
         description = "Deprecated. " + description
     out: dict[str, Any] = {

@@ -7,6 +7,9 @@ Rules (both importers):
   become their text, images, code fences, tables, headings marks, list bullets,
   block quotes and GitHub alert markers (`> [!NOTE]`) go, `**`, `__`, `*`, `_`
   and backtick emphasis is unwrapped;
+- a description that is only the operation id (Trello's `updateCardsLabelsByIdCard().`)
+  says nothing: the call is said from its verb and path instead (`said_from_path`:
+  "Update the labels of a card.");
 - whitespace is collapsed, and the text is capped (300 characters for an
   endpoint, 200 for a parameter) at the last sentence end that keeps at least
   half of it, else at a word boundary, ending with "…". The full text stays one
@@ -17,6 +20,8 @@ from __future__ import annotations
 
 import html
 import re
+
+from skillgate.catalog.importers.naming import single, snake
 
 ENDPOINT_CAP = 300
 PARAM_CAP = 200
@@ -132,3 +137,48 @@ def humanise(name: str) -> str:
     """`issues_list_for_repo` -> `Issues list for repo`."""
     words = name.replace("_", " ").strip()
     return words[:1].upper() + words[1:]
+
+
+_ID_VERBS = {"get": "Get", "update": "Update", "add": "Add", "delete": "Delete", "list": "List"}
+_METHOD_VERBS = {
+    "GET": "Get",
+    "POST": "Add",
+    "PUT": "Update",
+    "PATCH": "Update",
+    "DELETE": "Delete",
+}
+_ID_ONLY = re.compile(r"[\W_]+")
+_VERSION = re.compile(r"^v\d+(?:\.\d+)?$")
+
+
+def only_the_id(operation_id: str, summary: str, description: str) -> bool:
+    """Whether the document's text for an operation is its id, one word, and nothing
+    else (a humanised id, Netlify's "List accounts for user.", is words: kept)."""
+    text = f"{summary}{description}".strip()
+    said = _ID_ONLY.sub("", text).lower()
+    return (
+        bool(operation_id and text)
+        and " " not in text
+        and said == _ID_ONLY.sub("", operation_id).lower()
+    )
+
+
+def said_from_path(operation_id: str, method: str, path: str) -> str:
+    """The call in words from its verb and path: `PUT /cards/{idCard}/labels` ->
+    "Update the labels of a card.", `DELETE /tokens/{token}` -> "Delete a token."."""
+    # Not a version (`v1`) nor the caller (`me`): what the path's objects are.
+    segments = [s for s in path.split("/") if s and s != "me" and not _VERSION.match(s)]
+    things: list[str] = []
+    for i, segment in enumerate(segments):
+        if segment.startswith("{"):
+            if segment == "{field}":  # Trello's one field of the object before it
+                things.append("a field")
+            continue
+        words = snake(segment).replace("_", " ")
+        if segments[i + 1 : i + 2] not in ([], ["{field}"]) and segments[i + 1][0] == "{":
+            one = " ".join([*words.split()[:-1], single(words.split()[-1])])
+            things.append(("an " if one[:1] in "aeiou" else "a ") + one)
+        else:
+            things.append(words if words.startswith("my ") else "the " + words)
+    verb = _ID_VERBS.get(snake(operation_id).split("_")[0], _METHOD_VERBS.get(method, "Call"))
+    return f"{verb} {' of '.join(reversed(things)) or path}."

@@ -148,6 +148,38 @@ def test_a_name_not_cut_is_kept_and_a_shared_short_name_is_not_used() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("operation_id", "method", "path", "said"),
+    [
+        (
+            "updateCardsLabelsByIdCard",
+            "PUT",
+            "/cards/{idCard}/labels",
+            "Update the labels of a card.",
+        ),
+        ("deleteTokensByToken", "DELETE", "/tokens/{token}", "Delete a token."),
+        (
+            "getActionsBoardByIdActionByField",
+            "GET",
+            "/actions/{idAction}/board/{field}",
+            "Get a field of the board of an action.",
+        ),
+        ("UpdateEmployee", "PUT", "/v1/me/employees/{employee_id}", "Update an employee."),
+    ],
+)
+def test_a_call_whose_text_is_its_id_is_said_from_its_path(
+    operation_id: str, method: str, path: str, said: str
+) -> None:
+    assert text.only_the_id(operation_id, "", f"{operation_id}().")
+    assert text.said_from_path(operation_id, method, path) == said
+
+
+def test_a_text_of_words_is_not_only_the_id() -> None:
+    assert not text.only_the_id("listAccountsForUser", "", "List accounts for user.")
+    assert not text.only_the_id("getThing", "Get a thing", "")
+    assert not text.only_the_id("", "", "x")
+
+
 def test_unique_is_deterministic() -> None:
     assert naming.unique(["a_b", "a_b", "c", "a_b"]) == ["a_b", "a_b_2", "c", "a_b_3"]
 
