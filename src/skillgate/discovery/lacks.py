@@ -46,7 +46,8 @@ from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, NOUN_VERBS, R
 KINDS = (
     ("get list show find search read view check see look fetch retrieve query lookup browse "
      "grab count describe give tell"),
-    "create add make new write open post insert leave file book start put block save store",
+    ("create add make new write open post insert append leave file book start put block save "
+     "store"),
     ("update change edit modify set patch fix mark move rename put close reopen resolve "
      "complete finish"),
     "delete remove erase wipe trash cancel clear",

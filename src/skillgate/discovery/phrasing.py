@@ -219,8 +219,13 @@ _FIRST_WORD = re.compile(r"^\W*(?:(?:so|and|then|just|also|now|ok|okay)\s+)*([a-
 
 
 # "like" leads chat ("like what's left to pay"), not a request; "file" and "log" lead one
-# ("file a ticket", "log two hours").
-_IMPERATIVE = (DOING | MORE_VERBS | CHANGING | READING | {"file", "log"}) - {"like"}
+# ("file a ticket", "log two hours"), as do chat's verbs for an action ("drop a comment on
+# it", "hook that domain up", "dig through my inbox", "bump the count up").
+_CHAT_VERBS = frozenset(
+    ["drop", "hook", "dig", "stick", "bump", "kick", "pop", "toss", "throw", "loop", "nudge",
+     "jot", "shoot", "fire", "chuck"]
+)  # fmt: skip
+_IMPERATIVE = (DOING | MORE_VERBS | CHANGING | READING | _CHAT_VERBS | {"file", "log"}) - {"like"}
 
 
 def _imperative(clause: str) -> bool:
@@ -320,6 +325,19 @@ def _clauses(text: str) -> _Clauses:
     return _Clauses(text, tuple(times), tuple(clauses), _direct_first(clauses, asking))
 
 
+def _question(clauses: tuple[str, ...], text: str) -> tuple[int, ...]:
+    """The last clause that asks a question: a question's sentence, or the clause ending
+    one that it starts ("trying to fit in a gym session - what does my day look like?")."""
+    ends = [q.strip(" ?") for q in _QUESTIONS.findall(text)]
+    asked = {q for q in ends if _QUESTION.match(q)}
+    return tuple(
+        i
+        for i, c in enumerate(clauses)
+        if c.strip() in asked
+        or (_QUESTION.match(c) is not None and any(q.endswith(c.strip()) for q in ends))
+    )[-1:]
+
+
 def _direct_first(clauses: list[str], asking: list[int]) -> tuple[int, ...]:
     """`asking` (the clauses that ask) with the first that asks the assistant first, when
     the first only states the speaker's need (`_SELF`): "I need to find an hour with Dana
@@ -367,8 +385,7 @@ def _phrased(text: str, imperative: bool) -> Phrased:
     if imperative and not asking and len(clauses) > 1:  # the first that says what to do
         asking = tuple(i for i, c in enumerate(clauses) if _imperative(c))[:1]
         if not asking and "?" in text:  # else the sentence that asks a question
-            asked = [q.strip(" ?") for q in _QUESTIONS.findall(text) if _QUESTION.match(q)]
-            asking = tuple(i for i, c in enumerate(clauses) if c.strip() in asked)[-1:]
+            asking = _question(clauses, text)
     background = ""
     if asking:
         # The clause that asks first, then the others (their words still search).

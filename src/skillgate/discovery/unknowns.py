@@ -46,8 +46,12 @@ _QUALITIES = frozenset(["fresh", "spare", "little", "tiny", "huge", "nice"])
 # Where a request is to be done, when it is the caller's own ("to my instagram", "from
 # our bank"): a word here the catalog does not know names a place nothing here is.
 _MY_PLACE = re.compile(
-    r"\b(?:to|into|onto|from|at|in|on|via|using|through)\s+(?:my|our)\s+([A-Za-z]+)\b", re.I
-)
+    r"\b(?:to|into|onto|from|at|in|on|via|using|through)\s+(?:my|our)\s+([A-Za-z]+)\b"
+    r"(?!\s+(?:sheets?|spreadsheets?|projects?|folders?|channels?|boards?|repos?|repository"
+    r"|lists?|docs?|documents?|calendars?|pages?|databases?|buckets?|spaces?|teams?|groups?"
+    r"|drives?|workspaces?|notebooks?|sections?|playlists?|sites?|tables?|datasets?)\b)",
+    re.I,
+)  # a word before a place the catalog holds names it ("to my *expenses* sheet")
 # What every `_MY_PLACE` holds.
 _MY = hint_pattern(r"(?:to|from|at|in|on|via|using|through)\s+(?:my|our)")
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")

@@ -8,6 +8,7 @@ import pytest
 from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.idioms import idioms
 from skillgate.discovery.phrasing import phrased
+from skillgate.discovery.unknowns import first_clause
 
 
 @pytest.mark.parametrize(
@@ -283,8 +284,10 @@ def test_a_clause_asking_the_assistant_comes_before_one_stating_a_need(
 def test_curiosity_leads_in(text: str, request_: str) -> None:
     """Issue 26, seventeenth round: "just curious," before a question is a lead-in, not
     words of what is asked ("curious" and the question's "sitting" were two unknown words
-    in the object place, every match x0.25)."""
-    assert phrased(text, imperative=True).request == request_
+    in the object place, every match x0.25). The match reads the request's first clause
+    (since the twenty-first round the question a clause ends with comes first, the
+    lead-in after it as background)."""
+    assert first_clause(phrased(text, imperative=True).request) == request_.rstrip("?")
 
 
 def test_gratitude_in_advance_asks() -> None:
@@ -314,3 +317,28 @@ def test_gratitude_in_advance_asks() -> None:
 )
 def test_quoted_text_is_one_clauses_whatever_marks_it_holds(text: str, request_: str) -> None:
     assert phrased(text).request == request_
+
+
+@pytest.mark.parametrize(
+    ("text", "request_"),
+    [
+        # The question a story's clause ends with (issue 26, twenty-first round).
+        (
+            "trying to fit a gym session in at lunch - what does my day look like?",
+            "what does my day look like . trying to fit a gym session in at lunch",
+        ),
+        # Chat's verbs for an action lead the clause that asks.
+        (
+            "QA signed off on the login ticket. Drop a comment on it saying so",
+            "Drop a comment on it saying so . QA signed off on the login ticket",
+        ),
+        (
+            "my landlord swears he emailed me. dig through my inbox for anything from him",
+            "dig through my inbox for anything from him . my landlord swears he emailed me",
+        ),
+    ],
+)
+def test_the_match_reads_a_question_ending_a_clause_and_chats_verbs(
+    text: str, request_: str
+) -> None:
+    assert phrased(text, imperative=True).request == request_
