@@ -41,8 +41,10 @@ WHAT = re.compile(
 # What introduces a request's content rather than the call ("open a bug about the login
 # page", "a channel called project-x", "comment saying LGTM"): the words after it are
 # what to send or look for, and say little about which endpoint does it.
-CONTENT = CaseFree(r"\b(?:about|regarding|saying|titled|called|named)\b")
-CONTENT_WORDS = hint("about", "regarding", "saying", "titled", "called", "named")
+CONTENT = CaseFree(r"\b(?:about|regarding|saying|titled|called|named|mentions|mentioning)\b")
+CONTENT_WORDS = hint(
+    "about", "regarding", "saying", "titled", "called", "named", "mentions", "mentioning"
+)
 # "that" after a verb of telling, in the same clause, before a sentence's subject ("text
 # my sister that I'm late"; not "the text of that email"): what follows is what to say.
 TOLD_THAT = re.compile(

@@ -6,15 +6,18 @@ dentist appointment to next Tuesday". Three things are read off the phrasing, al
 general English, none of it about one integration:
 
 - **the request clause**: a request of several clauses (split at `,;:!?.`, dashes, and
-  so/and/but before an ask; never inside quoted text: "put 'Airport pickup - Jess' on my
+  so/and/but before an ask, and "so" before what it is for: "... right away so she can't
+  sign in"; never inside quoted text: "put 'Airport pickup - Jess' on my
   calendar") whose one clause asks for something (`_ASKS`: "can you",
   "please", "I need you to", "go ahead and", "the user wants me to", "it'd be great
   if"...) is that clause: it comes first, the others after it (their words still
   search; the clauses before it are its `background`, which confidence.py leaves out of
   `match`); with `imperative` (confidence.py's reading, not the ranking's: BFCL lost
   2 top-1 hits with it in the ranking), when none asks, the first that starts with a
-  verb of doing, else the last sentence that asks a question ("What do I have going
-  on?", not "Any suggestions?");
+  verb of doing (chat's too: "drop a comment on it", "hook that domain up"), else the
+  last sentence, or clause ending one, that asks a question ("What do I have going
+  on?", not "Any suggestions?"; "trying to fit in a gym session - what does my day
+  look like?");
 - **politeness** (`_POLITE`: "would you mind", "if it's not too much trouble", "I was
   wondering if you could") is left out, so the verb leads the request wherever it
   stands; "see if", "find out if" ask to see something, as "show me" does ("check
@@ -110,6 +113,12 @@ _ASKS_WORDS = hint(
 _JOINED_ASK = re.compile(
     rf"\s+(?:so|and|but)\s+(?:(?:honestly|really|just|also|now|actually)\s+)?"
     rf"(?=(?:{_ASKS.pattern.pattern}))",
+    re.IGNORECASE,
+)
+# "... so she can't sign in anymore", "... so people know I'm out": what a request is for
+# is a clause of its own, not what it asks.
+_PURPOSE = re.compile(
+    r"\s+so\s+(?:that\s+)?(?=(?:i|you|he|she|we|they|it|people|everyone|nobody|the\s+\w+)\s)",
     re.IGNORECASE,
 )
 # Politeness around a request: left out.
@@ -315,6 +324,8 @@ def _clauses(text: str) -> _Clauses:
     clauses = [c for c in parts if c and c.strip()]
     if (" so " in text or " and " in text or " but " in text) and _ASKS_WORDS(text):
         clauses = [p for c in clauses for p in _JOINED_ASK.split(c) if p and p.strip()]
+    if " so " in text:
+        clauses = [p for c in clauses for p in _PURPOSE.split(c) if p and p.strip()]
     if len(clauses) > 1:
         clauses = _joined_bare(clauses)
     asking = []

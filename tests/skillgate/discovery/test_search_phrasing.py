@@ -342,3 +342,16 @@ def test_the_match_reads_a_question_ending_a_clause_and_chats_verbs(
     text: str, request_: str
 ) -> None:
     assert phrased(text, imperative=True).request == request_
+
+
+def test_what_a_request_is_for_and_what_a_message_mentions_are_not_what_it_asks() -> None:
+    """Issue 26, twenty-first round: "... so people know I'm away" says what the request
+    is for (a clause of its own, after the one that asks); what a message "mentions" is
+    what to look for in it, as what it is "about"."""
+    said = phrased("can you switch on my out-of-office so people know I'm away", imperative=True)
+    assert said.request == "can you switch on my out-of-office . people know I'm away"
+    analyzer = Analyzer()
+    q = analyzer.query("find anything in my inbox that mentions the lease renewal")
+    lease = analyzer.terms("lease")[0]
+    assert lease not in q.terms
+    assert lease in q.content
