@@ -36,9 +36,10 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from skillgate.discovery.idioms import idioms
+from skillgate.discovery.leading import imperative as _commands
+from skillgate.discovery.leading import question as _questioned
 from skillgate.discovery.literals import CaseFree, Runs, cut, hint
 from skillgate.discovery.times import WHEN, may_say_when
-from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, READING
 
 # Where a sentence's clauses part (each part holds a `_CLAUSE_MARK`).
 # Chat's laughter and asides end a thought as a comma does ("practice got cancelled lol
@@ -63,8 +64,6 @@ _QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'[^']*'(?!\w)")
 _MARK_CHARS = ",;:!?.-\u2013\u2014"
 _MASK = str.maketrans(_MARK_CHARS, "".join(chr(0xE000 + i) for i in range(len(_MARK_CHARS))))
 _UNMASK = {v: k for k, v in _MASK.items()}
-# A question's sentence: "?" ends it.
-_QUESTIONS = re.compile(r"[^.!?]*\?")
 # A request relayed by an agent ("the user wants me to ..."): the user's request.
 _RELAYED = (
     r"(?:the\s+)?(?:user|customer|client|caller)\s+(?:wants|would\s+like|is\s+asking|asks"
@@ -217,32 +216,6 @@ def _unshorten(text: str) -> str:
     return _SHORT.sub(lambda m: _SHORTHAND.get(m.group(0).lower(), m.group(0)), text)
 
 
-# A sentence that asks a question ("What do I have going on tomorrow?").
-_QUESTION = re.compile(
-    r"^\W*(?:what|when|where|which|who|whose|how|why|is|are|was|were|do|does|did|has|have"
-    r"|had|can|could|will|would|should)\b",
-    re.IGNORECASE,
-)
-# A clause's first word, past "so", "and", "then"...
-_FIRST_WORD = re.compile(r"^\W*(?:(?:so|and|then|just|also|now|ok|okay)\s+)*([a-z]+)\b", re.I)
-
-
-# "like" leads chat ("like what's left to pay"), not a request; "file" and "log" lead one
-# ("file a ticket", "log two hours"), as do chat's verbs for an action ("drop a comment on
-# it", "hook that domain up", "dig through my inbox", "bump the count up").
-_CHAT_VERBS = frozenset(
-    ["drop", "hook", "dig", "stick", "bump", "kick", "pop", "toss", "throw", "loop", "nudge",
-     "jot", "shoot", "fire", "chuck"]
-)  # fmt: skip
-_IMPERATIVE = (DOING | MORE_VERBS | CHANGING | READING | _CHAT_VERBS | {"file", "log"}) - {"like"}
-
-
-def _imperative(clause: str) -> bool:
-    """Whether `clause` starts with a verb of doing ("Open an issue in acme/web ...")."""
-    m = _FIRST_WORD.match(clause)
-    return m is not None and m.group(1).lower() in _IMPERATIVE
-
-
 # A comma in a list of names ("Jordan, Aisha, Wei and I are free"): no clause ends there.
 _NAMES = re.compile(r"\b([A-Z][a-z]+),(?=\s+[A-Z][a-z]+(?:,|\s+(?:and|or)\s))")
 
@@ -336,19 +309,6 @@ def _clauses(text: str) -> _Clauses:
     return _Clauses(text, tuple(times), tuple(clauses), _direct_first(clauses, asking))
 
 
-def _question(clauses: tuple[str, ...], text: str) -> tuple[int, ...]:
-    """The last clause that asks a question: a question's sentence, or the clause ending
-    one that it starts ("trying to fit in a gym session - what does my day look like?")."""
-    ends = [q.strip(" ?") for q in _QUESTIONS.findall(text)]
-    asked = {q for q in ends if _QUESTION.match(q)}
-    return tuple(
-        i
-        for i, c in enumerate(clauses)
-        if c.strip() in asked
-        or (_QUESTION.match(c) is not None and any(q.endswith(c.strip()) for q in ends))
-    )[-1:]
-
-
 def _direct_first(clauses: list[str], asking: list[int]) -> tuple[int, ...]:
     """`asking` (the clauses that ask) with the first that asks the assistant first, when
     the first only states the speaker's need (`_SELF`): "I need to find an hour with Dana
@@ -381,7 +341,7 @@ def commanded(text: str) -> Phrased:
     found = _clauses(text)
     if found.asking or len(found.clauses) < 2 or "?" in text:
         return phrased(text)
-    first = next((c for c in found.clauses if _imperative(c)), None)
+    first = next((c for c in found.clauses if _commands(c)), None)
     if first is None or first is found.clauses[0]:
         return phrased(text)
     return phrased(text, imperative=True)
@@ -394,9 +354,9 @@ def _phrased(text: str, imperative: bool) -> Phrased:
     (confidence.py)."""
     text, times, clauses, asking = _clauses(text)
     if imperative and not asking and len(clauses) > 1:  # the first that says what to do
-        asking = tuple(i for i, c in enumerate(clauses) if _imperative(c))[:1]
+        asking = tuple(i for i, c in enumerate(clauses) if _commands(c))[:1]
         if not asking and "?" in text:  # else the sentence that asks a question
-            asking = _question(clauses, text)
+            asking = _questioned(clauses, text)
     background = ""
     if asking:
         # The clause that asks first, then the others (their words still search).

@@ -1,0 +1,51 @@
+"""What leads the clause of a request that asks, when no clause asks in words ("can you",
+"please": discovery/phrasing.py): a verb of doing ("Open an issue in acme/web ...", chat's
+"drop a comment on it"), or a question ("what does my day look like?").
+"""
+
+from __future__ import annotations
+
+import re
+
+from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, READING
+
+# The sentences of a text that end with a question mark.
+_QUESTIONS = re.compile(r"[^.!?]*\?")
+
+# A sentence that asks a question ("What do I have going on tomorrow?").
+_QUESTION = re.compile(
+    r"^\W*(?:what|when|where|which|who|whose|how|why|is|are|was|were|do|does|did|has|have"
+    r"|had|can|could|will|would|should)\b",
+    re.IGNORECASE,
+)
+# A clause's first word, past "so", "and", "then"...
+_FIRST_WORD = re.compile(r"^\W*(?:(?:so|and|then|just|also|now|ok|okay)\s+)*([a-z]+)\b", re.I)
+
+
+# "like" leads chat ("like what's left to pay"), not a request; "file" and "log" lead one
+# ("file a ticket", "log two hours"), as do chat's verbs for an action ("drop a comment on
+# it", "hook that domain up", "dig through my inbox", "bump the count up").
+_CHAT_VERBS = frozenset(
+    ["drop", "hook", "dig", "stick", "bump", "kick", "pop", "toss", "throw", "loop", "nudge",
+     "jot", "shoot", "fire", "chuck"]
+)  # fmt: skip
+_IMPERATIVE = (DOING | MORE_VERBS | CHANGING | READING | _CHAT_VERBS | {"file", "log"}) - {"like"}
+
+
+def imperative(clause: str) -> bool:
+    """Whether `clause` starts with a verb of doing ("Open an issue in acme/web ...")."""
+    m = _FIRST_WORD.match(clause)
+    return m is not None and m.group(1).lower() in _IMPERATIVE
+
+
+def question(clauses: tuple[str, ...], text: str) -> tuple[int, ...]:
+    """The last clause that asks a question: a question's sentence, or the clause ending
+    one that it starts ("trying to fit in a gym session - what does my day look like?")."""
+    ends = [q.strip(" ?") for q in _QUESTIONS.findall(text)]
+    asked = {q for q in ends if _QUESTION.match(q)}
+    return tuple(
+        i
+        for i, c in enumerate(clauses)
+        if c.strip() in asked
+        or (_QUESTION.match(c) is not None and any(q.endswith(c.strip()) for q in ends))
+    )[-1:]
