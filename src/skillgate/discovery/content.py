@@ -110,11 +110,24 @@ def resource_names(text: str) -> tuple[str, str]:
 _SENTENCE_END = re.compile(r" \. |[.?!]+(?:\s+|$)")
 
 
+# Quoted text of several words (not an apostrophe: "Sam's"): a title or a message, as
+# written. One word quoted ("move 'pointA'", "the '.data' files") names what is acted on.
+_QUOTED = re.compile(
+    r"\"[^\"]*\s[^\"]*\"|\u201c[^\u201d]*\s[^\u201d]*\u201d|(?<!\w)'[^']*\s[^']*'(?!\w)"
+)
+
+
 def split_content(text: str) -> tuple[str, str]:
     """(the request without its content, the content): `_marked`, then the names of
-    things the rest holds (`resource_names`) are content too."""
+    things the rest holds (`resource_names`) and its quoted words ("mark the 'Update
+    privacy policy' item as done": a title, no words of the call) are content too."""
     asked, content = _marked(text)
     asked, names = resource_names(asked)
+    if '"' in asked or "'" in asked or "\u201c" in asked:
+        quoted = " ".join(m.group()[1:-1] for m in _QUOTED.finditer(asked))
+        if quoted.strip():
+            asked = _QUOTED.sub(" ", asked)
+            names = f"{names} {quoted}" if names else quoted
     return asked, f"{content} {names}" if names else content
 
 
