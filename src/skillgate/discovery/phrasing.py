@@ -90,7 +90,7 @@ _NEEDS = (
 # A clause that asks for something.
 _ASKS = CaseFree(
     r"\b(?:(?:can|could|would|will)\s+you|please|pls|i\s*(?:'d|would)?\s*(?:need|want|like|love)"
-    r"\s+(?:you|it\s+if|to\s+know)|go\s+ahead"
+    r"\s+(?:you|it\s+if|to\s+know)|(?:need|want)\s+you\s+to|go\s+ahead"
     rf"|{_NEEDS}"
     r"|let\s+me\s+know|tell\s+me|i\s*(?:'m|\s+am)?\s*(?:wondering|curious)|help\s+(?:me|us)"
     rf"|{_RELAYED}|{_WOULD_BE_GOOD}|what\s+i\s+need\s+is|(?:can|could|may)\s+i\s+(?:get|see)"

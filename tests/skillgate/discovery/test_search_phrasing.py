@@ -336,6 +336,11 @@ def test_quoted_text_is_one_clauses_whatever_marks_it_holds(text: str, request_:
             "my landlord swears he emailed me. dig through my inbox for anything from him",
             "dig through my inbox for anything from him . my landlord swears he emailed me",
         ),
+        # "need you to" asks, its "I" left out.
+        (
+            "so I just got out of a meeting and need you to create a linear issue for it",
+            "need you to create a linear issue for it . I just got out of a meeting",
+        ),
     ],
 )
 def test_the_match_reads_a_question_ending_a_clause_and_chats_verbs(
@@ -355,3 +360,17 @@ def test_what_a_request_is_for_and_what_a_message_mentions_are_not_what_it_asks(
     lease = analyzer.terms("lease")[0]
     assert lease not in q.terms
     assert lease in q.content
+
+
+def test_quoted_words_are_content_and_one_quoted_word_is_not() -> None:
+    """Issue 26, twenty-first round: "mark the 'Update privacy policy' item as done" is
+    a title, no words of the call (Notion's `create_database` had come first, `update`
+    and `policy` counted in full); one word quoted names what is acted on ("move
+    'pointA'", BFCL's `set_point`)."""
+    analyzer = Analyzer()
+    q = analyzer.query("mark the 'Update privacy policy' item in our tasks database as done")
+    update, policy = analyzer.terms("update")[0], analyzer.terms("policy")[0]
+    assert update not in q.terms
+    assert policy not in q.terms
+    assert policy in q.content
+    assert analyzer.terms("point")[0] in analyzer.query("Move 'pointA' to 2,3,4").terms
