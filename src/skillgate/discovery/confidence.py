@@ -93,7 +93,7 @@ from skillgate.discovery.literals import may_match
 from skillgate.discovery.phrasing import Phrased, phrased
 from skillgate.discovery.referents import Referents
 from skillgate.discovery.synonyms import FIT_MEANS
-from skillgate.discovery.unknowns import COUNTS, Unknowns, first_clause
+from skillgate.discovery.unknowns import ADDED_TO, COUNTS, Unknowns, first_clause
 from skillgate.discovery.verbs import DOING
 from skillgate.discovery.world import World
 
@@ -233,7 +233,10 @@ class Matcher:
         doing &= not referred  # a reference names what is acted on
         # A place asked about ("what's in my zorblax repository") is the caller's own.
         places = self._unknowns.in_place(clause).difference(q.places)
-        unknown = len(self._unknowns.in_head(head) | places)
+        # What is added to a thing the catalog holds is content ("add milk to my list").
+        added = ADDED_TO.match(asking.replace(" . ", ", ") if " . " in asking else asking)
+        held = set() if added else self._unknowns.in_head(head)
+        unknown = len(held | places)
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         factor = OBJECT_PENALTY**unknown

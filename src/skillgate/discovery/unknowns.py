@@ -1,7 +1,10 @@
 """Where a request's words the catalog does not know stand (discovery/confidence.py, the
 `match`): in its object place, before any preposition or clause ("book a *hotel* in
 rome"), or where the caller's own place is named ("post the picture to my
-*instagram*"). Names, ids, quoted text, times, counts and pronouns never count.
+*instagram*"). Names, ids, quoted text, times, counts and pronouns never count; nor does
+a word just before a place or thing the catalog holds, which names it ("to my *expenses*
+sheet", "the *redesign* card"), nor what is added to such a place ("add *milk* and *eggs*
+to my grocery list").
 """
 
 from __future__ import annotations
@@ -45,13 +48,34 @@ _PRONOUNS = frozenset(
 _QUALITIES = frozenset(["fresh", "spare", "little", "tiny", "huge", "nice"])
 # Where a request is to be done, when it is the caller's own ("to my instagram", "from
 # our bank"): a word here the catalog does not know names a place nothing here is.
+# The places the catalog's calls hold, as people name them, and the things in them: a word
+# just before one names which ("my *expenses* sheet", "the *redesign* card": one of them;
+# "my *zanzibarina* calendars" are a kind nothing here knows), never an object or a place
+# nothing here is ("my *zanzibarina* card" is a bank's: no place here).
+_PLACES = (
+    r"(?:sheets?|spreadsheets?|projects?|folders?|channels?|boards?|repos?|repository"
+    r"|lists?|docs?|documents?|calendars?|pages?|databases?|buckets?|spaces?|teams?|groups?"
+    r"|drives?|workspaces?|notebooks?|sections?|playlists?|sites?|tables?|datasets?)"
+)
+_HELD = (
+    r"(?:sheet|spreadsheet|project|folder|channel|board|repo|repository|list|doc|document"
+    r"|calendar|page|database|bucket|space|team|group|drive|workspace|notebook|section"
+    r"|playlist|site|table|dataset|card|ticket|issue|task|note|file|event|meeting|branch"
+    r"|checklist)"
+)
 _MY_PLACE = re.compile(
     r"\b(?:to|into|onto|from|at|in|on|via|using|through)\s+(?:my|our)\s+([A-Za-z]+)\b"
-    r"(?!\s+(?:sheets?|spreadsheets?|projects?|folders?|channels?|boards?|repos?|repository"
-    r"|lists?|docs?|documents?|calendars?|pages?|databases?|buckets?|spaces?|teams?|groups?"
-    r"|drives?|workspaces?|notebooks?|sections?|playlists?|sites?|tables?|datasets?)\b)",
+    rf"(?!\s+{_PLACES}\b)",
     re.I,
-)  # a word before a place the catalog holds names it ("to my *expenses* sheet")
+)
+_BEFORE_HELD = re.compile(rf"\s+{_HELD}\b", re.I)
+# "add milk and eggs to my grocery list": what is put in a thing the catalog holds is
+# content (the items, a note's words), not what the call acts on.
+ADDED_TO = re.compile(
+    r"^\W*(?:add|put|append|insert|stick|pop|throw|jot|write|include)\b.+?\b(?:to|onto|into"
+    rf"|on|in)\s+(?:my|our|the|this|that)\s+(?:[\w-]+\s+)?{_PLACES}\b",
+    re.I,
+)
 # What every `_MY_PLACE` holds.
 _MY = hint_pattern(r"(?:to|from|at|in|on|via|using|through)\s+(?:my|our)")
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
@@ -128,12 +152,15 @@ class Unknowns:
     def _in_object(self, head: str) -> set[str]:
         """The terms of the words the catalog does not know in the request's head."""
         found: set[str] = set()
-        for i, word in enumerate(_ALONE.findall(head)):  # (no match objects made)
+        for i, m in enumerate(_ALONE.finditer(head)):
+            word = m.group()
             lower = word.lower()
             if (i and not word.islower()) or lower in _WHEN or lower in COUNTS:
                 continue  # a name, a time, how many
             if lower in _PRONOUNS or lower in _QUALITIES:
                 continue  # someone named before; what kind, not what
+            if _BEFORE_HELD.match(head, m.end()):
+                continue  # which thing the catalog holds: "the *redesign* card"
             for term in self._terms(word):
                 if term not in self._known and term not in self._table:
                     found.add(term)
