@@ -39,6 +39,11 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   or activity no integration acts on (discovery/world.py:
   "book me a flight to Denver", "turn off the living room lights"), when the clause that
   asks acts on it, not in passing ("add my flight to the calendar");
+- the words naming which place or thing the catalog holds the request acts on ("who has
+  access to the *Q3 budget* spreadsheet", after a determiner, just before the thing;
+  `Unknowns.naming`) weigh `ARGUMENT_SHARE`: a value, not what the call does; unknown
+  there, they are no unknown object, nor is what is added to such a place ("add *milk*
+  to my grocery list");
 - the words after "about", "called", "saying"... (the request's content,
   analysis.Query.content) and its times do not count; the object place is read in the
   clause that asks (discovery/phrasing.py: "my boss wants the numbers, can you append
@@ -227,7 +232,7 @@ class Matcher:
             terms = self._before(clause, terms, _COLON.search(clause))
         if _MAY_ASK(clause):
             terms = self._before(clause, terms, _ASKING.search(clause))
-        out, doing = self._known(terms, asks, story)
+        out, doing = self._known(terms, asks, story, self._unknowns.naming(clause))
         referred = self._referred(meant.difference(terms), not out)
         out.extend(referred)
         doing &= not referred  # a reference names what is acted on
@@ -260,10 +265,15 @@ class Matcher:
         }
 
     def _known(
-        self, terms: Terms, asks: set[str] | None, story: frozenset[str] = frozenset()
+        self,
+        terms: Terms,
+        asks: set[str] | None,
+        story: frozenset[str] = frozenset(),
+        naming: frozenset[str] = frozenset(),
     ) -> tuple[list[Word], bool]:
         """The words of `terms` the catalog knows, weighed, and whether every one is one
-        of doing (`asks`: the terms of the clause that asks, when others follow it)."""
+        of doing (`asks`: the terms of the clause that asks, when others follow it;
+        `naming`: those naming which thing it acts on, "the *Q3 budget* spreadsheet")."""
         out: list[Word] = []
         doing = True
         for term in terms:
@@ -279,6 +289,8 @@ class Matcher:
                     weight *= ARGUMENT_SHARE  # in no name: what to act on, not the call
                 if term in story:
                     weight *= STORY_SHARE
+                if term in naming:
+                    weight *= ARGUMENT_SHARE  # which thing: a value, not the call
                 out.append((weight, full, also))
                 # Only the clause that asks says what is done ("can you schedule an oil
                 # change, the light's been on forever": schedule, change).

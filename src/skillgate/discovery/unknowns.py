@@ -14,6 +14,7 @@ from collections.abc import Collection
 
 from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.literals import hint_pattern
+from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, READING
 
 # What ends a request's object place: prepositions, clause words, content markers.
 _BOUNDARY = re.compile(
@@ -69,6 +70,20 @@ _MY_PLACE = re.compile(
     re.I,
 )
 _BEFORE_HELD = re.compile(rf"\s+{_HELD}\b", re.I)
+# One or two words naming a thing the catalog holds, just before it ("the *Q3 budget*
+# spreadsheet", "the *duplicate photos* folder"; `Unknowns.naming`).
+_NAMING = re.compile(
+    r"\b(?:the|my|our|your|his|her|their|this|that|a|an)\s+([a-z0-9]+(?:\s+[a-z0-9]+)?)\s+"
+    rf"(?:{_HELD}|{_PLACES})\b",
+    re.I,
+)
+_NOT_NAMING = frozenset(
+    ["the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that",
+     "these", "those", "to", "in", "on", "of", "for", "from", "into", "new", "all", "every",
+     "each", "which", "what", "any", "some", "and", "or"]
+)  # fmt: skip
+_VERBS = DOING | MORE_VERBS | CHANGING | READING
+_HELD_WORD = re.compile(rf"^(?:{_HELD}|{_PLACES})$", re.I)
 # "add milk and eggs to my grocery list": what is put in a thing the catalog holds is
 # content (the items, a note's words), not what the call acts on.
 ADDED_TO = re.compile(
@@ -122,6 +137,21 @@ class Unknowns:
             if len(self._words) < _WORDS:
                 self._words[word] = found
         return found
+
+    def naming(self, clause: str) -> frozenset[str]:
+        """The terms of the words that name which thing the catalog holds the clause acts
+        on ("the *Q3 budget* spreadsheet"): a value, not what the call does (but a thing's
+        own word, "the *calendar* event", and words of doing, "*delete* folder")."""
+        found: set[str] = set()
+        for m in _NAMING.finditer(clause):
+            words = m.group(1).lower().split()
+            while words and words[0] in _NOT_NAMING:
+                words = words[1:]
+            for word in words:
+                if word in _NOT_NAMING or word in _VERBS or _HELD_WORD.match(word):
+                    continue
+                found.update(self._terms(word))
+        return frozenset(found)
 
     def in_place(self, clause: str) -> set[str]:
         """The terms of the words the catalog does not know that name where the request

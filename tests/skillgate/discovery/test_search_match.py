@@ -501,3 +501,16 @@ def test_what_is_added_and_a_things_name_are_no_unknown_object(
 ) -> None:
     """Issue 26, twenty-first round: each was multiplied by 0.5 per unknown word before."""
     assert _best(index, request_) >= MATCH_FLOOR
+
+
+def test_words_naming_which_thing_weigh_as_values(index: SearchIndex) -> None:
+    """Issue 26, twenty-first round: "the *Q3 budget* spreadsheet" names which spreadsheet
+    (0.30 before: `budget` and `q3` weighed as words of the call); "to drive" is no thing's
+    name, and a thing's own word ("the *calendar* event") still counts in full."""
+    assert _best(index, "Who has access to the Q3 budget spreadsheet?") >= MATCH_FLOOR
+    analyzer = index.analyzer
+    unknowns = Unknowns(analyzer, frozenset(), frozenset())
+    named = unknowns.naming("who has access to the Q3 budget spreadsheet")
+    assert named == {*analyzer.terms("q3"), *analyzer.terms("budget")}
+    assert not unknowns.naming("how long will it take to drive to SFO")
+    assert not unknowns.naming("create a new calendar event")
