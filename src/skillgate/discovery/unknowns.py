@@ -53,37 +53,65 @@ _QUALITIES = frozenset(["fresh", "spare", "little", "tiny", "huge", "nice"])
 # just before one names which ("my *expenses* sheet", "the *redesign* card": one of them;
 # "my *zanzibarina* calendars" are a kind nothing here knows), never an object or a place
 # nothing here is ("my *zanzibarina* card" is a bank's: no place here).
-_PLACES = (
-    r"(?:sheets?|spreadsheets?|projects?|folders?|channels?|boards?|repos?|repository"
-    r"|lists?|docs?|documents?|calendars?|pages?|databases?|buckets?|spaces?|teams?|groups?"
-    r"|drives?|workspaces?|notebooks?|sections?|playlists?|sites?|tables?|datasets?)"
-)
-_HELD = (
-    r"(?:sheet|spreadsheet|project|folder|channel|board|repo|repository|list|doc|document"
-    r"|calendar|page|database|bucket|space|team|group|drive|workspace|notebook|section"
-    r"|playlist|site|table|dataset|card|ticket|issue|task|note|file|event|meeting|branch"
-    r"|checklist)"
-)
+_PLACE_WORDS = [
+    "sheet",
+    "spreadsheet",
+    "project",
+    "folder",
+    "channel",
+    "board",
+    "repo",
+    "list",
+    "doc",
+    "document",
+    "calendar",
+    "page",
+    "database",
+    "bucket",
+    "space",
+    "team",
+    "group",
+    "drive",
+    "workspace",
+    "notebook",
+    "section",
+    "playlist",
+    "site",
+    "table",
+    "dataset",
+]
+_THINGS = [
+    "repository",
+    "card",
+    "ticket",
+    "issue",
+    "task",
+    "note",
+    "file",
+    "event",
+    "meeting",
+    "branch",
+    "checklist",
+]
+_PLACES = "(?:" + "|".join(f"{w}s?" for w in _PLACE_WORDS) + ")"
+_ONE_HELD = frozenset([*_PLACE_WORDS, *_THINGS])  # one of them
+_HELD = _ONE_HELD | {f"{w}s" for w in _PLACE_WORDS} | {"branches", "repositories"}
 _MY_PLACE = re.compile(
     r"\b(?:to|into|onto|from|at|in|on|via|using|through)\s+(?:my|our)\s+([A-Za-z]+)\b"
     rf"(?!\s+{_PLACES}\b)",
     re.I,
 )
-_BEFORE_HELD = re.compile(rf"\s+{_HELD}\b", re.I)
-# One or two words naming a thing the catalog holds, just before it ("the *Q3 budget*
-# spreadsheet", "the *duplicate photos* folder"; `Unknowns.naming`).
-_NAMING = re.compile(
-    r"\b(?:the|my|our|your|his|her|their|this|that|a|an)\s+([a-z0-9]+(?:\s+[a-z0-9]+)?)\s+"
-    rf"(?:{_HELD}|{_PLACES})\b",
-    re.I,
+# What stands before the words naming a thing the catalog holds ("the *Q3 budget*
+# spreadsheet"; `Unknowns.naming`), and words that never name one.
+_DETERMINERS = frozenset(
+    ["the", "my", "our", "your", "his", "her", "their", "this", "that", "a", "an"]
 )
-_NOT_NAMING = frozenset(
-    ["the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that",
-     "these", "those", "to", "in", "on", "of", "for", "from", "into", "new", "all", "every",
-     "each", "which", "what", "any", "some", "and", "or"]
+_NOT_NAMING = _DETERMINERS | frozenset(
+    ["its", "these", "those", "to", "in", "on", "of", "for", "from", "into", "new", "all",
+     "every", "each", "which", "what", "any", "some", "and", "or"]
 )  # fmt: skip
+_WORD = re.compile(r"[a-z0-9]+")
 _VERBS = DOING | MORE_VERBS | CHANGING | READING
-_HELD_WORD = re.compile(rf"^(?:{_HELD}|{_PLACES})$", re.I)
 # "add milk and eggs to my grocery list": what is put in a thing the catalog holds is
 # content (the items, a note's words), not what the call acts on.
 ADDED_TO = re.compile(
@@ -140,17 +168,20 @@ class Unknowns:
 
     def naming(self, clause: str) -> frozenset[str]:
         """The terms of the words that name which thing the catalog holds the clause acts
-        on ("the *Q3 budget* spreadsheet"): a value, not what the call does (but a thing's
-        own word, "the *calendar* event", and words of doing, "*delete* folder")."""
+        on: one or two words between a determiner and the thing ("the *Q3 budget*
+        spreadsheet"), a value, not what the call does (but a thing's own word, "the
+        *calendar* event", and words of doing, "the *delete* folder")."""
         found: set[str] = set()
-        for m in _NAMING.finditer(clause):
-            words = m.group(1).lower().split()
-            while words and words[0] in _NOT_NAMING:
-                words = words[1:]
-            for word in words:
-                if word in _NOT_NAMING or word in _VERBS or _HELD_WORD.match(word):
-                    continue
-                found.update(self._terms(word))
+        words = _WORD.findall(clause.lower())
+        for i in range(2, len(words)):
+            if words[i] not in _HELD:
+                continue
+            named = words[i - 1 : i] if words[i - 2] in _DETERMINERS else []
+            if not named and i > 2 and words[i - 3] in _DETERMINERS:
+                named = words[i - 2 : i]
+            for word in named:
+                if word not in _NOT_NAMING and word not in _VERBS and word not in _HELD:
+                    found.update(self._terms(word))
         return frozenset(found)
 
     def in_place(self, clause: str) -> set[str]:
@@ -182,16 +213,17 @@ class Unknowns:
     def _in_object(self, head: str) -> set[str]:
         """The terms of the words the catalog does not know in the request's head."""
         found: set[str] = set()
-        for i, m in enumerate(_ALONE.finditer(head)):
-            word = m.group()
+        words = _ALONE.findall(head)  # (no match objects made)
+        for i, word in enumerate(words):
             lower = word.lower()
             if (i and not word.islower()) or lower in _WHEN or lower in COUNTS:
                 continue  # a name, a time, how many
             if lower in _PRONOUNS or lower in _QUALITIES:
                 continue  # someone named before; what kind, not what
-            if _BEFORE_HELD.match(head, m.end()):
-                continue  # which thing the catalog holds: "the *redesign* card"
-            for term in self._terms(word):
-                if term not in self._known and term not in self._table:
-                    found.add(term)
+            unknown = [
+                t for t in self._terms(word) if t not in self._known and t not in self._table
+            ]
+            if unknown and not (i + 1 < len(words) and words[i + 1].lower() in _ONE_HELD):
+                found.update(unknown)  # (the word before a held thing names it: "the
+                # *redesign* card")
         return found
