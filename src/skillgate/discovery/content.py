@@ -123,7 +123,7 @@ def split_content(text: str) -> tuple[str, str]:
     privacy policy' item as done": a title, no words of the call) are content too."""
     asked, content = _marked(text)
     asked, names = resource_names(asked)
-    if '"' in asked or "'" in asked or "\u201c" in asked:
+    if asked.count("'") > 1 or asked.count('"') > 1 or "\u201c" in asked:  # two marks
         quoted = " ".join(m.group()[1:-1] for m in _QUOTED.finditer(asked))
         if quoted.strip():
             asked = _QUOTED.sub(" ", asked)
