@@ -47,55 +47,25 @@ _PRONOUNS = frozenset(
 # *spare* key"): never the request's object. (Only words the catalog does not know count
 # at all; those it knows, "blank", "extra", "new", are no unknown object anyway.)
 _QUALITIES = frozenset(["fresh", "spare", "little", "tiny", "huge", "nice"])
-# Where a request is to be done, when it is the caller's own ("to my instagram", "from
-# our bank"): a word here the catalog does not know names a place nothing here is.
 # The places the catalog's calls hold, as people name them, and the things in them: a word
 # just before one names which ("my *expenses* sheet", "the *redesign* card": one of them;
 # "my *zanzibarina* calendars" are a kind nothing here knows), never an object or a place
 # nothing here is ("my *zanzibarina* card" is a bank's: no place here).
 _PLACE_WORDS = [
-    "sheet",
-    "spreadsheet",
-    "project",
-    "folder",
-    "channel",
-    "board",
-    "repo",
-    "list",
-    "doc",
-    "document",
-    "calendar",
-    "page",
-    "database",
-    "bucket",
-    "space",
-    "team",
-    "group",
-    "drive",
-    "workspace",
-    "notebook",
-    "section",
-    "playlist",
-    "site",
-    "table",
-    "dataset",
-]
+    "sheet", "spreadsheet", "project", "folder", "channel", "board", "repo", "list", "doc",
+    "document", "calendar", "page", "database", "bucket", "space", "team", "group", "drive",
+    "workspace", "notebook", "section", "playlist", "site", "table", "dataset",
+]  # fmt: skip
 _THINGS = [
-    "repository",
-    "card",
-    "ticket",
-    "issue",
-    "task",
-    "note",
-    "file",
-    "event",
-    "meeting",
-    "branch",
-    "checklist",
-]
+    "repository", "card", "ticket", "issue", "task", "note", "file", "event", "meeting",
+    "branch", "checklist",
+]  # fmt: skip
 _PLACES = "(?:" + "|".join(f"{w}s?" for w in _PLACE_WORDS) + ")"
 _ONE_HELD = frozenset([*_PLACE_WORDS, *_THINGS])  # one of them
 _HELD = _ONE_HELD | {f"{w}s" for w in _PLACE_WORDS} | {"branches", "repositories"}
+# Where a request is to be done, when it is the caller's own ("to my instagram", "from
+# our bank"): a word here the catalog does not know names a place nothing here is (not
+# one naming a place the catalog holds: "to my *expenses* sheet").
 _MY_PLACE = re.compile(
     r"\b(?:to|into|onto|from|at|in|on|via|using|through)\s+(?:my|our)\s+([A-Za-z]+)\b"
     rf"(?!\s+{_PLACES}\b)",
