@@ -236,12 +236,7 @@ class Matcher:
         referred = self._referred(meant.difference(terms), not out)
         out.extend(referred)
         doing &= not referred  # a reference names what is acted on
-        # A place asked about ("what's in my zorblax repository") is the caller's own.
-        places = self._unknowns.in_place(clause).difference(q.places)
-        # What is added to a thing the catalog holds is content ("add milk to my list").
-        added = ADDED_TO.match(asking.replace(" . ", ", ") if " . " in asking else asking)
-        held = set() if added else self._unknowns.in_head(head)
-        unknown = len(held | places)
+        unknown = self._unknown(clause, head, asking, q)
         if unknown and doing:
             return [], 0.0  # the catalog knows the action, not what it is done to
         factor = OBJECT_PENALTY**unknown
@@ -252,6 +247,17 @@ class Matcher:
         ):
             factor *= FOREIGN_PENALTY  # to be done in a product or a domain nothing here is
         return out, factor
+
+    def _unknown(self, clause: str, head: str, asking: str, q: Query) -> int:
+        """How many words the catalog does not know stand where the request names its
+        object (`head`) or the caller's own place (`clause`); `asking`: the request's
+        clauses, the one that asks first."""
+        # A place asked about ("what's in my zorblax repository") is the caller's own.
+        places = self._unknowns.in_place(clause).difference(q.places)
+        # What is added to a thing the catalog holds is content ("add milk to my list").
+        added = ADDED_TO.match(asking.replace(" . ", ", ") if " . " in asking else asking)
+        held = set() if added else self._unknowns.in_head(head)
+        return len(held | places)
 
     def _only_does(self, asks: set[str], clause: str) -> bool:
         """Whether the clause that asks (`clause`, its terms `asks`) names only what to do:
