@@ -191,7 +191,11 @@ class Rule:
     def matches(self, slug: str, endpoint: Endpoint) -> bool:
         return (
             (self.integrations is None or slug in self.integrations)
-            and (self.endpoints is None or not self.endpoints.isdisjoint(endpoint.names))
+            and (
+                self.endpoints is None
+                or endpoint.name in self.endpoints
+                or not self.endpoints.isdisjoint(endpoint.aliases)  # a former name
+            )
             and (self.categories is None or endpoint.category in self.categories)
             and (self.classes is None or endpoint_class(endpoint) in self.classes)
         )

@@ -255,7 +255,7 @@ class Matcher:
         # A place asked about ("what's in my zorblax repository") is the caller's own.
         places = self._unknowns.in_place(clause).difference(q.places)
         # What is added to a thing the catalog holds is content ("add milk to my list").
-        added = ADDED_TO.match(asking.replace(" . ", ", ") if " . " in asking else asking)
+        added = ADDED_TO.match(asking.replace(" . ", ", "))
         held = set() if added else self._unknowns.in_head(head)
         return len(held | places)
 

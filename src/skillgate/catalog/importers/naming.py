@@ -119,8 +119,9 @@ def _words(name: str, dotted: bool) -> list[str]:
     """`name`'s words without Trello's `by_id_card...` and, in an id without dotted parts,
     a run repeating the run before it in the singular (`outbound_transfers_outbound_transfer`)."""
     words = name.split("_")
-    if "by" in words and words[words.index("by") + 1 : words.index("by") + 2] == ["id"]:
-        words = words[: words.index("by")]
+    by = words.index("by") if "by" in words else -1
+    if by >= 0 and words[by + 1 : by + 2] == ["id"]:
+        words = words[:by]
     if dotted:
         return words
     out: list[str] = []

@@ -175,8 +175,10 @@ def said_from_path(operation_id: str, method: str, path: str) -> str:
                 things.append("a field")
             continue
         words = snake(segment).replace("_", " ")
-        if segments[i + 1 : i + 2] not in ([], ["{field}"]) and segments[i + 1][0] == "{":
-            one = " ".join([*words.split()[:-1], single(words.split()[-1])])
+        following = segments[i + 1] if i + 1 < len(segments) else ""
+        if following.startswith("{") and following != "{field}":  # one of them
+            *kind, last = words.split()
+            one = " ".join([*kind, single(last)])
             things.append(("an " if one[:1] in "aeiou" else "a ") + one)
         else:
             things.append(words if words.startswith("my ") else "the " + words)
