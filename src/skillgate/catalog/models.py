@@ -37,6 +37,8 @@ HttpMethod = Literal["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
 # The methods that only read: no body parameters, never `changes_data` by default.
 READ_METHODS = ("GET", "HEAD")
 BodyEncoding = Literal["json", "form", "graphql", "multipart", "binary", "related"]
+# The encodings that carry a file (a `file` parameter needs one).
+FILE_BODIES: tuple[BodyEncoding, ...] = ("multipart", "binary", "related")
 
 # An integration's slug and an endpoint's name: their longest, as every door's input
 # checks and schemas state them (and the `integration` columns hold them).
@@ -188,9 +190,7 @@ class Endpoint(_Frozen):
         if has_body and self.method in READ_METHODS:
             raise ValueError(f"a {self.method} endpoint cannot have body parameters")
         self._one_whole_body()
-        if self.body not in ("multipart", "binary", "related") and any(
-            p.file for p in self.parameters
-        ):
+        if self.body not in FILE_BODIES and any(p.file for p in self.parameters):
             raise ValueError("a file parameter needs `body: multipart`, `binary` or `related`")
         body_params = [p for p in self.parameters if p.location == "body"]
         if self.body == "binary" and (len(body_params) != 1 or not body_params[0].file):

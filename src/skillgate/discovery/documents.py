@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from skillgate.catalog.examples import build_example
-from skillgate.catalog.models import Endpoint, Integration, Parameter
+from skillgate.catalog.models import FILE_BODIES, Endpoint, Integration, Parameter
 
 # How a file parameter is passed (executor.uploads), and from svc (skillgate_cli.uploads).
 FILE_HOWTO = 'A file: pass its text, or {"base64": ..., "filename": ..., "content_type": ...}.'
@@ -63,7 +63,7 @@ def endpoint_doc(integration: Integration, e: Endpoint) -> dict[str, Any]:
         # confirmation policy is asked to confirm these (docs/execution.md).
         "destructive": bool(e.destructive),
     }
-    if e.body_encoding in ("form", "multipart", "binary", "related"):
+    if e.body_encoding == "form" or e.body_encoding in FILE_BODIES:
         # How the body is sent; objects and arrays are passed as JSON either way.
         doc["body"] = e.body_encoding
     if e.pagination is not None:
