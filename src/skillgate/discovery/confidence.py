@@ -59,6 +59,10 @@ request weighed by its rarity in the catalog (IDF: "issue" says less than "refun
   (discovery/referents.py: "did re_3Mtw... go through?" asks of a refund); the head's
   sentences before the one that asks are its story, their unknown words counted only
   when that one holds one ("Sad news, Acme is churning. Their subscription should stop");
+- an action the request asks with ("archive", of none of the general kinds) that an
+  endpoint's document writes only as a field's name (`is_archived`, a read's filter
+  `exclude_archived`, a link's `/archives/`: discovery/fields.py) is not held by it, and a
+  product that says it no other way lacks it ("archive the #proj-atlas channel in slack");
 - the endpoint's name is what it does: a result whose name shares less than
   `NAME_AGREES` with the request (the share of its name's terms the request holds,
   related terms at their weight, as the ranking's `NAME_COVER` reads it) has its match

@@ -35,6 +35,7 @@ from collections.abc import Collection, Mapping
 import numpy as np
 
 from skillgate.discovery.analysis import Analyzer
+from skillgate.discovery.fields import Fields
 from skillgate.discovery.own import Rows
 from skillgate.discovery.phrasing import Phrased, phrased
 from skillgate.discovery.stopwords import LEAD_INS
@@ -68,11 +69,14 @@ class Lacks:
         names: Mapping[str, tuple[np.ndarray, np.ndarray]],
         ranges: Mapping[str, tuple[int, int]],
         products: Mapping[str, str],
+        fields: Fields,
     ) -> None:
         """`documents`: per term, the documents whose own texts hold it; `names`:
         per term, the endpoints whose name holds it; `ranges`: each integration's rows
-        [start, end); `products`: each integration's slug -> its name."""
+        [start, end); `products`: each integration's slug -> its name; `fields`: the
+        words each endpoint writes only as fields' names."""
         self._analyzer = analyzer
+        self._fields = fields
         self._documents = documents
         self._names = names
         self._ranges = ranges
@@ -102,11 +106,10 @@ class Lacks:
         if question or _QUESTION.match(text) or slug not in self._ranges:
             return False
         said = (phrased(text, imperative=True) if read is None else read).request or text
-        raw = [w for w in _RAW.findall(first_clause(said).lower()) if w not in self._skip]
-        first = self._analyzer.terms(raw[0])[:1] if raw else []
-        if not first or first[0] not in self._verbs:
+        raw = self._raw(said)
+        verb = self._verb(raw)
+        if verb is None:
             return False
-        verb = first[0]
         meant = {verb, *self._stands.get(verb, ())}
         if verb.startswith("re") and verb[2:] in self._again:
             meant.add(verb[2:])
@@ -130,6 +133,20 @@ class Lacks:
                 states |= {t, *meanings}
         return self._named_apart(kind | meant | states, head - states, slug)
 
+    def action(self, said: str) -> str | None:
+        """The verb the clause that asks starts with (`said`: the request's imperative
+        reading, the clause that asks first), lead-ins out, when it is an action itself
+        ("archive", "pin", "merge"), of none of the general kinds (`KINDS`); else None."""
+        verb = self._verb(self._raw(said))
+        return None if verb is None or any(verb in k for k in self._kinds) else verb
+
+    def _raw(self, said: str) -> list[str]:
+        return [w for w in _RAW.findall(first_clause(said).lower()) if w not in self._skip]
+
+    def _verb(self, raw: list[str]) -> str | None:
+        first = self._analyzer.terms(raw[0])[:1] if raw else []
+        return first[0] if first and first[0] in self._verbs else None
+
     def _rows(self, term: str, start: int, end: int, named: bool) -> np.ndarray:
         """The rows in [start, end) whose name (`named`) or document holds `term`."""
         if named:
@@ -152,8 +169,11 @@ class Lacks:
         return found
 
     def _in_documents(self, terms: Collection[str], slug: str) -> bool:
+        """Whether a document of `slug` says one of `terms`, not only as a field's name
+        (discovery/fields.py: `is_archived` archives nothing)."""
         start, end = self._ranges[slug]
-        return any(self._held(t, start, end, False) for t in terms)
+        only = self._fields.only
+        return any(not only(r, t) for t in terms for r in self._held(t, start, end, False))
 
     def _elsewhere(self, terms: Collection[str], slug: str) -> bool:
         """Whether a name outside `slug` holds one of `terms` and its document names the

@@ -10,6 +10,7 @@ import numpy as np
 
 from skillgate.discovery.analysis import Query
 from skillgate.discovery.confidence import FOREIGN_PENALTY, Matcher, product_share
+from skillgate.discovery.fields import Fields
 from skillgate.discovery.hit import Hit
 from skillgate.discovery.lacks import Lacks
 from skillgate.discovery.own import Documents
@@ -34,10 +35,13 @@ class Matching:
         lacks: Lacks,
         documents: Documents | None,
         name_terms: list[frozenset[str]],
+        fields: Fields,
     ) -> None:
         """`documents`: each document's terms (None: no index, no hits); `name_terms`:
-        the terms of each endpoint's name, in index order."""
+        the terms of each endpoint's name, in index order; `fields`: the words each
+        endpoint writes only as fields' names."""
         self._matcher = matcher
+        self._fields = fields
         self._lacks = lacks
         self._documents = documents
         self._name_terms = name_terms
@@ -64,13 +68,18 @@ class Matching:
         inside = self._matcher.unbranded(wanted, asked) if named else wanted
         rows = [h.row for h in hits]
         match, terms, names = self._matcher.match, documents.terms, self._name_terms
+        # The action asked ("archive"), held only as a field's name, is not held (`Fields`).
+        verb = self._lacks.action(said.request or text)
         out = []
         for h, row, agrees in zip(hits, rows, self._agreements(q, rows, shares), strict=True):
             mine = h.integration.slug in asked
+            document = terms(row)
+            if verb is not None and verb in document and self._fields.only(row, verb):
+                document = document - {verb}
             out.append(
                 match(
                     inside if mine else wanted,
-                    terms(row),
+                    document,
                     agrees,
                     share if mine else 0.0,
                     names[row],

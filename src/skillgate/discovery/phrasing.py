@@ -84,8 +84,8 @@ _ANY_WAY = (
 # "I need to see ...", "I just want to read ...", "I need the rows": the speaker's own
 # need, which asks to be shown when no clause asks the assistant (`_direct_first`).
 _NEEDS = (
-    r"i\s+(?:just\s+)?(?:need|want)\s+to\s+(?:see|know|find|check|get|read)"
-    r"|i\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)"
+    r"(?<!if\s)(?<!whether\s)i\s+(?:just\s+)?(?:need|want)\s+to\s+(?:see|know|find|check|get"
+    r"|read)|(?<!if\s)(?<!whether\s)i\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)"
 )
 # A clause that asks for something.
 _ASKS = CaseFree(

@@ -39,6 +39,7 @@ from skillgate.discovery.analysis import Analyzer, Query
 from skillgate.discovery.answer import SearchAnswer
 from skillgate.discovery.confidence import Matcher
 from skillgate.discovery.cues import Cues
+from skillgate.discovery.fields import Fields
 from skillgate.discovery.hit import Hit, hit_for
 from skillgate.discovery.kinds import Kinds
 from skillgate.discovery.lacks import Lacks
@@ -149,9 +150,10 @@ class SearchIndex:
             derived.dropped,
         )
         own = Rows(self.bm25, analysed.own)
-        lacks = Lacks(self.analyzer, own, self._postings.names, self.ranges, products)
+        fields = Fields([h.endpoint for h in self.hits], self.analyzer.terms)
+        lacks = Lacks(self.analyzer, own, self._postings.names, self.ranges, products, fields)
         self._documents = Documents(self.bm25, analysed.own) if self._indexed else None
-        self._matching = Matching(matcher, lacks, self._documents, self._name_terms)
+        self._matching = Matching(matcher, lacks, self._documents, self._name_terms, fields)
         self._reorder = Reorder(self.analyzer, self.hits, analysed.names)
         # The semantic second look (discovery/semantic.py); None: the first stage alone.
         self.semantic: Semantic | None = second_look(self.hits, catalog.digest, catalog.parts)

@@ -1,0 +1,73 @@
+"""A verb a description writes only as a field's name is not what the call does
+(discovery/fields.py), and a conditional "if I need" asks nothing (discovery/phrasing.py):
+both read for the no-match flag (issue 26, twenty-second round)."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillgate.discovery.confidence import MATCH_FLOOR
+from skillgate.discovery.fields import Fields
+from skillgate.discovery.phrasing import _ASKS, phrased
+from skillgate.discovery.search import SearchIndex
+
+
+def _row(index: SearchIndex, slug: str, name: str) -> int:
+    return next(h.row for h in index.hits if h.integration.slug == slug and h.endpoint.name == name)
+
+
+def test_a_field_a_link_or_a_reads_filter_is_no_action(index: SearchIndex) -> None:
+    fields = Fields([h.endpoint for h in index.hits], index.analyzer.terms)
+    archive = index.analyzer.terms("archive")[0]
+    # "Returns `channels` (..., is_archived, ...)" and the filter `exclude_archived` of a
+    # read: fields; ".../archives/..." in a link: a path.
+    assert fields.only(_row(index, "slack", "list_channels"), archive)
+    assert fields.only(_row(index, "slack", "get_permalink"), archive)
+    # Said in prose (Gmail's modify: "archive ..."), or a parameter of a call that changes
+    # (GitHub's repository update takes `archived`): what the call does.
+    assert not fields.only(_row(index, "gmail", "modify_message"), archive)
+    assert not fields.only(_row(index, "github", "repos_update"), archive)
+    # A word the description holds nowhere is not "only a field" either.
+    assert not fields.only(_row(index, "slack", "list_channels"), "zzz")
+
+
+def _best(index: SearchIndex, text: str) -> float:
+    return max(index.matches(text, index.rank(text, ("*",), None, 10)))
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "the atlas project wrapped up, can you archive the #proj-atlas channel in slack?",
+        "Archive the #launch-2023 channel in Slack, nobody has posted there since spring.",
+    ],
+)
+def test_an_action_only_a_field_names_is_flagged(index: SearchIndex, request_: str) -> None:
+    # Slack has no call that archives: every result under the floor.
+    assert _best(index, request_) < MATCH_FLOOR
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "archive the latest email from Dana in gmail",
+        "archive the acme/legacy repo on github",
+    ],
+)
+def test_an_action_a_call_does_still_fits(index: SearchIndex, request_: str) -> None:
+    assert _best(index, request_) >= MATCH_FLOOR
+
+
+def test_if_i_need_asks_nothing() -> None:
+    # A need said as a condition ("if I need", "whether I need") is no ask; said as one is.
+    assert _ASKS.search("trying to decide if I need a coat") is None
+    assert _ASKS.search("not sure whether I need to see the logs") is None
+    assert _ASKS.search("I need the invoices from March") is not None
+    text = "what's the weather looking like in Chicago tomorrow? trying to decide if I need a coat"
+    # The question asks; "trying to decide if I need a coat" is why.
+    assert phrased(text, imperative=True).request.startswith("what's the weather")
+
+
+def test_the_weather_asked_with_its_reason_is_flagged(index: SearchIndex) -> None:
+    text = "what's the weather looking like in Chicago tomorrow? trying to decide if I need a coat"
+    assert _best(index, text) < MATCH_FLOOR
