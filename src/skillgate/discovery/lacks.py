@@ -82,6 +82,7 @@ class Lacks:
         self._ranges = ranges
         self._n = sum(end - start for start, end in ranges.values())
         self._kept: dict[tuple[str, int, int, bool], frozenset[int]] = {}
+        self._first: dict[str, str | None] = {}  # a first word's verb term (`_verb`)
 
         def terms(words: str) -> frozenset[str]:
             return frozenset(t for w in words.split() for t in analyzer.terms(w))
@@ -115,7 +116,8 @@ class Lacks:
             meant.add(verb[2:])
         kind = next((k for k in self._kinds if verb in k), None)
         if kind is None:
-            return not self._in_documents(meant, slug) and not self._elsewhere(meant, slug)
+            said_so = self._in_documents(meant, slug, verb, raw[0])
+            return not said_so and not self._elsewhere(meant, slug)
         if kind is self._kinds[0]:
             return False  # to read: what every product does
         # Gerunds ("start *playing* music") and states ("mark it *done*": complete) say
@@ -133,19 +135,32 @@ class Lacks:
                 states |= {t, *meanings}
         return self._named_apart(kind | meant | states, head - states, slug)
 
-    def action(self, said: str) -> str | None:
+    def action(self, said: str) -> tuple[str, str] | None:
         """The verb the clause that asks starts with (`said`: the request's imperative
         reading, the clause that asks first), lead-ins out, when it is an action itself
-        ("archive", "pin", "merge"), of none of the general kinds (`KINDS`); else None."""
-        verb = self._verb(self._raw(said))
-        return None if verb is None or any(verb in k for k in self._kinds) else verb
+        ("archive", "pin", "merge"), of none of the general kinds (`KINDS`): its term
+        and the word as written; else None."""
+        raw = self._raw(said)
+        verb = self._verb(raw)
+        if verb is None or any(verb in k for k in self._kinds):
+            return None
+        return verb, raw[0]
 
     def _raw(self, said: str) -> list[str]:
         return [w for w in _RAW.findall(first_clause(said).lower()) if w not in self._skip]
 
     def _verb(self, raw: list[str]) -> str | None:
-        first = self._analyzer.terms(raw[0])[:1] if raw else []
-        return first[0] if first and first[0] in self._verbs else None
+        """The term of `raw`'s first word when it is a verb (kept per word: requests
+        start with the same few)."""
+        if not raw:
+            return None
+        word = raw[0]
+        if word not in self._first:
+            if len(self._first) >= _KEPT:
+                self._first.clear()
+            first = self._analyzer.terms(word)[:1]
+            self._first[word] = first[0] if first and first[0] in self._verbs else None
+        return self._first[word]
 
     def _rows(self, term: str, start: int, end: int, named: bool) -> np.ndarray:
         """The rows in [start, end) whose name (`named`) or document holds `term`."""
@@ -168,12 +183,19 @@ class Lacks:
             self._kept[key] = found
         return found
 
-    def _in_documents(self, terms: Collection[str], slug: str) -> bool:
+    def _in_documents(
+        self, terms: Collection[str], slug: str, verb: str = "", word: str = ""
+    ) -> bool:
         """Whether a document of `slug` says one of `terms`, not only as a field's name
-        (discovery/fields.py: `is_archived` archives nothing)."""
+        (discovery/fields.py: `is_archived` archives nothing; `verb`'s own `word`, as the
+        request writes it, counts as said)."""
         start, end = self._ranges[slug]
         only = self._fields.only
-        return any(not only(r, t) for t in terms for r in self._held(t, start, end, False))
+        return any(
+            not only(r, t, word if t == verb else "")
+            for t in terms
+            for r in self._held(t, start, end, False)
+        )
 
     def _elsewhere(self, terms: Collection[str], slug: str) -> bool:
         """Whether a name outside `slug` holds one of `terms` and its document names the

@@ -69,13 +69,13 @@ class Matching:
         rows = [h.row for h in hits]
         match, terms, names = self._matcher.match, documents.terms, self._name_terms
         # The action asked ("archive"), held only as a field's name, is not held (`Fields`).
-        verb = self._lacks.action(said.request or text)
+        action = self._lacks.action(said.request or text)
         out = []
         for h, row, agrees in zip(hits, rows, self._agreements(q, rows, shares), strict=True):
             mine = h.integration.slug in asked
             document = terms(row)
-            if verb is not None and verb in document and self._fields.only(row, verb):
-                document = document - {verb}
+            if action is not None and action[0] in document and self._fields.only(row, *action):
+                document = document - {action[0]}
             out.append(
                 match(
                     inside if mine else wanted,

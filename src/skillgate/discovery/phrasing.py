@@ -84,8 +84,8 @@ _ANY_WAY = (
 # "I need to see ...", "I just want to read ...", "I need the rows": the speaker's own
 # need, which asks to be shown when no clause asks the assistant (`_direct_first`).
 _NEEDS = (
-    r"(?<!if\s)(?<!whether\s)i\s+(?:just\s+)?(?:need|want)\s+to\s+(?:see|know|find|check|get"
-    r"|read)|(?<!if\s)(?<!whether\s)i\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)"
+    r"i\s+(?:just\s+)?(?:need|want)\s+to\s+(?:see|know|find|check|get|read)"
+    r"|i\s+need\s+(?=(?:all|the|a|an|my|our|some|every)\s)"
 )
 # A clause that asks for something.
 _ASKS = CaseFree(
@@ -303,10 +303,21 @@ def _clauses(text: str) -> _Clauses:
         clauses = _joined_bare(clauses)
     asking = []
     if len(clauses) > 1:
-        asking = [
-            i for i, c in enumerate(clauses) if _ASKS_WORDS(c) and _ASKS.search(c) is not None
-        ]
+        asking = [i for i, c in enumerate(clauses) if _ASKS_WORDS(c) and _asks(c)]
     return _Clauses(text, tuple(times), tuple(clauses), _direct_first(clauses, asking))
+
+
+# What makes the need after it a condition, not an ask ("trying to decide if I need a coat").
+_CONDITION = ("if", "whether")
+
+
+def _asks(clause: str) -> bool:
+    """Whether `clause` asks for something (`_ASKS`), not as a condition ("if I need")."""
+    found = _ASKS.search(clause)
+    if found is None:
+        return False
+    before = clause[: found[0]].split()
+    return not before or before[-1].lower() not in _CONDITION
 
 
 def _direct_first(clauses: list[str], asking: list[int]) -> tuple[int, ...]:

@@ -150,7 +150,7 @@ class SearchIndex:
             derived.dropped,
         )
         own = Rows(self.bm25, analysed.own)
-        fields = Fields([h.endpoint for h in self.hits], self.analyzer.terms)
+        fields = Fields([h.endpoint for h in self.hits])
         lacks = Lacks(self.analyzer, own, self._postings.names, self.ranges, products, fields)
         self._documents = Documents(self.bm25, analysed.own) if self._indexed else None
         self._matching = Matching(matcher, lacks, self._documents, self._name_terms, fields)
