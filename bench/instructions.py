@@ -165,6 +165,12 @@ def main() -> None:
         SKILLGATE_CATALOG_PATH=str(tree / "tests/fixtures/catalog"),
         SKILLGATE_SAMPLE_BASE_URL=f"http://127.0.0.1:{upstream}",
         FLOOR_UPSTREAM=f"http://127.0.0.1:{upstream}",
+        # One BLAS thread (the semantic look's products): idle threads spinning under
+        # callgrind are counted, and their spins moved a new query's count by 10-15 %
+        # between runs of the same code.
+        OPENBLAS_NUM_THREADS="1",
+        OMP_NUM_THREADS="1",
+        MKL_NUM_THREADS="1",
     )
     key = br._connected_user(workdir, "bench@example.com", "sample")
     env = br._env(workdir)

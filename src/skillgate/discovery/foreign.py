@@ -300,7 +300,8 @@ class Foreign:
     def modified(self, clause: str, head: str) -> bool:
         """Whether `clause` (the clause that asks, as written) acts on a thing in a
         product of the table, named as a word of it: in its object place `head`, before
-        any "of" ("retry the *gitlab* pipeline", "close the *zendesk* ticket"), unless
+        any "of" ("retry the *gitlab* pipeline", "close the *zendesk* ticket", its place
+        itself: "restart the *ec2* instance"), unless
         its verb carries it somewhere (world.CARRIERS: "text my brother the Venmo request
         link"); or after a word that places it ("in", "to"...) as the one word before
         the end of its phrase ("add a row to the *airtable* base", "reply to the
@@ -322,11 +323,11 @@ class Foreign:
             phrase = lower[end + 1 : stop]
             if not phrase or not _SENT.isdisjoint(phrase) or not _PEOPLE.isdisjoint(phrase):
                 continue
-            if phrase[0] in _PLACES:
-                continue  # the place itself: `placed` reads it
-            if i < len(object_place):
+            if i < len(object_place):  # its place or thing acted on ("restart EC2 instance")
                 if not carries(clause):
                     return True
+            elif phrase[0] in _PLACES:
+                continue  # the place itself, after the object: `placed` reads it
             elif len(phrase) == 1 and _placing_before(lower, i):
                 return True
         return False

@@ -65,6 +65,8 @@ def test_a_product_lacking_the_call_earns_no_share_and_keeps_its_order(index: Se
         "escalate the servicenow incident to tier two",
         "deactivate the okta user for Sam",
         "add a sticky note to the miro board",  # after a word that places it
+        "reboot the heroku server for the staging app",  # its place, acted on
+        "scale down the dynamodb cluster tonight",
     ],
 )
 def test_a_foreign_product_as_a_word_of_the_object_is_read(clause: str) -> None:
@@ -80,6 +82,7 @@ def test_a_foreign_product_as_a_word_of_the_object_is_read(clause: str) -> None:
         "schedule a call with the Zendesk account manager",  # who works there
         "make a sheet of our Datadog costs",  # after "of": what the sheet is about
         "book a table for my Delta flight crew",  # "for my": not a place
+        "post the status in the #ops channel after the heroku app restarts",  # after
     ],
 )
 def test_a_foreign_product_in_passing_is_not(clause: str) -> None:
