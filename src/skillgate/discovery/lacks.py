@@ -122,7 +122,10 @@ class Lacks:
             return False  # to read: what every product does
         # Gerunds ("start *playing* music") and states ("mark it *done*": complete) say
         # the action too; a verb as often a thing ("a new *label*") stays the object.
-        head = set(self._analyzer.terms(Unknowns.head(said))) - meant - self._product[slug]
+        # A reference in it is what it refers to ("add https://youtube.com/watch?v=... to
+        # my playlist": a video), never its link's words ("watch", "com").
+        words, referred = self._analyzer.references(Unknowns.head(said))
+        head = {*self._analyzer.terms(words), *referred} - meant - self._product[slug]
         head |= {m for t in head for m in self._stands.get(t, ())}
         states = head & self._verbs - self._nouns
         states |= {t for w in raw[1:] if w.endswith("ing") for t in self._analyzer.terms(w)}

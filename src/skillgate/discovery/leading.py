@@ -29,7 +29,12 @@ _CHAT_VERBS = frozenset(
     ["drop", "hook", "dig", "stick", "bump", "kick", "pop", "toss", "throw", "loop", "nudge",
      "jot", "shoot", "fire", "chuck"]
 )  # fmt: skip
-_IMPERATIVE = (DOING | MORE_VERBS | CHANGING | READING | _CHAT_VERBS | {"file", "log"}) - {"like"}
+# "new" is no verb a clause opens with ("new job and I already forgot ..."): a request
+# says "make a new ...", or "new issue in acme/web" as a whole.
+_IMPERATIVE = (DOING | MORE_VERBS | CHANGING | READING | _CHAT_VERBS | {"file", "log"}) - {
+    "like",
+    "new",
+}
 
 
 def imperative(clause: str) -> bool:

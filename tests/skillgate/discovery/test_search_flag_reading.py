@@ -1,6 +1,8 @@
-"""A verb a description writes only as a field's name is not what the call does
-(discovery/fields.py), and a conditional "if I need" asks nothing (discovery/phrasing.py):
-both read for the no-match flag (issue 26, twenty-second round)."""
+"""What the no-match flag reads (issue 26, twenty-second round): a verb a description
+writes only as a field's name is not what the call does (discovery/fields.py); a
+conditional "if I need" asks nothing and "new ..." opens no request
+(discovery/phrasing.py, leading.py); a link in what a request acts on is what it refers
+to, not its words (discovery/lacks.py). Cases written for these tests but where noted."""
 
 from __future__ import annotations
 
@@ -72,3 +74,24 @@ def test_if_i_need_asks_nothing() -> None:
 def test_the_weather_asked_with_its_reason_is_flagged(index: SearchIndex) -> None:
     text = "what's the weather looking like in Chicago tomorrow? trying to decide if I need a coat"
     assert _best(index, text) < MATCH_FLOOR
+
+
+def test_new_opens_no_request() -> None:
+    text = (
+        "new job and embarrassingly I already forgot my manager's name lol. "
+        "who's my manager in our Microsoft 365 directory?"
+    )
+    # No clause asks in words; "new job ..." is no command, the question is the request.
+    assert phrased(text, imperative=True).request.startswith("who's my manager")
+
+
+def test_a_link_acted_on_is_what_it_refers_to(index: SearchIndex) -> None:
+    lacks = index._matching._lacks
+    text = "add https://www.youtube.com/watch?v=dQw4w9WgXcQ to my Party playlist"
+    # The link is a video: YouTube adds one to a playlist (not "watch" or "com").
+    assert not lacks.lacks(text, "youtube", False)
+    assert _best(index, text) >= MATCH_FLOOR
+    # A call the product lacks is still read so.
+    assert lacks.lacks(
+        "pin the https://www.youtube.com/watch?v=dQw4w9WgXcQ video", "youtube", False
+    )
