@@ -88,6 +88,7 @@ class Lacks:
             return frozenset(t for w in words.split() for t in analyzer.terms(w))
 
         self._kinds = [terms(k) for k in KINDS]
+        self._general = frozenset().union(*self._kinds)
         self._again = terms(AGAIN)
         self._verbs = terms(" ".join([*DOING, *MORE_VERBS, *READING, *CHANGING, *RARER]))
         self._nouns = terms(" ".join(NOUN_VERBS))  # verbs as often things ("label")
@@ -116,6 +117,11 @@ class Lacks:
             meant.add(verb[2:])
         kind = next((k for k in self._kinds if verb in k), None)
         if kind is None:
+            # What it stands for, but a verb of a general kind when it stands for a thing
+            # too: "share" is to create a permission, and a call that creates a task does
+            # not share; "kick" (off) is only to remove, and stays so.
+            if meant - self._general - {verb}:
+                meant -= self._general
             said_so = self._in_documents(meant, slug, verb, raw[0])
             return not said_so and not self._elsewhere(meant, slug)
         if kind is self._kinds[0]:

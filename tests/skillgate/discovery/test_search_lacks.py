@@ -25,6 +25,8 @@ def _flagged(index: SearchIndex, request_: str) -> bool:
         "please mute the roadmap page in notion",
         "remove the wontfix label in linear",  # its names hold labels, none removes one
         "make a new label called tech-debt in linear",  # a noun-verb stays the object
+        # "share" stands for creating a permission: a call creating a task does not share
+        "share my errands list in google tasks with sam",
     ],
 )
 def test_a_call_the_named_product_lacks_is_flagged(index: SearchIndex, request_: str) -> None:
@@ -40,6 +42,8 @@ def test_a_call_the_named_product_lacks_is_flagged(index: SearchIndex, request_:
         "save a note in google keep: gate code 4412",  # to save: to create
         "show me the labels in linear",  # to read is never judged
         "export the budget Google Sheet as a csv",  # Drive's export names Google Sheets
+        "share the Q3 folder in google drive with sam",  # its permissions
+        "kick sam out of the marketing group in google admin",  # "kick": only to remove
         # A state the call sets is no object (sixteenth round: "done" stood for complete
         # and state, and Linear's `list_workflow_states` names states but changes none).
         "the fix shipped this morning, can you mark it done in linear",
