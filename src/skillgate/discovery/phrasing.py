@@ -346,15 +346,19 @@ def commanded(text: str) -> Phrased:
     """`phrased` as the ranking reads a request. When no clause asks, a story first and
     then a clause that starts with a verb of doing: that clause first, as the match
     reads it ("poor guy got charged twice because checkout hiccuped, refund the second
-    charge"). A request with a question in it stays as written ("I'm in the mood for a
-    laugh. Find me a comedy?"; the last sentence that asks a question is the match's
-    reading only): BFCL lost top-1 hits with either in the ranking."""
+    charge"). A request with a question after that clause stays as written ("I'm in the
+    mood for a laugh. Find me a comedy?"; the last sentence that asks a question is the
+    match's reading only): BFCL lost top-1 hits with either in the ranking. One whose
+    questions come before it is that clause first ("my manager wants a status update.
+    what's on my plate? list the tickets assigned to me")."""
     found = _clauses(text)
-    if found.asking or len(found.clauses) < 2 or "?" in text:
+    if found.asking or len(found.clauses) < 2:
         return phrased(text)
     first = next((c for c in found.clauses if _commands(c)), None)
     if first is None or first is found.clauses[0]:
         return phrased(text)
+    if "?" in found.text and found.text.rfind("?") > found.text.find(first):
+        return phrased(text)  # a question after the command: as written
     return phrased(text, imperative=True)
 
 

@@ -1,8 +1,9 @@
-"""What the no-match flag reads (issue 26, twenty-second round): a verb a description
-writes only as a field's name is not what the call does (discovery/fields.py); a
+"""What the no-match flag and the ranking read (issue 26, twenty-second round): a verb a
+description writes only as a field's name is not what the call does (fields.py); a
 conditional "if I need" asks nothing and "new ..." opens no request
 (discovery/phrasing.py, leading.py); a link in what a request acts on is what it refers
-to, not its words (discovery/lacks.py). Cases written for these tests but where noted."""
+to, not its words (discovery/lacks.py); a command after a request's questions leads its
+ranking (phrasing.commanded). Cases written for these tests but where noted."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from skillgate.discovery.confidence import MATCH_FLOOR
 from skillgate.discovery.fields import Fields
-from skillgate.discovery.phrasing import _asks, phrased
+from skillgate.discovery.phrasing import _asks, commanded, phrased
 from skillgate.discovery.search import SearchIndex
 
 
@@ -95,3 +96,14 @@ def test_a_link_acted_on_is_what_it_refers_to(index: SearchIndex) -> None:
     assert lacks.lacks(
         "pin the https://www.youtube.com/watch?v=dQw4w9WgXcQ video", "youtube", False
     )
+
+
+def test_a_command_after_the_questions_leads_the_ranking() -> None:
+    text = (
+        "my manager wants a status update by 3. what's on my plate in our tracker? "
+        "list the tickets assigned to me that aren't closed yet"
+    )
+    assert commanded(text).request.startswith("list the tickets")
+    # A question after the command: as written (BFCL's "... Find me a comedy?").
+    laugh = "I'm in the mood for a laugh. Find me a comedy?"
+    assert commanded(laugh).request == phrased(laugh).request
