@@ -146,6 +146,25 @@ class Server:
         self.proc.wait()
 
 
+def _server_env(tree: Path, upstream: int) -> dict[str, str]:
+    """What the measured servers run with besides bench.run's settings."""
+    return {
+        # The tree's own code first: the virtualenv's editable install may be another
+        # checkout's (a worktree measured with a shared virtualenv).
+        "PYTHONPATH": os.pathsep.join([str(tree / "src"), str(tree)]),
+        "SKILLGATE_CATALOG_PATH": str(tree / "tests/fixtures/catalog"),
+        "SKILLGATE_SAMPLE_BASE_URL": f"http://127.0.0.1:{upstream}",
+        "FLOOR_UPSTREAM": f"http://127.0.0.1:{upstream}",
+        # One BLAS thread (the semantic look's products): idle threads spinning under
+        # callgrind are counted (in process, three runs of the same code counted 568M,
+        # 585M and 601M instructions over 300 new queries with BLAS's own threads, two
+        # 541.9M with one).
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tree", type=Path, default=HERE, help="the checkout to measure")
@@ -158,20 +177,7 @@ def main() -> None:
     br.BIN = tree / ".venv/bin"
     workdir = Path(tempfile.mkdtemp(prefix="instructions-"))
     upstream = 18_390
-    br.EXTRA_ENV.update(
-        # The tree's own code first: the virtualenv's editable install may be another
-        # checkout's (a worktree measured with a shared virtualenv).
-        PYTHONPATH=os.pathsep.join([str(tree / "src"), str(tree)]),
-        SKILLGATE_CATALOG_PATH=str(tree / "tests/fixtures/catalog"),
-        SKILLGATE_SAMPLE_BASE_URL=f"http://127.0.0.1:{upstream}",
-        FLOOR_UPSTREAM=f"http://127.0.0.1:{upstream}",
-        # One BLAS thread (the semantic look's products): idle threads spinning under
-        # callgrind are counted, and their spins moved a new query's count by 10-15 %
-        # between runs of the same code.
-        OPENBLAS_NUM_THREADS="1",
-        OMP_NUM_THREADS="1",
-        MKL_NUM_THREADS="1",
-    )
+    br.EXTRA_ENV.update(_server_env(tree, upstream))
     key = br._connected_user(workdir, "bench@example.com", "sample")
     env = br._env(workdir)
     auth = {"Authorization": f"Bearer {key}"}

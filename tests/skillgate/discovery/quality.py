@@ -202,3 +202,9 @@ def phrasings(path: Path = PHRASINGS) -> list[dict[str, Any]]:
 def phrasing_figures(index: Any, path: Path = PHRASINGS) -> dict[str, Rates]:
     """The catalog-wide requests of `path` measured, per style (no request is `none`)."""
     return measure(ranker(index), phrasings(path), "plain")
+
+
+def best_match(index: Any, text: str) -> float:
+    """The best `match` among `text`'s top 10 in `index` (a SearchIndex), the whole
+    catalog searched: under `MATCH_FLOOR`, the answer says nothing fits."""
+    return float(max(index.matches(text, index.rank(text, ("*",), None, 10))))

@@ -24,6 +24,7 @@ from skillgate.discovery.products import Products
 from skillgate.discovery.search import SearchIndex
 from skillgate.discovery.unknowns import Unknowns
 from skillgate.discovery.world import ACTS, THINGS, World
+from tests.skillgate.discovery.quality import best_match
 
 
 @pytest.mark.parametrize(
@@ -122,10 +123,6 @@ def test_chatty_and_valued_requests_are_not(index: SearchIndex, request_: str) -
     assert not index.answer(request_, ("*",), None, 10).no_match
 
 
-def _best(index: SearchIndex, text: str) -> float:
-    return max(index.matches(text, index.rank(text, ("*",), None, 10)))
-
-
 @pytest.mark.parametrize(
     "request_",
     [
@@ -140,7 +137,7 @@ def _best(index: SearchIndex, text: str) -> float:
 )
 def test_the_clause_that_asks_is_what_fits(index: SearchIndex, request_: str) -> None:
     """Issue 26, seventh round: each of these fitted less than 0.5 before."""
-    assert _best(index, request_) == 1.0
+    assert best_match(index, request_) == 1.0
 
 
 @pytest.mark.parametrize(
@@ -197,13 +194,13 @@ def test_a_products_own_name_tells_none_of_its_calls(index: SearchIndex) -> None
     assert "calendar" in words("list my google calendar events", {"google_calendar"})
     assert words("slack", {"slack"}) == {"slack"}
     # A request to a product for something none of its calls does fits nothing.
-    assert _best(index, "hibernate the #design room on slack") < MATCH_FLOOR
+    assert best_match(index, "hibernate the #design room on slack") < MATCH_FLOOR
 
 
 def test_an_unknown_place_of_the_callers_own_halves_a_match(index: SearchIndex) -> None:
     """ "on my *zanzibarina* card": a place of the caller's that nothing here knows."""
-    known = _best(index, "check the balance on my card")
-    unknown = _best(index, "check the balance on my zanzibarina card")
+    known = best_match(index, "check the balance on my card")
+    unknown = best_match(index, "check the balance on my zanzibarina card")
     # (a cued product's share is added after the factor)
     assert unknown <= OBJECT_PENALTY * known + CUED_SHARE + 1e-9 < known
 
@@ -473,13 +470,13 @@ def test_chatty_requests_the_twelfth_blind_set_showed_wrongly_flagged(
 def test_the_question_a_clause_ends_with_is_what_fits(index: SearchIndex) -> None:
     """A story, a dash, then the question: the question is what the match reads."""
     text = "wondering if I can fit in a dentist visit tomorrow - what does my day look like?"
-    assert _best(index, text) >= MATCH_FLOOR
+    assert best_match(index, text) >= MATCH_FLOOR
 
 
 def test_a_word_before_a_place_of_the_catalogs_names_it(index: SearchIndex) -> None:
     """ "my *zanzibarina* sheet" names a sheet ("my *zanzibarina* card" is still a place
     nothing here knows: test_an_unknown_place_of_the_callers_own_halves_a_match)."""
-    assert _best(index, "add a row to my zanzibarina sheet in google sheets") == _best(
+    assert best_match(index, "add a row to my zanzibarina sheet in google sheets") == best_match(
         index, "add a row to my sheet in google sheets"
     )
 
@@ -497,14 +494,14 @@ def test_what_is_added_and_a_things_name_are_no_unknown_object(
     index: SearchIndex, request_: str
 ) -> None:
     """Issue 26, twenty-first round: each was multiplied by 0.5 per unknown word before."""
-    assert _best(index, request_) >= MATCH_FLOOR
+    assert best_match(index, request_) >= MATCH_FLOOR
 
 
 def test_words_naming_which_thing_weigh_as_values(index: SearchIndex) -> None:
     """Issue 26, twenty-first round: "the *Q3 budget* spreadsheet" names which spreadsheet
     (0.30 before: `budget` and `q3` weighed as words of the call); "to drive" is no thing's
     name, and a thing's own word ("the *calendar* event") still counts in full."""
-    assert _best(index, "Who has access to the Q3 budget spreadsheet?") >= MATCH_FLOOR
+    assert best_match(index, "Who has access to the Q3 budget spreadsheet?") >= MATCH_FLOOR
     analyzer = index.analyzer
     unknowns = Unknowns(analyzer, frozenset(), frozenset())
     named = unknowns.naming("who has access to the Q3 budget spreadsheet")
