@@ -151,7 +151,7 @@ class Lacks:
         and the word as written; else None."""
         raw = self._raw(said)
         verb = self._verb(raw)
-        if verb is None or any(verb in k for k in self._kinds):
+        if verb is None or verb in self._general:
             return None
         return verb, raw[0]
 
