@@ -33,6 +33,8 @@ class Fields:
         (the request's own, "archive") in its name, its prose or (no read) its
         parameters. Read as text, a few look-ups (a stem is a word's start: "archiv" of
         "archived"); no word is analysed here."""
+        if not term:
+            return False  # (an empty needle is found everywhere)
         e = self._endpoints[row]
         needles = (term, word) if word else (term,)
         if any(n in e.name for n in needles):

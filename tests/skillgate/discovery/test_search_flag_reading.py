@@ -31,8 +31,9 @@ def test_a_field_a_link_or_a_reads_filter_is_no_action(index: SearchIndex) -> No
     # (GitHub's repository update takes `archived`): what the call does.
     assert not fields.only(_row(index, "gmail", "modify_message"), archive)
     assert not fields.only(_row(index, "github", "repos_update"), archive)
-    # A word the description holds nowhere is not "only a field" either.
+    # A word the description holds nowhere is not "only a field" either, nor no word.
     assert not fields.only(_row(index, "slack", "list_channels"), "zzz")
+    assert not fields.only(_row(index, "slack", "list_channels"), "")
 
 
 @pytest.mark.parametrize(
