@@ -83,6 +83,7 @@ class Lacks:
         self._n = sum(end - start for start, end in ranges.values())
         self._kept: dict[tuple[str, int, int, bool], frozenset[int]] = {}
         self._first: dict[str, str | None] = {}  # a first word's verb term (`_verb`)
+        self._last_raw: tuple[str, list[str]] | None = None  # (`_raw`)
 
         def terms(words: str) -> frozenset[str]:
             return frozenset(t for w in words.split() for t in analyzer.terms(w))
@@ -156,7 +157,13 @@ class Lacks:
         return verb, raw[0]
 
     def _raw(self, said: str) -> list[str]:
-        return [w for w in _RAW.findall(first_clause(said).lower()) if w not in self._skip]
+        """The words of `said`'s clause that asks, lead-ins out (the last request's kept:
+        `lacks` and `action` read the same one for its matches)."""
+        last = self._last_raw
+        if last is None or last[0] != said:
+            words = [w for w in _RAW.findall(first_clause(said).lower()) if w not in self._skip]
+            last = self._last_raw = (said, words)
+        return last[1]
 
     def _verb(self, raw: list[str]) -> str | None:
         """The term of `raw`'s first word when it is a verb (kept per word: requests
