@@ -97,6 +97,8 @@ class Lacks:
         self._product = {slug: frozenset(analyzer.terms(name)) for slug, name in products.items()}
         # What one word stands for in the tables ("bug": issue; "make": create).
         self._stands: dict[str, set[str]] = {}
+        # The first words of the verbs of two words in the tables ("set" of "set up").
+        self._phrasal_firsts = frozenset(p[0] for p in analyzer.actions if len(p) == 2)
         for table in (analyzer.means, analyzer.actions):
             for phrase, meant in table.items():
                 if len(phrase) == 1:
@@ -110,7 +112,7 @@ class Lacks:
             return False
         said = (phrased(text, imperative=True) if read is None else read).request or text
         raw = self._raw(said)
-        verb = self._verb(raw)
+        verb = self._phrasal(raw) or self._verb(raw)
         if verb is None:
             return False
         meant = {verb, *self._stands.get(verb, ())}
@@ -177,6 +179,16 @@ class Lacks:
             first = self._analyzer.terms(word)[:1]
             self._first[word] = first[0] if first and first[0] in self._verbs else None
         return self._first[word]
+
+    def _phrasal(self, raw: list[str]) -> str | None:
+        """The general verb `raw`'s first two words stand for together in the tables
+        ("set up" a coupon: create, where "set" alone is to change), else None."""
+        first = self._analyzer.terms(raw[0]) if len(raw) > 1 else []
+        if not first or first[0] not in self._phrasal_firsts:
+            return None
+        phrase = (*first, *self._analyzer.terms(raw[1]))
+        meant = self._analyzer.actions.get(phrase, ())
+        return next((t for t in sorted(meant) if t in self._general), None)
 
     def _rows(self, term: str, start: int, end: int, named: bool) -> np.ndarray:
         """The rows in [start, end) whose name (`named`) or document holds `term`."""

@@ -47,6 +47,11 @@ def test_a_call_the_named_product_lacks_is_flagged(index: SearchIndex, request_:
         # A state the call sets is no object (sixteenth round: "done" stood for complete
         # and state, and Linear's `list_workflow_states` names states but changes none).
         "the fix shipped this morning, can you mark it done in linear",
+        # A verb of two words is what they say together: "set up" is to create (the
+        # tables' `set up`), where "set" alone is to change and no name of Stripe's
+        # changes a coupon (twenty-third round).
+        "can you set up a stripe coupon for 15% off the first month",
+        "setting up a coupon in stripe for our spring sale",
     ],
 )
 def test_a_call_the_named_product_has_is_not(index: SearchIndex, request_: str) -> None:
