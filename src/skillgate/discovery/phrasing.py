@@ -32,6 +32,7 @@ general English, none of it about one integration:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -332,13 +333,30 @@ def _direct_first(clauses: list[str], asking: list[int]) -> tuple[int, ...]:
     return tuple(asking)
 
 
+# A clause that asks only to be told what another shows ("and tell me what I wrote").
+_TOLD = re.compile(r"\s*(?:(?:and|then|so)\s+)?(?:tell|show|let)\s+me\b", re.IGNORECASE)
+
+
+def _told_of(clauses: Sequence[str], asking: tuple[int, ...]) -> tuple[int, ...]:
+    """`asking` (the clauses that ask) with a command first when the clause that asks first only
+    asks to be told of what it brings up: "Pull up my OneNote page 'Kyoto trip ideas' and
+    tell me what I wrote about ryokans" asks for the page."""
+    if not asking or asking[0] == 0 or asking[0] - 1 in asking:
+        return asking
+    told, before = asking[0], asking[0] - 1
+    if _TOLD.match(clauses[told]) and _commands(clauses[before]):
+        return (before, *asking)
+    return asking
+
+
 def phrased(text: str, imperative: bool = False) -> Phrased:
     """The request in `text` and its context; `imperative`: when no clause asks, the
     first that starts with a verb of doing does ("URGENT: the deploy broke login. Open an
     issue ...")."""
-    if imperative:  # it reads otherwise only where no clause asks and there are several
-        found = _clauses(text)
+    if imperative:  # it reads otherwise only where no clause asks and there are several,
+        found = _clauses(text)  # or where the one that asks first is told of a command's
         imperative = not found.asking and len(found.clauses) > 1
+        imperative |= _told_of(found.clauses, found.asking) != found.asking
     return _phrased(text, imperative)  # so both readings share the one kept
 
 
@@ -368,6 +386,8 @@ def _phrased(text: str, imperative: bool) -> Phrased:
     (analysis.py) and, the same unless `imperative` reads it otherwise, for its `match`
     (confidence.py)."""
     text, times, clauses, asking = _clauses(text)
+    if imperative:
+        asking = _told_of(clauses, asking)
     if imperative and not asking and len(clauses) > 1:  # the first that says what to do
         asking = tuple(i for i, c in enumerate(clauses) if _commands(c))[:1]
         if not asking and "?" in text:  # else the sentence that asks a question

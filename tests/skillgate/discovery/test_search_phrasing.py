@@ -374,3 +374,24 @@ def test_quoted_words_are_content_and_one_quoted_word_is_not() -> None:
     assert policy not in q.terms
     assert policy in q.content
     assert analyzer.terms("point")[0] in analyzer.query("Move 'pointA' to 2,3,4").terms
+
+
+@pytest.mark.parametrize(
+    ("text", "request_"),
+    [
+        (
+            "Open my notes page 'Garden plans' and tell me what I wrote about tomatoes",
+            "Open my notes page 'Garden plans'",
+        ),
+        ("pull up the Henley contract and tell me who signed it", "find the Henley contract"),
+    ],
+)
+def test_the_match_reads_a_command_before_a_clause_that_asks_to_be_told_of_it(
+    text: str, request_: str
+) -> None:
+    """Issue 26, twenty-third round: "... and tell me what I wrote about ryokans" asks only
+    to be told of what the command before it brings up: the match reads the command (it
+    had read "tell me what I wrote", which names nothing any call holds: match 0.00). The
+    ranking reads the request as before."""
+    assert first_clause(phrased(text, imperative=True).request) == request_
+    assert first_clause(phrased(text).request) != request_
