@@ -52,5 +52,11 @@ def question(clauses: tuple[str, ...], text: str) -> tuple[int, ...]:
         i
         for i, c in enumerate(clauses)
         if c.strip() in asked
-        or (_QUESTION.match(c) is not None and any(q.endswith(c.strip()) for q in ends))
+        or (_QUESTION.match(c) is not None and any(_within(c.strip(), q) for q in ends))
     )[-1:]
+
+
+def _within(clause: str, question: str) -> bool:
+    """Whether `clause` ends `question`'s sentence or starts it ("How many visitors did our
+    website get, broken down by country? My boss wants it ...")."""
+    return question.endswith(clause) or question.startswith(clause)

@@ -395,3 +395,28 @@ def test_the_match_reads_a_command_before_a_clause_that_asks_to_be_told_of_it(
     ranking reads the request as before."""
     assert first_clause(phrased(text, imperative=True).request) == request_
     assert first_clause(phrased(text).request) != request_
+
+
+@pytest.mark.parametrize(
+    ("text", "request_"),
+    [
+        (
+            "How many people signed up for the webinar, split by company? The sales team "
+            "wants it for their call.",
+            "How many people signed up for the webinar",
+        ),
+        (
+            "which tickets did Dana close, oldest first? the client is asking",
+            "which tickets did Dana close",
+        ),
+    ],
+)
+def test_the_match_reads_a_question_from_the_clause_that_starts_it(
+    text: str, request_: str
+) -> None:
+    """Issue 26, twenty-third round: a question whose sentence runs over clauses is read
+    from the one that starts it, not with the story after it ("My boss wants it for the
+    Monday update" had been words of what was asked: "boss", "update"); the ranking reads
+    the request as before."""
+    assert first_clause(phrased(text, imperative=True).request) == request_
+    assert phrased(text).request.startswith(text.split(",")[0] + ",")
