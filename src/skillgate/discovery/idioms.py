@@ -341,6 +341,9 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"|email|campaign|announcement|update)\b)",
             "send ",
         ),
+        # "what's Dana's cell number?": her mobile phone number (a spreadsheet's cell is
+        # never a number of this kind: "the number in cell B4").
+        (r"\bcell(?:\s*phone)?\s+(?:number|no\.|#)", "phone number"),
     )
 )
 

@@ -420,3 +420,19 @@ def test_the_match_reads_a_question_from_the_clause_that_starts_it(
     the request as before."""
     assert first_clause(phrased(text, imperative=True).request) == request_
     assert phrased(text).request.startswith(text.split(",")[0] + ",")
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("what's Marta's cell number?", "what's Marta's phone number?"),
+        ("text his cell phone number to me", "text his phone number to me"),
+        ("what's the number in cell B4", "what's the number in cell B4"),
+        ("clear cell C2 in the budget sheet", "clear cell C2 in the budget sheet"),
+    ],
+)
+def test_a_cell_number_is_a_phone_number(text: str, plain: str) -> None:
+    """Issue 26, twenty-fourth round: "What's Jasmine's cell number? I saved it in my
+    contacts" ranked Sheets' `read_values` first (a spreadsheet's cell); a cell of a sheet
+    stays one."""
+    assert idioms(text) == plain
