@@ -58,5 +58,16 @@ def question(clauses: tuple[str, ...], text: str) -> tuple[int, ...]:
 
 def _within(clause: str, question: str) -> bool:
     """Whether `clause` ends `question`'s sentence or starts it ("How many visitors did our
-    website get, broken down by country? My boss wants it ...")."""
-    return question.endswith(clause) or question.startswith(clause)
+    website get, broken down by country? My boss wants it ..."), but for one whose rest
+    offers its answers ("what plan am i on in spotify, premium or free?": as written)."""
+    if question.endswith(clause):
+        return True
+    if not question.startswith(clause):
+        return False
+    rest = question[len(clause) :].strip(" ,").split()
+    return not (len(rest) <= _OFFERED and "or" in rest)
+
+
+# At most this many words after a question's first clause offer its answers ("premium or
+# free", "yes or no").
+_OFFERED = 4

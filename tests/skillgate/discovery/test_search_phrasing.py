@@ -436,3 +436,15 @@ def test_a_cell_number_is_a_phone_number(text: str, plain: str) -> None:
     contacts" ranked Sheets' `read_values` first (a spreadsheet's cell); a cell of a sheet
     stays one."""
     assert idioms(text) == plain
+
+
+def test_a_question_offering_its_answers_is_read_as_written() -> None:
+    """Issue 26, twenty-fourth round: a question's clauses after its first that offer its
+    answers ("premium or free") are the question's, and the match reads it whole (the
+    development set's "what plan am i on in spotify, premium or free?", read from its
+    first clause alone, held none of `get_my_profile`'s words: match 0.00)."""
+    text = "which plan is my zoom account on, basic or pro?"
+    assert (
+        first_clause(phrased(text, imperative=True).request)
+        == "which plan is my zoom account on, basic or pro?"
+    )
