@@ -1,11 +1,14 @@
 """What leads the clause of a request that asks, when no clause asks in words ("can you",
 "please": discovery/phrasing.py): a verb of doing ("Open an issue in acme/web ...", chat's
-"drop a comment on it"), or a question ("what does my day look like?").
+"drop a comment on it"), or a question ("what does my day look like?"); and the command a
+clause that asks only to be told of what it brings up follows ("Pull up my page and tell me
+what I wrote").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, READING
 
@@ -71,3 +74,19 @@ def _within(clause: str, question: str) -> bool:
 # At most this many words after a question's first clause offer its answers ("premium or
 # free", "yes or no").
 _OFFERED = 4
+
+
+# A clause that asks only to be told what another shows ("and tell me what I wrote").
+_TOLD = re.compile(r"\s*(?:(?:and|then|so)\s+)?(?:tell|show|let)\s+me\b", re.IGNORECASE)
+
+
+def told_of(clauses: Sequence[str], asking: tuple[int, ...]) -> tuple[int, ...]:
+    """`asking` (the clauses that ask) with a command first when the clause that asks first only
+    asks to be told of what it brings up: "Pull up my OneNote page 'Kyoto trip ideas' and
+    tell me what I wrote about ryokans" asks for the page."""
+    if not asking or asking[0] == 0 or asking[0] - 1 in asking:
+        return asking
+    told, before = asking[0], asking[0] - 1
+    if _TOLD.match(clauses[told]) and imperative(clauses[before]):
+        return (before, *asking)
+    return asking

@@ -32,13 +32,13 @@ general English, none of it about one integration:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
 from skillgate.discovery.idioms import idioms
 from skillgate.discovery.leading import imperative as _commands
 from skillgate.discovery.leading import question as _questioned
+from skillgate.discovery.leading import told_of as _told_of
 from skillgate.discovery.literals import CaseFree, Runs, cut, hint
 from skillgate.discovery.times import WHEN, may_say_when
 
@@ -331,22 +331,6 @@ def _direct_first(clauses: list[str], asking: list[int]) -> tuple[int, ...]:
         if _ASKS.search(_SELF.sub(" ", clauses[i])) is not None:
             return (i, *(j for j in asking if j != i))
     return tuple(asking)
-
-
-# A clause that asks only to be told what another shows ("and tell me what I wrote").
-_TOLD = re.compile(r"\s*(?:(?:and|then|so)\s+)?(?:tell|show|let)\s+me\b", re.IGNORECASE)
-
-
-def _told_of(clauses: Sequence[str], asking: tuple[int, ...]) -> tuple[int, ...]:
-    """`asking` (the clauses that ask) with a command first when the clause that asks first only
-    asks to be told of what it brings up: "Pull up my OneNote page 'Kyoto trip ideas' and
-    tell me what I wrote about ryokans" asks for the page."""
-    if not asking or asking[0] == 0 or asking[0] - 1 in asking:
-        return asking
-    told, before = asking[0], asking[0] - 1
-    if _TOLD.match(clauses[told]) and _commands(clauses[before]):
-        return (before, *asking)
-    return asking
 
 
 def phrased(text: str, imperative: bool = False) -> Phrased:
