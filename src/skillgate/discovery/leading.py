@@ -46,6 +46,11 @@ def imperative(clause: str) -> bool:
     return m is not None and m.group(1).lower() in _IMPERATIVE
 
 
+# At most this many words after a question's first clause offer its answers ("premium or
+# free", "yes or no").
+_OFFERED = 4
+
+
 def question(clauses: tuple[str, ...], text: str) -> tuple[int, ...]:
     """The last clause that asks a question: a question's sentence, or the clause ending
     one that it starts ("trying to fit in a gym session - what does my day look like?")."""
@@ -71,19 +76,14 @@ def _within(clause: str, question: str) -> bool:
     return not (len(rest) <= _OFFERED and "or" in rest)
 
 
-# At most this many words after a question's first clause offer its answers ("premium or
-# free", "yes or no").
-_OFFERED = 4
-
-
 # A clause that asks only to be told what another shows ("and tell me what I wrote").
 _TOLD = re.compile(r"\s*(?:(?:and|then|so)\s+)?(?:tell|show|let)\s+me\b", re.IGNORECASE)
 
 
 def told_of(clauses: Sequence[str], asking: tuple[int, ...]) -> tuple[int, ...]:
-    """`asking` (the clauses that ask) with a command first when the clause that asks first only
-    asks to be told of what it brings up: "Pull up my OneNote page 'Kyoto trip ideas' and
-    tell me what I wrote about ryokans" asks for the page."""
+    """`asking` (the clauses that ask) with the command before the first of them first when
+    that one only asks to be told of what the command brings up: "Pull up my OneNote page
+    'Kyoto trip ideas' and tell me what I wrote about ryokans" asks for the page."""
     if not asking or asking[0] == 0 or asking[0] - 1 in asking:
         return asking
     told, before = asking[0], asking[0] - 1

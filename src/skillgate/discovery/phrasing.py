@@ -336,7 +336,8 @@ def _direct_first(clauses: list[str], asking: list[int]) -> tuple[int, ...]:
 def phrased(text: str, imperative: bool = False) -> Phrased:
     """The request in `text` and its context; `imperative`: when no clause asks, the
     first that starts with a verb of doing does ("URGENT: the deploy broke login. Open an
-    issue ...")."""
+    issue ..."), and a command before the clause that asks first, when that one only asks
+    to be told of what it brings up ("Pull up my page and tell me what I wrote")."""
     if imperative:  # it reads otherwise only where no clause asks and there are several,
         found = _clauses(text)  # or where the one that asks first is told of a command's
         imperative = not found.asking and len(found.clauses) > 1
