@@ -319,16 +319,26 @@ class Analyzer:
     ) -> tuple[list[str], set[str] | None]:
         """`terms` with the request's first phrase as what `ACTIONS` says it stands for
         (but an API word itself), and that; None when it is no action of the table."""
-        if terms and terms[0] in self._action_starts and self._leads(text, words):
-            for size in range(self._longest_means, 0, -1):
-                action = self.actions.get(tuple(terms[:size]))
-                if action is not None:
-                    if item and self._get <= action:  # "show me evt_1NG8...": that one
-                        action = action - self._many
-                    elif item and terms[0] == "open":  # "open message 18c2...": read it
-                        action = set(self._get)
-                    return [t for t in terms[:size] if t in action] + terms[size:], action
+        found = self.leading_action(terms)
+        if found is not None and self._leads(text, words):
+            size, action = found
+            if item and self._get <= action:  # "show me evt_1NG8...": that one
+                action = action - self._many
+            elif item and terms[0] == "open":  # "open message 18c2...": read it
+                action = set(self._get)
+            return [t for t in terms[:size] if t in action] + terms[size:], action
         return terms, None
+
+    def leading_action(self, terms: list[str]) -> tuple[int, set[str]] | None:
+        """The longest phrase of `ACTIONS` that `terms` start with: its length in terms
+        and what it stands for ("set up": create); None when they start with none."""
+        if not terms or terms[0] not in self._action_starts:
+            return None
+        for size in range(min(self._longest_means, len(terms)), 0, -1):
+            action = self.actions.get(tuple(terms[:size]))
+            if action is not None:
+                return size, action
+        return None
 
     def query(self, text: str, known: Container[str] | None = None) -> Query:
         """The query's terms and related terms; `known`: the terms the catalog holds (a

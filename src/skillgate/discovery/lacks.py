@@ -97,8 +97,6 @@ class Lacks:
         self._product = {slug: frozenset(analyzer.terms(name)) for slug, name in products.items()}
         # What one word stands for in the tables ("bug": issue; "make": create).
         self._stands: dict[str, set[str]] = {}
-        # The first words of the verbs of two words in the tables ("set" of "set up").
-        self._phrasal_firsts = frozenset(p[0] for p in analyzer.actions if len(p) == 2)
         for table in (analyzer.means, analyzer.actions):
             for phrase, meant in table.items():
                 if len(phrase) == 1:
@@ -183,12 +181,14 @@ class Lacks:
     def _phrasal(self, raw: list[str]) -> str | None:
         """The general verb `raw`'s first two words stand for together in the tables
         ("set up" a coupon: create, where "set" alone is to change), else None."""
-        first = self._analyzer.terms(raw[0]) if len(raw) > 1 else []
-        if not first or first[0] not in self._phrasal_firsts:
+        if len(raw) < 2:
             return None
-        phrase = (*first, *self._analyzer.terms(raw[1]))
-        meant = self._analyzer.actions.get(phrase, ())
-        return next((t for t in sorted(meant) if t in self._general), None)
+        found = self._analyzer.leading_action(
+            [*self._analyzer.terms(raw[0]), *self._analyzer.terms(raw[1])]
+        )
+        if found is None or found[0] < 2:
+            return None  # no phrase, or its first word alone: `_verb` reads it
+        return next((t for t in sorted(found[1]) if t in self._general), None)
 
     def _rows(self, term: str, start: int, end: int, named: bool) -> np.ndarray:
         """The rows in [start, end) whose name (`named`) or document holds `term`."""
