@@ -201,9 +201,13 @@ class Analyzer:
             self._recent[text] = found
         return list(found)
 
-    def first_term(self, text: str) -> list[str]:
-        """`terms(text)[:1]`, stemming only the words its first phrase may span."""
-        return self.canonical(self.stems(self.words(text)[: self._longest]))[:1]
+    def first_term(self, text: str, past_filler: bool = False) -> list[str]:
+        """`terms(text)[:1]`, stemming only the words its first phrase may span;
+        `past_filler`: chat's filler is no first word ("is that *still* switched on?")."""
+        words = self.words(text)
+        if past_filler:
+            words = [w for w in words if w not in self.filler]
+        return self.canonical(self.stems(words[: self._longest]))[:1]
 
     def table(
         self, entries: Iterable[tuple[str, tuple[str, ...]]]

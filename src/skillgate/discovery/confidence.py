@@ -180,6 +180,7 @@ class Matcher:
             for slug, name in (products or {}).items()
         }
         self._verbs = frozenset(t for w in DOING for t in analyzer.terms(w))
+        self._filler = frozenset(t for w in analyzer.filler for t in analyzer.terms(w))
         self._referents = Referents(analyzer)  # a request's references (`_referred`)
         self._idf = {t: math.log(1 + (documents - d + 0.5) / (d + 0.5)) for t, d in df.items() if d}
         self._table = frozenset(t for w in table for t in analyzer.terms(w))
@@ -213,7 +214,7 @@ class Matcher:
         # A first word the query analysis replaced by what it stands for ("tell": send,
         # post, message) is still asked for.
         # Not a question put as a request: "tell me which ..." asks to see, not to send.
-        first = [] if asks_to_see(text) else self._analyzer.first_term(text)
+        first = [] if asks_to_see(text) else self._analyzer.first_term(text, past_filler=True)
         own = (*q.terms, *q.places)  # a place asked about is asked for here
         terms = own if not first or first[0] in own else (first[0], *own)
         if ids:  # an id's pieces ("1AbCdEf...": ab, cd, ef) are no words of the request
@@ -266,12 +267,14 @@ class Matcher:
     def _only_does(self, asks: set[str], clause: str) -> bool:
         """Whether the clause that asks (`clause`, its terms `asks`) names only what to do:
         verbs of doing ("just trash them all"), or its own verb and a pronoun for what
-        ("can you just shift it for me", "take her off it"): its story names what."""
+        ("can you just shift it for me", "take her off it", "is that still switched on?"):
+        its story names what."""
+        asks = asks - self._filler
         if asks <= self._verbs:
             return True
         return _PRONOUN.search(clause) is not None and asks <= {
             *self._verbs,
-            *self._analyzer.first_term(clause),
+            *self._analyzer.first_term(clause, past_filler=True),
         }
 
     def _known(

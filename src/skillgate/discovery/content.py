@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from skillgate.discovery.literals import CaseFree, hint
+from skillgate.discovery.literals import IN_QUOTES, CaseFree, hint
 
 # A question put as a request ("tell me which...", "let me know if...", "I want to know
 # whether..."): asks to see something, as "show" does, wherever the lead-ins end.
@@ -113,7 +113,7 @@ _SENTENCE_END = re.compile(r" \. |[.?!]+(?:\s+|$)")
 # Quoted text of several words (not an apostrophe: "Sam's"): a title or a message, as
 # written. One word quoted ("move 'pointA'", "the '.data' files") names what is acted on.
 _QUOTED = re.compile(
-    r"\"[^\"]*\s[^\"]*\"|\u201c[^\u201d]*\s[^\u201d]*\u201d|(?<!\w)'[^']*\s[^']*'(?!\w)"
+    rf"\"[^\"]*\s[^\"]*\"|\u201c[^\u201d]*\s[^\u201d]*\u201d|(?<!\w)'{IN_QUOTES}*\s{IN_QUOTES}*'(?!\w)"
 )
 
 

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, READING
 
-# The sentences of a text that end with a question mark.
-_QUESTIONS = re.compile(r"[^.!?]*\?")
+# The sentences of a text that end with a question mark (a period before a non-space is
+# inside an address, a file's or a version's name: "is jane.doe@gmail.com on it?").
+_QUESTIONS = re.compile(r"(?:[^.!?]|\.(?=\S))*\?")
 
 # A sentence that asks a question ("What do I have going on tomorrow?").
 _QUESTION = re.compile(

@@ -383,3 +383,8 @@ _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k
 def folded(text: str) -> str:
     """`text` in lower case, its letters as a pattern that ignores case reads them."""
     return text.lower() if text.isascii() else text.translate(_FOLD).lower()
+
+
+# A character of single-quoted text, in a pattern: any but the quote, or an apostrophe
+# between two letters ("'Plan Leo's party'" is one title, not "'Plan Leo'" and "s party").
+IN_QUOTES = r"(?:[^']|(?<=\w)'(?=\w))"

@@ -39,7 +39,7 @@ from skillgate.discovery.idioms import idioms
 from skillgate.discovery.leading import imperative as _commands
 from skillgate.discovery.leading import question as _questioned
 from skillgate.discovery.leading import told_of as _told_of
-from skillgate.discovery.literals import CaseFree, Runs, cut, hint
+from skillgate.discovery.literals import IN_QUOTES, CaseFree, Runs, cut, hint
 from skillgate.discovery.times import WHEN, may_say_when
 
 # Where a sentence's clauses part (each part holds a `_CLAUSE_MARK`).
@@ -61,7 +61,7 @@ _PLAIN = re.compile(f"{_MARKS}|{_END}")
 _CLAUSE_MARK = hint(",", ".", "?", "!", ":", ";", "-", "lol", "lmao", "haha", "tbh", "smh")
 # Quoted text (not an apostrophe: "Sam's"), and the marks of a clause's end in it as
 # characters of Unicode's private use, which no clause mark is, and back.
-_QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'[^']*'(?!\w)")
+_QUOTED = re.compile(rf"\"[^\"]*\"|\u201c[^\u201d]*\u201d|(?<!\w)'{IN_QUOTES}*'(?!\w)")
 _MARK_CHARS = ",;:!?.-\u2013\u2014"
 _MASK = str.maketrans(_MARK_CHARS, "".join(chr(0xE000 + i) for i in range(len(_MARK_CHARS))))
 _UNMASK = {v: k for k, v in _MASK.items()}

@@ -41,6 +41,10 @@ _VENDORS = ("Google ", "Microsoft ")
 _PLACED = (
     r"(?:in|on|to|from|into|onto|via|using|with|through|my|our|the|your|their|a|an|this|that)\s+"
 )
+# An email address: its domain is where a person's mail is kept, not a product the request
+# asks of ("is jane.doe@gmail.com on our SendGrid bounce list?", "look her up by
+# maria.silva@outlook.com").
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
 class Products:
@@ -75,6 +79,8 @@ class Products:
     def of(self, text: str) -> set[str]:
         """The integrations `text` names."""
         found: set[str] = set()
+        if "@" in text:
+            text = _ADDRESS.sub(" ", text)
         lowered = text.lower()
         if self._lower is not None and _may_hold(lowered, self._firsts):
             found.update(self.named[n] for n in self._lower.findall(lowered))

@@ -173,7 +173,10 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("label", ("label", "add")),
 )
 
-FIT_MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (("who", ("user", "member")),)
+FIT_MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("who", ("user", "member")),
+    ("pull", ("get", "list")),
+)
 
 PLURAL_MEANS = "list"
 

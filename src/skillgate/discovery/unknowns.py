@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection
 
 from skillgate.discovery.analysis import Analyzer
-from skillgate.discovery.literals import hint_pattern
+from skillgate.discovery.literals import IN_QUOTES, hint_pattern
 from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, READING
 
 # What ends a request's object place: prepositions, clause words, content markers.
@@ -91,7 +91,9 @@ ADDED_TO = re.compile(
 )
 # What every `_MY_PLACE` holds.
 _MY = hint_pattern(r"(?:to|from|at|in|on|via|using|through)\s+(?:my|our)")
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'(?!\w)")
+_QUOTED = re.compile(rf"\"[^\"]*\"|“[^”]*”|'{IN_QUOTES}*'(?!\w)")
+# What is said before a verb of "-ing" that is being done ("what's sitting in my trash").
+_BEING = frozenset(["is", "are", "was", "were", "am", "s", "re", "m"])
 # A word standing alone (no id, reference or address), as spelling.py reads them.
 _ALONE = re.compile(r"(?<![\w\-/.@#:])[A-Za-z]+(?![\w\-/.@])")
 # The end of a sentence inside a request's head.
@@ -190,6 +192,8 @@ class Unknowns:
                 continue  # a name, a time, how many
             if lower in _PRONOUNS or lower in _QUALITIES:
                 continue  # someone named before; what kind, not what
+            if i and lower.endswith("ing") and words[i - 1].lower() in _BEING:
+                continue  # what is being done, not to what ("what's *sitting* in my trash")
             unknown = [
                 t for t in self._terms(word) if t not in self._known and t not in self._table
             ]

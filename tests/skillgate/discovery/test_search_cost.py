@@ -361,6 +361,7 @@ def test_products_are_found_as_the_regex_alone_finds_them(shipped: bool) -> None
         texts.append(" ".join([*words[:at], rng.choice(named), *words[at:]]))
 
     def slow(text: str) -> set[str]:  # each regex on every text
+        text = products._ADDRESS.sub(" ", text)  # an address's domain names no product
         assert found._lower is not None
         assert found._capital is not None
         return {found.named[n] for n in found._lower.findall(text.lower())} | {
