@@ -59,6 +59,13 @@ REMIND_TO = re.compile(
     r"\bremind\s+(?:me|us|him|her|them|everyone)\b(?:(?!\s\.\s)[^.])*?\b(to|about)\s+\w",
     re.IGNORECASE,
 )
+# "search my inbox for ...": what follows "for" is what to look for in the place searched,
+# not the call ("search my Gmail for the flight confirmation": no flight is asked of).
+SEARCHED_FOR = re.compile(
+    r"\b(?:search|comb\s+through|dig\s+through|look\s+through|go\s+through)\s+"
+    r"(?:my|our|the|this|that|your)\b(?:(?!\s\.\s)[^.])*?\b(for)\s+\w",
+    re.IGNORECASE,
+)
 # Not after a word that asks about the thing itself ("tell me about", "details about a
 # user"): there what follows is what to get.
 ASKS_ABOUT = frozenset(["me", "us", "info", "information", "details", "know", "more"])
@@ -141,6 +148,9 @@ def _marked(text: str) -> tuple[str, str]:
     colon = text.find(": ") if "?" not in text else -1
     if colon > 0 and " . " not in text[:colon] and (marker is None or colon < marker[0]):
         marker = (colon, colon + 2)  # what to send or file ("file a ticket: the export ...")
+    searched = SEARCHED_FOR.search(text) if " for " in text.lower() else None
+    if searched is not None and (marker is None or searched.start(1) < marker[0]):
+        marker = searched.span(1)  # what to look for ("search my inbox for the receipt")
     reminded = REMIND_TO.search(text) if "remind" in text.lower() else None
     if reminded is not None and (marker is None or reminded.start(1) <= marker[0]):
         marker = reminded.span(1)  # what to be reminded of ("remind me about": not asked)

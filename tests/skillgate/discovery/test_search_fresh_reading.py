@@ -4,8 +4,10 @@ periods end no question (leading.py); "pull" is read as a read where a result's 
 judged (synonyms.FIT_MEANS); chat's filler is no request's first word and no word of a
 clause that asks of its story by a pronoun ("is that still switched on?"); an apostrophe
 inside a quoted title ends no quote (literals.IN_QUOTES); a verb in "-ing" after "is" is
-what is being done, not an unknown object ("what's sitting in my trash"). Cases written
-for these tests but where noted."""
+what is being done, not an unknown object ("what's sitting in my trash"); a command before
+a clause stating only the speaker's need is the request, and what a place is searched for
+is content ("Search my Gmail for the flight confirmation ..., I need the booking code").
+Cases written for these tests but where noted."""
 
 from __future__ import annotations
 
@@ -108,3 +110,24 @@ def test_an_apostrophe_inside_a_quoted_title_ends_no_quote() -> None:
 )
 def test_a_verb_being_done_is_no_unknown_object(index: SearchIndex, request_: str) -> None:
     assert best_match(index, request_) >= MATCH_FLOOR
+
+
+def test_a_command_before_a_stated_need_is_the_request(index: SearchIndex) -> None:
+    text = "Search my Gmail for the flight confirmation from Lufthansa, I need the booking code"
+    assert phrased(text).request.startswith("Search my Gmail for the flight")
+    hits = index.rank(text, ("*",), None, 3)
+    assert hits[0].integration.slug == "gmail"
+    assert hits[0].endpoint.name in {"list_messages", "list_threads"}
+    assert best_match(index, text) >= MATCH_FLOOR
+    # A clause that asks the assistant still leads: "can you ..." after the need.
+    asked = "I need the numbers for March. Can you pull up the Stripe balance?"
+    assert phrased(asked).request.startswith("Can you find the Stripe balance")  # (idioms)
+
+
+def test_what_a_place_is_searched_for_is_content() -> None:
+    asked, content = split_content("search my inbox for the receipt from Delta")
+    assert asked.strip() == "search my inbox"
+    assert content.strip() == "the receipt from Delta"
+    # Searching for a kind of thing, no place named first: the thing is asked for.
+    asked, content = split_content("search for invoices over $500 in Stripe")
+    assert "invoices" in asked
