@@ -124,6 +124,18 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"(?:trash|bin|garbage|rubbish)\b",
             r"trash \1",
         ),
+        # "throw away that file", "toss out the old draft": delete it.
+        (r"\b(?:throw|toss|chuck)\s+(?:away|out)\b", "delete"),
+        (r"\b(?:throw|toss|chuck)\s+((?:\S+\s+){1,4}?)(?:away|out)\b", r"delete \1"),
+        # "drop the contractor from ticket 301": remove them from it.
+        (r"\bdrop\s+((?:\S+\s+){1,5}?)(?=from\b)", r"remove \1"),
+        # "drop a task into the project", "throw a new card onto my plan", "toss a
+        # task into the events plan": add a new one there.
+        (
+            r"\b(?:drop|throw|toss)\s+(?=(?:a|an|another|new)\s+(?!(?:quick\s+)?(?:update|note|line"
+            r"|message|msg|word|comment|reply)\b)(?:\S+\s+){0,5}?(?:in|into|on|onto|to)\b)",
+            "add ",
+        ),
         # "hand the review over to Mei": assign it to her; "slide the card over to Done":
         # move it there.
         (r"\b(?:hand|pass)\s+((?:\S+\s+){1,5}?)over\s+to\b", r"assign \1to"),

@@ -115,6 +115,19 @@ from skillgate.discovery.search import SearchIndex
         ("move my sync with Ola to Friday 4pm", "reschedule my sync with Ola to Friday 4pm"),
         ("move the launch review to next week", "reschedule the launch review to next week"),
         ("move the invoice to the Paid folder", "move the invoice to the Paid folder"),
+        # Chat's verbs of putting and taking away (twenty-fifth round).
+        ("throw away that file i don't need", "delete that file i don't need"),
+        ("toss out the old draft", "delete the old draft"),
+        ("throw out the to-do about the printer", "delete the to-do about the printer"),
+        ("drop the contractor from ticket 301", "remove the contractor from ticket 301"),
+        ("drop a task into the Launch project", "add a task into the Launch project"),
+        (
+            "toss a card for the newsletter onto the board",
+            "add a card for the newsletter onto the board",
+        ),
+        ("drop an update in the team channel", "drop an update in the team channel"),
+        ("drop the database test_db", "drop the database test_db"),
+        ("the ball got thrown out", "the ball got thrown out"),
     ],
 )
 def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:
@@ -161,6 +174,12 @@ def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:
         ("circle back with Sam about the invoice", {"send_message"}),
         # Not Google Calendar's move_event, which moves an event to another calendar.
         ("move my sync with Ola to Friday 4pm", {"update_event", "update_meeting"}),
+        ("throw away the regional disk backup-disk-2 in europe-west4", {"region_disks_delete"}),
+        ("drop the student who moved away from my chemistry class", {"courses_students_delete"}),
+        (
+            "toss a task for printing badges into the events plan in Planner",
+            {"create_planner_task", "planner_plans_create_tasks", "planner_create_tasks"},
+        ),
     ],
 )
 def test_an_idiom_finds_what_its_plain_verb_does(
