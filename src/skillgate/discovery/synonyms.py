@@ -140,6 +140,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Chat verbs, each as the plain verb it stands for (issue 26, fifth round).
     ("grab", ("get", "list")),
     ("set up", ("create",)),
+    ("switch", ("switch", "update", "change")),
     # API verbs themselves: the word stays, and also means these.
     # "open" only as itself, an action (analysis: "open invoice in_1Nq...": reads it); as
     # create it made "open issues in acme/web" a new issue (issue 26, twelfth round).

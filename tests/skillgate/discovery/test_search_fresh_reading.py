@@ -131,3 +131,19 @@ def test_what_a_place_is_searched_for_is_content() -> None:
     # Searching for a kind of thing, no place named first: the thing is asked for.
     asked, content = split_content("search for invoices over $500 in Stripe")
     assert "invoices" in asked
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        (
+            "Can you switch the Acme Ltd subscription on Stripe from monthly to the annual price?",
+            "stripe/update_subscription",
+        ),
+        ("switch the publish folder of the docs site on Netlify to build", "netlify/update_site"),
+    ],
+)
+def test_switch_is_to_change(index: SearchIndex, request_: str, expected: str) -> None:
+    # The tables' ACTIONS: "switch" is itself and to update (create_subscription was first).
+    hit = index.rank(request_, ("*",), None, 1)[0]
+    assert f"{hit.integration.slug}/{hit.endpoint.name}" == expected
