@@ -131,6 +131,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("book", ("create", "event")),
     ("put", ("add", "move", "update")),
     ("erase", ("delete",)),
+    ("kill", ("delete", "cancel", "remove")),
     ("wipe", ("clear", "delete")),
     ("tell", ("send", "post", "message")),
     ("ping", ("send", "message")),

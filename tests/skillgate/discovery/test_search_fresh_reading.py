@@ -147,3 +147,23 @@ def test_switch_is_to_change(index: SearchIndex, request_: str, expected: str) -
     # The tables' ACTIONS: "switch" is itself and to update (create_subscription was first).
     hit = index.rank(request_, ("*",), None, 1)[0]
     assert f"{hit.integration.slug}/{hit.endpoint.name}" == expected
+
+
+@pytest.mark.parametrize(
+    ("request_", "expected"),
+    [
+        (
+            "kill the old firewall rule set I made for the demo on DigitalOcean",
+            "digitalocean/firewalls_delete_rules",
+        ),
+        (
+            "kill the autoscaler on my render group in zone us-east1-b",
+            "google_compute/autoscalers_delete",
+        ),
+    ],
+)
+def test_kill_is_to_delete_or_cancel(index: SearchIndex, request_: str, expected: str) -> None:
+    # The tables' ACTIONS: "kill" leading a request is to delete, cancel or remove (the
+    # rule's addition and the autoscalers' listing were first).
+    hit = index.rank(request_, ("*",), None, 1)[0]
+    assert f"{hit.integration.slug}/{hit.endpoint.name}" == expected
