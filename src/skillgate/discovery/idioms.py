@@ -25,6 +25,13 @@ _WHOM = r"(?:(?:me|him|her|them|us|everyone|the\s+team|[A-Z][a-z]+)\s+(?:\([^()\
 _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), plain)
     for pattern, plain in (
+        # "pull up the invoice", "bring up her record": show it (one thing, or a list; "pull
+        # up suspenseful movies" finds some).
+        (
+            r"\b(?:pull|bring)\s+(?:(?:it|them|that|this)\s+)?up\b(?=\s*$|\s+(?:the|my|our|your"
+            r"|his|her|their|that|this|those|these|a|an|everything|all|every|whatever|what)\b)",
+            "show",
+        ),
         (
             r"\b(?:dig|hunt|track|pull|bring)\s+(?:(?:it|them|that|this)\s+)?(?:up|down|out)\b",
             "find",
@@ -59,7 +66,8 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # "take him off the mailing list", "take her off it": remove them from it.
         # (Not "take Friday off": what follows says from what.)
         (
-            r"\btake\s+((?:him|her|them|me|us|it|(?-i:[A-Z][a-z]+))\s+)off\s+"
+            r"\btake\s+((?:him|her|them|me|us|it|(?-i:[A-Z][a-z]+)|\S+@\S+|(?:the|that|this|those"
+            r"|these|my|our)\s+(?:\S+\s+){0,3}?\S+)\s+)off\s+"
             r"(?=(?:the|my|our|your|this|that|these|those|it|them|his|her|their)\b)",
             r"remove \1from ",
         ),

@@ -132,6 +132,8 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("put", ("add", "move", "update")),
     ("erase", ("delete",)),
     ("kill", ("delete", "cancel", "remove")),
+    ("scrap", ("delete", "cancel", "remove")),
+    ("tweak", ("update", "edit")),
     ("wipe", ("clear", "delete")),
     ("tell", ("send", "post", "message")),
     ("ping", ("send", "message")),

@@ -121,7 +121,7 @@ def test_a_command_before_a_stated_need_is_the_request(index: SearchIndex) -> No
     assert best_match(index, text) >= MATCH_FLOOR
     # A clause that asks the assistant still leads: "can you ..." after the need.
     asked = "I need the numbers for March. Can you pull up the Stripe balance?"
-    assert phrased(asked).request.startswith("Can you find the Stripe balance")  # (idioms)
+    assert phrased(asked).request.startswith("Can you show the Stripe balance")  # (idioms)
 
 
 def test_what_a_place_is_searched_for_is_content() -> None:

@@ -128,6 +128,19 @@ from skillgate.discovery.search import SearchIndex
         ("drop an update in the team channel", "drop an update in the team channel"),
         ("drop the database test_db", "drop the database test_db"),
         ("the ball got thrown out", "the ball got thrown out"),
+        ("pull up the invoice for Acme", "show the invoice for Acme"),
+        ("bring up her record in the CRM", "show her record in the CRM"),
+        (
+            "pull up suspenseful movies with Lisa in them",
+            "find suspenseful movies with Lisa in them",
+        ),
+        ("dig up that email from Sam", "find that email from Sam"),
+        ("take ana@acme.io off the design project", "remove ana@acme.io from the design project"),
+        (
+            "take the old laptop off the Planner board",
+            "remove the old laptop from the Planner board",
+        ),
+        ("take the day off tomorrow", "take the day off tomorrow"),
     ],
 )
 def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:
@@ -176,6 +189,10 @@ def test_workplace_idioms_as_plain_verbs(text: str, plain: str) -> None:
         ("move my sync with Ola to Friday 4pm", {"update_event", "update_meeting"}),
         ("throw away the regional disk backup-disk-2 in europe-west4", {"region_disks_delete"}),
         ("drop the student who moved away from my chemistry class", {"courses_students_delete"}),
+        ("pull up the Jira ticket OPS-212", {"get_issue"}),
+        ("pull up the Trello card 'Venue contract'", {"get_card"}),
+        ("bring up the GitHub issue acme/web#77", {"get_issue"}),
+        ("tweak the title of release v2.1 on acme/parser", {"repos_update_release"}),
         (
             "toss a task for printing badges into the events plan in Planner",
             {"create_planner_task", "planner_plans_create_tasks", "planner_create_tasks"},
