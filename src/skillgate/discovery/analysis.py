@@ -204,9 +204,7 @@ class Analyzer:
     def first_term(self, text: str, past_filler: bool = False) -> list[str]:
         """`terms(text)[:1]`, stemming only the words its first phrase may span;
         `past_filler`: chat's filler is no first word ("is that *still* switched on?")."""
-        words = self.words(text)
-        if past_filler:
-            words = [w for w in words if w not in self.filler]
+        words = [w for w in self.words(text) if not (past_filler and w in self.filler)]
         return self.canonical(self.stems(words[: self._longest]))[:1]
 
     def table(

@@ -14,6 +14,7 @@ import re
 from typing import NamedTuple
 
 from skillgate.discovery.literals import Needed, folded, needed
+from skillgate.discovery.putting import PUTTING
 from skillgate.discovery.times import STARTS
 
 # (A name may carry its address in brackets: "shoot Marcus (marcus@acme.io) an email".)
@@ -126,31 +127,7 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"|audio|tunes|whatever['\u2019]?s\s+(?:playing|on))\s+(?:up|down))\b",
             "set the playback volume",
         ),
-        # "toss them in the trash", "chuck the receipts in the bin": trash them.
-        (
-            r"\b(?:toss|throw|chuck|dump|bin)\s+((?:\S+\s+){0,4}?)(?:in|into|to)\s+(?:the\s+)?"
-            r"(?:trash|bin|garbage|rubbish)\b",
-            r"trash \1",
-        ),
-        # "throw away that file", "toss out the old draft": delete it.
-        (r"\b(?:throw|toss|chuck)\s+(?:away|out)\b", "delete"),
-        (r"\b(?:throw|toss|chuck)\s+((?:\S+\s+){1,4}?)(?:away|out)\b", r"delete \1"),
-        # "drop the contractor from ticket 301": remove them from it.
-        (r"\bdrop\s+((?:\S+\s+){1,5}?)(?=from\b)", r"remove \1"),
-        # "drop a task into the project", "throw a new card onto my plan", "toss a
-        # task into the events plan": add a new one there.
-        (
-            r"\b(?:drop|throw|toss)\s+(?=(?:a|an|another|new)\s+(?!(?:quick\s+)?(?:update|note|line"
-            r"|message|msg|word|comment|reply)\b)(?:\S+\s+){0,5}?(?:in|into|on|onto|to)\b)",
-            "add ",
-        ),
-        # "hand the review over to Mei": assign it to her; "slide the card over to Done":
-        # move it there.
-        (r"\b(?:hand|pass)\s+((?:\S+\s+){1,5}?)over\s+to\b", r"assign \1to"),
-        (
-            r"\b(?:slide|drag|shift|scoot)\s+((?:\S+\s+){1,5}?)over\s+(?:to|into)\b",
-            r"move \1to",
-        ),
+        *PUTTING,
         # "start by getting the invoices": get them (the first step is the request).
         (r"\b(?:start|begin)\s+(?:off\s+)?(?:by|with)\s+(?=\w+ing\b)", ""),
         # "flip the ticket to Done": move it to that state.

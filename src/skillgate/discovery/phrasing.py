@@ -324,22 +324,15 @@ def _asks(clause: str) -> bool:
 def _direct_first(clauses: list[str], asking: list[int]) -> tuple[int, ...]:
     """`asking` (the clauses that ask) with the first that asks the assistant first, when
     the first only states the speaker's need (`_SELF`): "I need to find an hour with Dana
-    and Luis. Can you look at their calendars ...": the second is the request."""
-    if asking and asking[0] and _commands(clauses[0]) and not _asks_me(clauses, asking):
-        # Only the speaker's need, after a command: "Search my Gmail for the flight
-        # confirmation from Lufthansa, I need the booking code" asks for the search.
+    and Luis. Can you look at their calendars ...": the second is the request; when none
+    asks it, a command that opens the request ("Search my Gmail for the flight
+    confirmation from Lufthansa, I need the booking code": the search)."""
+    me = [i for i in asking if _ASKS.search(_SELF.sub(" ", clauses[i])) is not None]
+    if asking and asking[0] and not me and _commands(clauses[0]):
         return (0, *asking)
-    if len(asking) < 2 or _ASKS.search(_SELF.sub(" ", clauses[asking[0]])) is not None:
+    if len(asking) < 2 or not me or me[0] == asking[0]:
         return tuple(asking)
-    for i in asking[1:]:
-        if _ASKS.search(_SELF.sub(" ", clauses[i])) is not None:
-            return (i, *(j for j in asking if j != i))
-    return tuple(asking)
-
-
-def _asks_me(clauses: list[str], asking: list[int]) -> bool:
-    """Whether a clause of `asking` asks the assistant, not only states a need (`_SELF`)."""
-    return any(_ASKS.search(_SELF.sub(" ", clauses[i])) is not None for i in asking)
+    return (me[0], *(j for j in asking if j != me[0]))
 
 
 def phrased(text: str, imperative: bool = False) -> Phrased:
