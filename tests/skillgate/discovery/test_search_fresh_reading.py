@@ -6,8 +6,9 @@ clause that asks of its story by a pronoun ("is that still switched on?"); an ap
 inside a quoted title ends no quote (literals.IN_QUOTES); a verb in "-ing" after "is" is
 what is being done, not an unknown object ("what's sitting in my trash"); a command before
 a clause stating only the speaker's need is the request, and what a place is searched for
-is content ("Search my Gmail for the flight confirmation ..., I need the booking code").
-Cases written for these tests but where noted."""
+is content ("Search my Gmail for the flight confirmation ..., I need the booking code");
+"switch" and "kill" lead a request as update and delete (synonyms.ACTIONS). Cases written for
+these tests but where noted."""
 
 from __future__ import annotations
 
@@ -136,22 +137,15 @@ def test_what_a_place_is_searched_for_is_content() -> None:
 @pytest.mark.parametrize(
     ("request_", "expected"),
     [
+        # The tables' ACTIONS: "switch" is itself and to update (create_subscription and
+        # publish_deploy were first).
         (
             "Can you switch the Acme Ltd subscription on Stripe from monthly to the annual price?",
             "stripe/update_subscription",
         ),
         ("switch the publish folder of the docs site on Netlify to build", "netlify/update_site"),
-    ],
-)
-def test_switch_is_to_change(index: SearchIndex, request_: str, expected: str) -> None:
-    # The tables' ACTIONS: "switch" is itself and to update (create_subscription was first).
-    hit = index.rank(request_, ("*",), None, 1)[0]
-    assert f"{hit.integration.slug}/{hit.endpoint.name}" == expected
-
-
-@pytest.mark.parametrize(
-    ("request_", "expected"),
-    [
+        # "kill" is to delete, cancel or remove (the rule's addition and the autoscalers'
+        # listing were first).
         (
             "kill the old firewall rule set I made for the demo on DigitalOcean",
             "digitalocean/firewalls_delete_rules",
@@ -162,8 +156,8 @@ def test_switch_is_to_change(index: SearchIndex, request_: str, expected: str) -
         ),
     ],
 )
-def test_kill_is_to_delete_or_cancel(index: SearchIndex, request_: str, expected: str) -> None:
-    # The tables' ACTIONS: "kill" leading a request is to delete, cancel or remove (the
-    # rule's addition and the autoscalers' listing were first).
+def test_a_chat_verb_leads_as_the_verb_it_stands_for(
+    index: SearchIndex, request_: str, expected: str
+) -> None:
     hit = index.rank(request_, ("*",), None, 1)[0]
     assert f"{hit.integration.slug}/{hit.endpoint.name}" == expected
