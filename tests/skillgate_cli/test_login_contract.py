@@ -227,7 +227,17 @@ def test_login_contract_ctrl_c_exits_130(fake: FakeGateway, tmp_path: Path) -> N
     while not fake.calls("POST", "/auth/device/token") and time.monotonic() < deadline:
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=20)
+    try:
+        _, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        # Seen once in a loaded full run (2026-11-28), never alone: say how the process
+        # held SIGINT (blocked, ignored or caught, inherited from its parent?), and leave
+        # no process behind for the next test.
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        signals = [line for line in status.splitlines() if line.startswith("Sig")]
+        proc.kill()
+        proc.communicate()
+        raise AssertionError(f"svc login did not stop on SIGINT: {signals}") from None
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1] == "svc: interrupted"
     assert "Traceback" not in err
