@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 
 from skillgate.discovery.literals import Runs
+from skillgate.discovery.synonyms import EMAIL_ADDRESS
 
 # The names people use for a product besides its own (lower case, whole words).
 NICKNAMES: dict[str, tuple[str, ...]] = {
@@ -44,7 +45,7 @@ _PLACED = (
 # An email address: its domain is where a person's mail is kept, not a product the request
 # asks of ("is jane.doe@gmail.com on our SendGrid bounce list?", "look her up by
 # maria.silva@outlook.com").
-_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_ADDRESS = re.compile(EMAIL_ADDRESS)
 
 
 class Products:

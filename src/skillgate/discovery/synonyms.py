@@ -248,6 +248,9 @@ def link(address: str) -> str:
     return rf"(?:https?://)?(?:www\.)?{address}\S*"
 
 
+# An email address, as every reading of one finds it (the shapes below; products.py, whose
+# domain names no product; values.py, a call taking one).
+EMAIL_ADDRESS = r"[\w.+-]+@[\w-]+\.[\w.-]+"
 # (a character every match holds, regular expression over the query as typed, what a
 # match refers to); the character spares the expression's scan of most queries.
 SHAPES: tuple[tuple[str, str, str], ...] = (
@@ -299,7 +302,7 @@ SHAPES: tuple[tuple[str, str, str], ...] = (
     ("#", r"\bto\s+#[A-Za-z][\w-]*", "channel post message"),
     ("#", r"(?:^|\s)#[A-Za-z][\w-]*", "channel"),  # #general
     ("@", r"(?:^|\s)@[A-Za-z][\w.-]*", "user"),  # @ana
-    ("@", r"[\w.+-]+@[\w-]+\.[\w.-]+", "email"),  # ana@example.com
+    ("@", EMAIL_ADDRESS, "email"),  # ana@example.com
     ("-", r"\b[A-Z]{2,10}-\d+\b", "issue"),  # ENG-123
     ("/", r"\b[\w.-]+/[\w.-]+\b", "repository"),  # octocat/hello-world
 )

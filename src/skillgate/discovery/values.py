@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from skillgate.discovery.literals import Needed, needed
+from skillgate.discovery.synonyms import EMAIL_ADDRESS
 
 if TYPE_CHECKING:
     from skillgate.catalog.models import Endpoint
@@ -73,7 +74,7 @@ KINDS = (
         ),
         re.compile(r"(?i)amount|price|cost|total|sum"),
     ),
-    (re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+"), re.compile(r"(?i)e_?mail|recipient")),
+    (re.compile(EMAIL_ADDRESS), re.compile(r"(?i)e_?mail|recipient")),
     # An id said as one ("product ID SK123", "id is 1234"): a call taking an id.
     (
         re.compile(r"\b(?:id|ID|Id)\b\s*(?:is|:|=|#|of)?\s*['\"]?[\w\-]*\d"),
