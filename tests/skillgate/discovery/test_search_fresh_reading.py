@@ -47,45 +47,31 @@ def test_a_question_holding_an_address_is_read_as_the_question(index: SearchInde
 @pytest.mark.parametrize(
     "request_",
     [
-        # From the catalog-wide phrasings (search_phrasings*.yaml).
+        # "pull" is a read where a fit is judged (FIT_MEANS); the first two from the
+        # catalog-wide phrasings (search_phrasings*.yaml).
         "pull all the text out of the pitch",
         "pull the stats on meeting 85746352910",
         "db-primary on DigitalOcean felt sluggish. Can you pull its CPU usage?",
+        # Chat's filler ("still") is no first word of what is asked; the second the
+        # development set's (blind16).
+        "Monday brain fog is real. What's still open on my plate in Asana?",
+        "Trying to plan my week here. What's still open and assigned to me in the tracker? "
+        "Highest priority first if you can.",
+        # A question of its story by a pronoun asks of the story, filler aside.
+        "Years ago I set up auto-forwarding in my Gmail. Is that still switched on?",
+        "I set up a vacation responder in Gmail ages ago. Is it still switched on?",
+        # A verb being done is no unknown object; the second from the catalog-wide phrasings.
+        "What's sitting in my trash at the moment?",
+        "show me what's piling up in the backlog column right now",
     ],
 )
-def test_pull_is_a_read_where_a_fit_is_judged(index: SearchIndex, request_: str) -> None:
+def test_a_chatty_request_a_call_does_is_not_flagged(index: SearchIndex, request_: str) -> None:
     assert best_match(index, request_) >= MATCH_FLOOR
 
 
 def test_pull_is_not_read_as_get_by_the_ranking(index: SearchIndex) -> None:
     # FIT_MEANS is the match's only: the ranking's reading of "pull" has no "get".
     assert "get" not in index.analyzer.query("pull the stats on meeting 85746352910").related
-
-
-@pytest.mark.parametrize(
-    "request_",
-    [
-        "Monday brain fog is real. What's still open on my plate in Asana?",
-        # The development set's (blind16).
-        "Trying to plan my week here. What's still open and assigned to me in the tracker? "
-        "Highest priority first if you can.",
-    ],
-)
-def test_filler_is_no_first_word_of_what_is_asked(index: SearchIndex, request_: str) -> None:
-    assert best_match(index, request_) >= MATCH_FLOOR
-
-
-@pytest.mark.parametrize(
-    "request_",
-    [
-        "Years ago I set up auto-forwarding in my Gmail. Is that still switched on?",
-        "I set up a vacation responder in Gmail ages ago. Is it still switched on?",
-    ],
-)
-def test_a_question_of_its_story_by_a_pronoun_asks_of_the_story(
-    index: SearchIndex, request_: str
-) -> None:
-    assert best_match(index, request_) >= MATCH_FLOOR
 
 
 def test_an_apostrophe_inside_a_quoted_title_ends_no_quote() -> None:
@@ -99,18 +85,6 @@ def test_an_apostrophe_inside_a_quoted_title_ends_no_quote() -> None:
     assert "don't" in asked
     assert "it's" in asked
     assert content.strip() == "the old card"
-
-
-@pytest.mark.parametrize(
-    "request_",
-    [
-        "What's sitting in my trash at the moment?",
-        # From the catalog-wide phrasings.
-        "show me what's piling up in the backlog column right now",
-    ],
-)
-def test_a_verb_being_done_is_no_unknown_object(index: SearchIndex, request_: str) -> None:
-    assert best_match(index, request_) >= MATCH_FLOOR
 
 
 def test_a_command_before_a_stated_need_is_the_request(index: SearchIndex) -> None:
