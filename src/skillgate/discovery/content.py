@@ -142,16 +142,17 @@ def _marked(text: str) -> tuple[str, str]:
     """(the request without its content, the content): split at the first word of
     `CONTENT` that has words before it, none of `ASKS_ABOUT` just before."""
     marker = CONTENT.search(text) if CONTENT_WORDS(text) else None
-    told = TOLD_THAT.search(text) if "that" in text.lower() else None
+    lower = text.lower()
+    told = TOLD_THAT.search(text) if "that" in lower else None
     if told is not None and (marker is None or told.start(1) < marker[0]):
         marker = told.span(1)  # what to tell ("text my sister that I'm running late")
     colon = text.find(": ") if "?" not in text else -1
     if colon > 0 and " . " not in text[:colon] and (marker is None or colon < marker[0]):
         marker = (colon, colon + 2)  # what to send or file ("file a ticket: the export ...")
-    searched = SEARCHED_FOR.search(text) if " for " in text.lower() else None
+    searched = SEARCHED_FOR.search(text) if " for " in lower else None
     if searched is not None and (marker is None or searched.start(1) < marker[0]):
         marker = searched.span(1)  # what to look for ("search my inbox for the receipt")
-    reminded = REMIND_TO.search(text) if "remind" in text.lower() else None
+    reminded = REMIND_TO.search(text) if "remind" in lower else None
     if reminded is not None and (marker is None or reminded.start(1) <= marker[0]):
         marker = reminded.span(1)  # what to be reminded of ("remind me about": not asked)
     elif marker is None:

@@ -327,8 +327,10 @@ def _direct_first(clauses: list[str], asking: list[int]) -> tuple[int, ...]:
     and Luis. Can you look at their calendars ...": the second is the request; when none
     asks it, a command that opens the request ("Search my Gmail for the flight
     confirmation from Lufthansa, I need the booking code": the search)."""
+    if not asking or (len(asking) == 1 and asking[0] == 0):
+        return tuple(asking)  # (most requests: nothing to put first)
     me = [i for i in asking if _ASKS.search(_SELF.sub(" ", clauses[i])) is not None]
-    if asking and asking[0] and not me and _commands(clauses[0]):
+    if asking[0] and not me and _commands(clauses[0]):
         return (0, *asking)
     if len(asking) < 2 or not me or me[0] == asking[0]:
         return tuple(asking)
