@@ -10,7 +10,7 @@ the match only), `SPELLINGS`, `SHAPES` (but those made from `LINKS`) and `LINKS`
 link's shape and its product cue go together); discovery/cues.py `CUES` and `CUE_SHAPES`
 (but those made from `LINKS`); discovery/idioms.py `IDIOMS` (`_IDIOMS`);
 discovery/products.py `NICKNAMES`; discovery/analysis.py `FILLER` (one entry per word)
-and `DERIVED` (`_DERIVED`, one per suffix); discovery/phrasing.py `SHORTHAND`
+and `DERIVED` (`_DERIVED`, one per suffix); discovery/shorthand.py `SHORTHAND`
 (`_SHORTHAND`, one per word).
 
 - `--tables IDIOMS,NICKNAMES`: only these tables (default: all);
@@ -51,8 +51,8 @@ from skillgate.discovery import (
     confidence,
     cues,
     idioms,
-    phrasing,
     products,
+    shorthand,
     stems,
     synonyms,
     texts,
@@ -85,7 +85,7 @@ def shipped() -> Tables:
     tables["IDIOMS"] = tuple((p.pattern, plain) for p, plain in idioms._IDIOMS)
     tables["FILLER"] = tuple(analysis._FILLER.split())
     tables["DERIVED"] = stems._DERIVED
-    tables["SHORTHAND"] = tuple(phrasing._SHORTHAND.items())
+    tables["SHORTHAND"] = tuple(shorthand._SHORTHAND.items())
     tables["NICKNAMES"] = products.NICKNAMES
     assert composed(tables)["SHAPES"] == synonyms.SHAPES
     assert composed(tables)["CUE_SHAPES"] == cues.CUE_SHAPES
@@ -95,8 +95,8 @@ def shipped() -> Tables:
 def composed(tables: Tables) -> Tables:
     """The tables as the modules hold them (`LINKS` made shapes and cues again)."""
     shapes, cue = _link_shapes(tables["LINKS"])
-    shorthand = dict(tables["SHORTHAND"])
-    keys = "|".join(re.escape(k) for k in sorted(shorthand, key=len)[::-1])
+    short = dict(tables["SHORTHAND"])
+    keys = "|".join(re.escape(k) for k in sorted(short, key=len)[::-1])
     return {
         **{name: tables[name] for name in (*PLAIN, "CUES", "NICKNAMES")},
         "SHAPES": (*shapes, *tables["SHAPES"]),
@@ -104,7 +104,7 @@ def composed(tables: Tables) -> Tables:
         "_IDIOMS": tuple((re.compile(p, re.IGNORECASE), plain) for p, plain in tables["IDIOMS"]),
         "FILLER": frozenset(tables["FILLER"]),
         "_DERIVED": tuple(tables["DERIVED"]),
-        "_SHORTHAND": shorthand,
+        "_SHORTHAND": short,
         "_SHORT": re.compile(
             rf"(?<![\w/@#.-])(?:{keys})(?![\w/@-])" if keys else r"(?!)", re.IGNORECASE
         ),
@@ -114,7 +114,8 @@ def composed(tables: Tables) -> Tables:
 def use(tables: Tables) -> None:
     """The tables as every module that reads them at index build or query sees them."""
     # (confidence.py reads `FIT_MEANS` when the index is built.)
-    for module in (synonyms, analysis, stems, texts, cues, idioms, products, phrasing, confidence):
+    modules = (synonyms, analysis, stems, texts, cues, idioms, products, shorthand, confidence)
+    for module in modules:
         for name, value in composed(tables).items():
             if hasattr(module, name):
                 setattr(module, name, value)
@@ -214,7 +215,10 @@ def at(rev: str) -> Tables:
         "FILLER": tuple(ana.get("_FILLER", "").split()),
         # `_DERIVED` moved from analysis.py to stems.py.
         "DERIVED": stem.get("_DERIVED", ana.get("_DERIVED", ())),
-        "SHORTHAND": tuple(phr.get("_SHORTHAND", {}).items()),
+        # `_SHORTHAND` moved from phrasing.py to shorthand.py.
+        "SHORTHAND": tuple(
+            _module(rev, "shorthand.py").get("_SHORTHAND", phr.get("_SHORTHAND", {})).items()
+        ),
         "NICKNAMES": prod.get("NICKNAMES", {}),
     }
 

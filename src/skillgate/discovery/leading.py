@@ -28,10 +28,10 @@ _FIRST_WORD = re.compile(r"^\W*(?:(?:so|and|then|just|also|now|ok|okay)\s+)*([a-
 
 # "like" leads chat ("like what's left to pay"), not a request; "file" and "log" lead one
 # ("file a ticket", "log two hours"), as do chat's verbs for an action ("drop a comment on
-# it", "hook that domain up", "dig through my inbox", "bump the count up").
+# it", "hook that domain up", "dig through my inbox", "bump the count up", "take a backup").
 _CHAT_VERBS = frozenset(
     ["drop", "hook", "dig", "stick", "bump", "kick", "pop", "toss", "throw", "loop", "nudge",
-     "jot", "shoot", "fire", "chuck"]
+     "jot", "shoot", "fire", "chuck", "take"]
 )  # fmt: skip
 # "new" is no verb a clause opens with ("new job and I already forgot ..."): a request
 # says "make a new ...", or "new issue in acme/web" as a whole.

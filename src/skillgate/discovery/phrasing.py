@@ -22,7 +22,7 @@ general English, none of it about one integration:
   wondering if you could") is left out, so the verb leads the request wherever it
   stands; "see if", "find out if" ask to see something, as "show me" does ("check
   whether": check); "let Sam know" tells Sam; chat shorthand is spelt out first
-  (`_SHORTHAND`: "can u", "pls", "tmrw");
+  (discovery/shorthand.py: "can u", "pls", "tmrw");
 - **when** (`times.WHEN`: "next Tuesday", "at 3pm", "tomorrow morning", "this week", "on
   Friday", "for 30 minutes", "around 1", "2023-06-15", "05/10/2023") is an argument of
   the call, never its object: left out of the request, kept as context ("next" is not
@@ -39,7 +39,8 @@ from skillgate.discovery.idioms import idioms
 from skillgate.discovery.leading import imperative as _commands
 from skillgate.discovery.leading import question as _questioned
 from skillgate.discovery.leading import told_of as _told_of
-from skillgate.discovery.literals import IN_QUOTES, CaseFree, Runs, cut, hint
+from skillgate.discovery.literals import IN_QUOTES, CaseFree, cut, hint
+from skillgate.discovery.shorthand import unshorten
 from skillgate.discovery.times import WHEN, may_say_when
 
 # Where a sentence's clauses part (each part holds a `_CLAUSE_MARK`).
@@ -180,43 +181,6 @@ def _polite(text: str) -> str:
 _LEFT = re.compile(r"^(?:[\s,;:.!?-]|\b(?:but|and|so|then)\b)+", re.IGNORECASE)
 
 
-# Chat shorthand, as people type it to an assistant: the words it stands for (so "can u",
-# "pls", "whats on" read as "can you", "please", "what's on").
-_SHORTHAND = {
-    "u": "you", "ur": "your", "pls": "please", "plz": "please", "pl": "please",
-    "thx": "thanks", "thru": "through", "tmrw": "tomorrow", "tmr": "tomorrow",
-    "tmw": "tomorrow", "2day": "today", "tdy": "today", "w/": "with", "w/o": "without",
-    "mtg": "meeting", "mtgs": "meetings", "msg": "message", "msgs": "messages",
-    "im": "I'm", "whats": "what's", "wheres": "where's", "dont": "don't", "cant": "can't",
-    "didnt": "didn't", "isnt": "isn't", "wont": "won't", "b4": "before", "abt": "about",
-    "fyi": "", "btw": "", "appt": "appointment", "appts": "appointments",
-    "asap": "", "convo": "conversation", "convos": "conversations", "info": "information",
-    "pic": "picture", "pics": "pictures", "doc": "document", "docs": "documents",
-    "cal": "calendar", "mins": "minutes", "hrs": "hours", "wk": "week", "mo": "month",
-}  # fmt: skip
-_SHORT = re.compile(
-    r"(?<![\w/@#.-])(?:"
-    + "|".join(re.escape(k) for k in sorted(_SHORTHAND, key=len)[::-1])
-    + r")(?![\w/@-])",
-    re.IGNORECASE,
-)
-
-
-# The runs of the characters `_SHORT`'s look-around refuses next to a shorthand (word
-# characters, "/", "@", "-"): a shorthand it matches is one of them whole (so a text none
-# of whose runs is one has none).
-_RUNS = Runs(r"\w/@-")
-
-
-def _unshorten(text: str) -> str:
-    """`text` with its chat shorthand spelt out (the cheap test first; a text not all
-    ASCII always goes through `_SHORT`, which reads letters case-insensitively as
-    Unicode does: "pl\u017f" matches "pls" there but is no key, and stays as written)."""
-    if text.isascii() and _SHORTHAND.keys().isdisjoint(_RUNS.findall(text.lower())):
-        return text
-    return _SHORT.sub(lambda m: _SHORTHAND.get(m.group(0).lower(), m.group(0)), text)
-
-
 # A comma in a list of names ("Jordan, Aisha, Wei and I are free"): no clause ends there.
 _NAMES = re.compile(r"\b([A-Z][a-z]+),(?=\s+[A-Z][a-z]+(?:,|\s+(?:and|or)\s))")
 
@@ -286,7 +250,7 @@ def _clauses(text: str) -> _Clauses:
     its terms (analysis.py) and again for its `match` (confidence.py)."""
     if "." in text:
         text = _TITLED.sub(r"\1", text)
-    text = idioms(_unshorten(text))
+    text = idioms(unshorten(text))
     times: list[str] = []
     if any(c.isalpha() for c in text) and may_say_when(text):
         spans = WHEN.spans(text)
@@ -354,19 +318,37 @@ def commanded(text: str) -> Phrased:
     then a clause that starts with a verb of doing: that clause first, as the match
     reads it ("poor guy got charged twice because checkout hiccuped, refund the second
     charge"). A request with a question after that clause stays as written ("I'm in the
-    mood for a laugh. Find me a comedy?"; the last sentence that asks a question is the
-    match's reading only): BFCL lost top-1 hits with either in the ranking. One whose
-    questions come before it is that clause first ("my manager wants a status update.
-    what's on my plate? list the tickets assigned to me")."""
+    mood for a laugh. Find me a comedy?"): BFCL lost top-1 hits with it in the ranking.
+    One whose questions come before it is that clause first ("my manager wants a status
+    update. what's on my plate? list the tickets assigned to me"). With no such clause, a
+    story and then a question is the question first, as the match reads it ("I think I
+    deleted the wrong file yesterday... what's in my trash right now?"), but for one put
+    to the assistant ("I'm looking for a Music event ... Do you have any suggestions?":
+    the one BFCL question it lost)."""
     found = _clauses(text)
     if found.asking or len(found.clauses) < 2:
         return phrased(text)
     first = next((c for c in found.clauses if _commands(c)), None)
+    if first is None and "?" in found.text and _story_then_question(found):
+        return phrased(text, imperative=True)
     if first is None or first is found.clauses[0]:
         return phrased(text)
     if "?" in found.text and found.text.rfind("?") > found.text.find(first):
         return phrased(text)  # a question after the command: as written
     return phrased(text, imperative=True)
+
+
+# A question put to the assistant itself ("Do you have any suggestions?", "can you help?"):
+# it asks for what the story before it wants, which the story names.
+_TO_YOU = re.compile(r"^\W*\w+\s+you\b", re.IGNORECASE)
+
+
+def _story_then_question(found: _Clauses) -> bool:
+    """Whether a request that asks nothing in words and holds no command is a story and
+    then a question ("I think I deleted the wrong file yesterday... what's in my trash
+    right now?"), not one put to the assistant ("... Do you have any suggestions?")."""
+    asked = _questioned(found.clauses, found.text)
+    return bool(asked) and asked[0] > 0 and _TO_YOU.match(found.clauses[asked[0]]) is None
 
 
 @lru_cache(maxsize=4)

@@ -31,6 +31,7 @@ from skillgate.discovery import (
     products,
     referents,
     semantic,
+    shorthand,
     spelling,
     times,
     unknowns,
@@ -122,11 +123,11 @@ def test_a_cheap_test_passes_every_text_its_pattern_matches(
 
 def test_shorthand_is_spelt_out_only_where_it_stands() -> None:
     def slow(text: str) -> str:
-        return phrasing._SHORT.sub(lambda m: phrasing._SHORTHAND[m.group(0).lower()], text)
+        return shorthand._SHORT.sub(lambda m: shorthand._SHORTHAND[m.group(0).lower()], text)
 
     shapes = ["u", "(u)", "u#1", "w/ Sam", "w/x", "x/u", "u-turn", "@u", "_u_", "#u", "a.im", "U."]
     for text in [*_odd_texts(), *shapes]:
-        assert phrasing._unshorten(text) == slow(text), text
+        assert shorthand.unshorten(text) == slow(text), text
 
 
 @pytest.mark.parametrize(
