@@ -43,6 +43,22 @@ _PRONOUNS = frozenset(
     ["him", "her", "them", "us", "everyone", "everybody", "someone", "somebody", "anyone",
      "anybody", "nobody", "myself", "himself", "herself", "themselves", "ourselves"]
 )  # fmt: skip
+# People named by who they are to the caller ("remove *the contractor* from acme/web", "text
+# *my mom*"): after a determiner of one already known (`_KNOWN_ONE`), a person, whom the
+# catalog's calls on users, members and contacts act on; after "a" ("hire *a* plumber",
+# "find *a* dentist") a service nothing here is, and still unknown.
+_PEOPLE = frozenset(
+    ["contractor", "contractors", "intern", "interns", "freelancer", "freelancers", "volunteer",
+     "volunteers", "trainee", "trainees", "consultant", "wife", "husband", "mom", "mum",
+     "mother", "dad", "father", "sister", "brother", "son", "daughter", "kid", "kids", "child",
+     "children", "parents", "landlord", "landlady", "tenant", "tenants", "plumber",
+     "electrician", "lawyer", "accountant", "recruiter", "nanny", "babysitter", "tutor",
+     "doctor", "dentist", "therapist", "roommate", "flatmate", "cousin", "uncle", "aunt",
+     "grandma", "grandpa", "grandmother", "grandfather", "neighbor", "neighbour", "boyfriend",
+     "girlfriend", "fiance", "fiancee", "coworker", "coworkers", "colleague", "colleagues",
+     "teammate", "teammates", "boss", "supplier", "cleaner", "caterer", "hire", "hires"]
+)  # fmt: skip
+_KNOWN_ONE = frozenset(["the", "my", "our", "your", "his", "her", "their", "this", "that", "new"])
 # Words that say what kind of a thing, never which thing ("make me a *fresh* copy", "a
 # *spare* key"): never the request's object. (Only words the catalog does not know count
 # at all; those it knows, "blank", "extra", "new", are no unknown object anyway.)
@@ -192,6 +208,8 @@ class Unknowns:
                 continue  # a name, a time, how many
             if lower in _PRONOUNS or lower in _QUALITIES:
                 continue  # someone named before; what kind, not what
+            if lower in _PEOPLE and i and words[i - 1].lower() in _KNOWN_ONE:
+                continue  # someone the caller knows ("the contractor", "my mom")
             if i and lower.endswith("ing") and words[i - 1].lower() in _BEING:
                 continue  # what is being done, not to what ("what's *sitting* in my trash")
             unknown = [

@@ -3,8 +3,10 @@ twenty-sixth round, from the seventeenth blind set's development half): a questi
 after a story ("I think I deleted the wrong file yesterday... what's in my trash right
 now?") is the request, as the match already read it, unless it asks the assistant for
 what the story wants ("Do you have any suggestions?"); "take" opens a command as a verb of
-doing ("I want a safety net: take an on-demand backup ..."). Cases written for these tests
-but where noted."""
+doing ("I want a safety net: take an on-demand backup ..."); a person named by who they are
+to the caller ("remove the contractor from acme/api") is someone the calls on users and
+members act on, no object nothing here knows, where "a plumber" to hire still is. Cases
+written for these tests but where noted."""
 
 from __future__ import annotations
 
@@ -72,3 +74,23 @@ def test_a_backup_to_take_is_not_flagged(index: SearchIndex) -> None:
         " in Cloud SQL."
     )
     assert best_match(index, text) >= MATCH_FLOOR
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "remove the contractor from acme/api",
+        "the engagement ended, revoke the contractor access to acme/api",
+        "put the intern in the finance-readers security group",
+        "kick my roommate out of the grocery list note",
+    ],
+)
+def test_a_person_the_caller_knows_is_no_unknown_object(index: SearchIndex, text: str) -> None:
+    assert best_match(index, text) >= MATCH_FLOOR
+
+
+@pytest.mark.parametrize(
+    "text", ["hire a plumber for tuesday", "find a dentist near me", "book a babysitter for friday"]
+)
+def test_a_person_to_find_is_still_a_service_nothing_here_is(index: SearchIndex, text: str) -> None:
+    assert best_match(index, text) < MATCH_FLOOR
