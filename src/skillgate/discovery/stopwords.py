@@ -13,7 +13,11 @@ _STOPWORDS = """a about all also am an and any are as at be been but by can coul
     s t d ll m re ve
     isn aren wasn weren hasn haven hadn doesn didn don wouldn shouldn couldn mustn needn
 """
-STOPWORDS = frozenset(_STOPWORDS.split())
+# The documentation's and our phrasings' made-up company names ("acme/web", "Acme Corp",
+# "jane@contoso.com", a label "Clients/Acme"): a name, as a caller's own company's is, no
+# word of any call; a request saying one matched the phrasings that happen to use it.
+PLACEHOLDERS = frozenset(["acme", "contoso", "fabrikam", "northwind"])
+STOPWORDS = frozenset(_STOPWORDS.split()) | PLACEHOLDERS
 # What may come before a request's verb ("please", "can you", "I want to").
 _LEAD_INS = """please can could would will you i we want need to let lets us just now then also
     and hey hi hello ok okay so honestly actually really maybe kindly quickly go ahead help
