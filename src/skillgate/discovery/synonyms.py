@@ -175,6 +175,7 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("bill", ("invoice", "create")),
     ("reassign", ("assign", "update")),
     ("label", ("label", "add")),
+    ("draft", ("draft", "create")),
 )
 
 FIT_MEANS: tuple[tuple[str, tuple[str, ...]], ...] = (

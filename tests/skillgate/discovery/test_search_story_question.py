@@ -94,3 +94,15 @@ def test_a_person_the_caller_knows_is_no_unknown_object(index: SearchIndex, text
 )
 def test_a_person_to_find_is_still_a_service_nothing_here_is(index: SearchIndex, text: str) -> None:
     assert best_match(index, text) < MATCH_FLOOR
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "draft an email to the whole team about the offsite",
+        "Draft a note to Priya about Friday's demo",
+    ],
+)
+def test_draft_leads_as_making_a_draft(index: SearchIndex, text: str) -> None:
+    # synonyms.ACTIONS: "draft" is also create (Gmail's send_draft had tied create_draft).
+    assert _first(index, text).endswith("/create_draft")
