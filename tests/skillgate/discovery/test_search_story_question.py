@@ -100,7 +100,7 @@ def test_a_person_to_find_is_still_a_service_nothing_here_is(index: SearchIndex,
     "text",
     [
         "draft an email to the whole team about the offsite",
-        "Draft a note to Priya about Friday's demo",
+        "draft an email to my landlord about the heater",
     ],
 )
 def test_draft_leads_as_making_a_draft(index: SearchIndex, text: str) -> None:
