@@ -1,8 +1,8 @@
-"""Chat's verbs of putting, moving and taking away, as the plain verbs they stand for: a
-part of discovery/idioms.py's table, read in its order where they stand there ("toss them
-in the trash", "throw away that file", "drop Sam from the ticket", "drop a task into the
-project", "hand the review over to Mei", "slide the card over to Done"). General English,
-not any API's words (docs/search-tables.md, rounds 11 and 25).
+"""Chat's verbs of putting, moving, taking away and changing, as the plain verbs they stand
+for: a part of discovery/idioms.py's table, read in its order where they stand there ("toss
+them in the trash", "throw away that file", "drop Sam from the ticket", "drop a task into the
+project", "hand the review over to Mei", "slide the card over to Done", "make that switch").
+General English, not any API's words (docs/search-tables.md, rounds 11, 25 and 26).
 """
 
 from __future__ import annotations
@@ -33,5 +33,12 @@ PUTTING: tuple[tuple[str, str], ...] = (
     (
         r"\b(?:slide|drag|shift|scoot)\s+((?:\S+\s+){1,5}?)over\s+(?:to|into)\b",
         r"move \1to",
+    ),
+    # "can you make that switch?", "make the change on the invoice": change it (nothing
+    # is made).
+    (
+        r"\bmake\s+(?:that|the|this|those|these|a|an|one|some|any)\s+(?:small\s+|quick\s+)?"
+        r"(change|changes|switch|swap|update|edit|edits|fix|correction)\b",
+        r"\1",
     ),
 )

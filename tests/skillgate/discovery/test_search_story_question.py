@@ -5,8 +5,9 @@ now?") is the request, as the match already read it, unless it asks the assistan
 what the story wants ("Do you have any suggestions?"); "take" opens a command as a verb of
 doing ("I want a safety net: take an on-demand backup ..."); a person named by who they are
 to the caller ("remove the contractor from acme/api") is someone the calls on users and
-members act on, no object nothing here knows, where "a plumber" to hire still is. Cases
-written for these tests but where noted."""
+members act on, no object nothing here knows, where "a plumber" to hire still is; "draft"
+leads as making a draft, and "make that change" changes. Cases written for these tests but
+where noted."""
 
 from __future__ import annotations
 
@@ -106,3 +107,19 @@ def test_a_person_to_find_is_still_a_service_nothing_here_is(index: SearchIndex,
 def test_draft_leads_as_making_a_draft(index: SearchIndex, text: str) -> None:
     # synonyms.ACTIONS: "draft" is also create (Gmail's send_draft had tied create_draft).
     assert _first(index, text).endswith("/create_draft")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The client wants their Stripe plan moved from monthly to yearly. Can you make the "
+         "change?", "stripe/update_subscription"),
+        ("Sam says the due date on the launch card in Trello is wrong, it's the 14th. Could you "
+         "make that fix?", "trello/update_card"),
+    ],
+)  # fmt: skip
+def test_making_a_change_is_no_making_of_a_thing(
+    index: SearchIndex, text: str, expected: str
+) -> None:
+    # idioms: "make that switch", "make the change" change something, create nothing.
+    assert _first(index, text) == expected
