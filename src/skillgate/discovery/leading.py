@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, READING
+from skillgate.discovery.verbs import CHANGING, CHAT_VERBS, DOING, MORE_VERBS, READING
 
 # The sentences of a text that end with a question mark (a period before a non-space is
 # inside an address, a file's or a version's name: "is jane.doe@gmail.com on it?").
@@ -27,15 +27,10 @@ _FIRST_WORD = re.compile(r"^\W*(?:(?:so|and|then|just|also|now|ok|okay)\s+)*([a-
 
 
 # "like" leads chat ("like what's left to pay"), not a request; "file" and "log" lead one
-# ("file a ticket", "log two hours"), as do chat's verbs for an action ("drop a comment on
-# it", "hook that domain up", "dig through my inbox", "bump the count up", "take a backup").
-_CHAT_VERBS = frozenset(
-    ["drop", "hook", "dig", "stick", "bump", "kick", "pop", "toss", "throw", "loop", "nudge",
-     "jot", "shoot", "fire", "chuck", "take"]
-)  # fmt: skip
+# ("file a ticket", "log two hours"), as do chat's verbs for an action (verbs.CHAT_VERBS).
 # "new" is no verb a clause opens with ("new job and I already forgot ..."): a request
 # says "make a new ...", or "new issue in acme/web" as a whole.
-_IMPERATIVE = (DOING | MORE_VERBS | CHANGING | READING | _CHAT_VERBS | {"file", "log"}) - {
+_IMPERATIVE = (DOING | MORE_VERBS | CHANGING | READING | CHAT_VERBS | {"file", "log"}) - {
     "like",
     "new",
 }

@@ -14,7 +14,7 @@ from collections.abc import Collection
 
 from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.literals import IN_QUOTES, hint_pattern
-from skillgate.discovery.verbs import CHANGING, DOING, MORE_VERBS, READING
+from skillgate.discovery.verbs import CHANGING, CHAT_VERBS, DOING, MORE_VERBS, READING
 
 # What ends a request's object place: prepositions, clause words, content markers.
 _BOUNDARY = re.compile(
@@ -59,6 +59,10 @@ _PEOPLE = frozenset(
      "teammate", "teammates", "boss", "supplier", "cleaner", "caterer", "hire", "hires"]
 )  # fmt: skip
 _KNOWN_ONE = frozenset(["the", "my", "our", "your", "his", "her", "their", "this", "that", "new"])
+# Who did what the next word says ("the contractor we *brought* in", "the csv I *dumped* in
+# #data"): that word is a verb, never an object ("you" is not one: "can you *vacuum* ..."
+# asks for what nothing here does).
+_SUBJECTS = frozenset(["i", "we", "they", "he", "she"])
 # Words that say what kind of a thing, never which thing ("make me a *fresh* copy", "a
 # *spare* key"): never the request's object. (Only words the catalog does not know count
 # at all; those it knows, "blank", "extra", "new", are no unknown object anyway.)
@@ -210,6 +214,10 @@ class Unknowns:
                 continue  # someone named before; what kind, not what
             if lower in _PEOPLE and i and words[i - 1].lower() in _KNOWN_ONE:
                 continue  # someone the caller knows ("the contractor", "my mom")
+            if lower in CHAT_VERBS:
+                continue  # what is done ("can you *dig* through my Gmail")
+            if i and words[i - 1].lower() in _SUBJECTS:
+                continue  # what someone did ("the contractor we *brought* in")
             if i and lower.endswith("ing") and words[i - 1].lower() in _BEING:
                 continue  # what is being done, not to what ("what's *sitting* in my trash")
             unknown = [

@@ -70,3 +70,12 @@ NOUN_VERBS = frozenset(
      "ping"]
 )  # fmt: skip
 MID_NOUNS = NOUN_VERBS | {"list", "text", "email", "message"}
+
+
+# Chat's verbs for an action ("drop a comment on it", "hook that domain up", "dig through
+# my inbox", "bump the count up", "take a backup"): they lead a request (leading.py), and
+# are what is done, never an object nothing here knows (unknowns.py).
+CHAT_VERBS = frozenset(
+    ["drop", "hook", "dig", "stick", "bump", "kick", "pop", "toss", "throw", "loop", "nudge",
+     "jot", "shoot", "fire", "chuck", "take"]
+)  # fmt: skip

@@ -123,3 +123,18 @@ def test_making_a_change_is_no_making_of_a_thing(
 ) -> None:
     # idioms: "make that switch", "make the change" change something, create nothing.
     assert _first(index, text) == expected
+
+
+def _unknown(index: SearchIndex, head: str) -> set[str]:
+    return index._matching._matcher._unknowns.in_head(head)
+
+
+def test_a_chat_verb_or_what_someone_did_is_no_unknown_object(index: SearchIndex) -> None:
+    # verbs.CHAT_VERBS: "dig" had halved the match of "dig through my Gmail for ...".
+    assert _unknown(index, "Can you dig through my Gmail ") == set()
+    # After "we", "I", "they": a verb ("the contractor we brought in").
+    assert _unknown(index, "the designer we brought ") == set()
+    assert _unknown(index, "trash the old csv I dumped ") == set()
+    # "you" is no such subject: what "can you" asks is the action, known or not.
+    assert _unknown(index, "can you vacuum the living room ") == {"vacuum"}
+    assert best_match(index, "can you vacuum the living room while I'm out") < MATCH_FLOOR
