@@ -41,4 +41,11 @@ PUTTING: tuple[tuple[str, str], ...] = (
         r"(change|changes|switch|swap|update|edit|edits|fix|correction)\b",
         r"\1",
     ),
+    # "make it quieter", "make the title shorter": set it so (nothing is made).
+    (
+        r"\bmake\s+((?:it|that|this|them|(?:the|my|our)\s+\w+)\s+(?:a\s+lot\s+|much\s+|a\s+bit\s+)?"
+        r"(?:quieter|louder|bigger|smaller|larger|shorter|longer|higher|lower|faster|slower"
+        r"|brighter|darker|wider|narrower))\b",
+        r"set \1",
+    ),
 )

@@ -138,3 +138,10 @@ def test_a_chat_verb_or_what_someone_did_is_no_unknown_object(index: SearchIndex
     # "you" is no such subject: what "can you" asks is the action, known or not.
     assert _unknown(index, "can you vacuum the living room ") == {"vacuum"}
     assert best_match(index, "can you vacuum the living room while I'm out") < MATCH_FLOOR
+
+
+def test_making_it_quieter_sets_it(index: SearchIndex) -> None:
+    # putting.py: "make it quieter" sets it so; "make" had been wanted as create.
+    text = "it is way too loud in here, make it quieter"
+    assert _first(index, text) == "spotify/set_volume_for_users_playback"
+    assert best_match(index, text) >= MATCH_FLOOR
