@@ -329,7 +329,7 @@ def commanded(text: str) -> Phrased:
     if found.asking or len(found.clauses) < 2:
         return phrased(text)
     first = next((c for c in found.clauses if _commands(c)), None)
-    if first is None and "?" in found.text and _story_then_question(found):
+    if first is None and "?" in found.text and _story_then_question(text, found):
         return phrased(text, imperative=True)
     if first is None or first is found.clauses[0]:
         return phrased(text)
@@ -343,12 +343,22 @@ def commanded(text: str) -> Phrased:
 _TO_YOU = re.compile(r"^\W*\w+\s+you\b", re.IGNORECASE)
 
 
-def _story_then_question(found: _Clauses) -> bool:
-    """Whether a request that asks nothing in words and holds no command is a story and
-    then a question ("I think I deleted the wrong file yesterday... what's in my trash
-    right now?"), not one put to the assistant ("... Do you have any suggestions?")."""
-    asked = _questioned(found.clauses, found.text)
+def _story_then_question(text: str, found: _Clauses) -> bool:
+    """Whether a request (`text`, its clauses `found`) that asks nothing in words and holds
+    no command is a story and then a question ("I think I deleted the wrong file
+    yesterday... what's in my trash right now?"), not one put to the assistant ("... Do you
+    have any suggestions?")."""
+    asked = _question(text)
     return bool(asked) and asked[0] > 0 and _TO_YOU.match(found.clauses[asked[0]]) is None
+
+
+@lru_cache(maxsize=4)
+def _question(text: str) -> tuple[int, ...]:
+    """The clause of `text` (its `_clauses`) that asks a question last, kept
+    for the few last texts: the ranking's reading looks for it (`_story_then_question`)
+    and the match's then reads it (`_phrased`)."""
+    found = _clauses(text)
+    return _questioned(found.clauses, found.text)
 
 
 @lru_cache(maxsize=4)
@@ -356,13 +366,14 @@ def _phrased(text: str, imperative: bool) -> Phrased:
     """`phrased`, kept for the few last texts: a request is phrased for its terms
     (analysis.py) and, the same unless `imperative` reads it otherwise, for its `match`
     (confidence.py)."""
+    written = text
     text, times, clauses, asking = _clauses(text)
     if imperative:
         asking = _told_of(clauses, asking)
     if imperative and not asking and len(clauses) > 1:  # the first that says what to do
         asking = tuple(i for i, c in enumerate(clauses) if _commands(c))[:1]
         if not asking and "?" in text:  # else the sentence that asks a question
-            asking = _questioned(clauses, text)
+            asking = _question(written)
     background = ""
     if asking:
         # The clause that asks first, then the others (their words still search).

@@ -44,7 +44,7 @@ _PRONOUNS = frozenset(
      "anybody", "nobody", "myself", "himself", "herself", "themselves", "ourselves"]
 )  # fmt: skip
 # People named by who they are to the caller ("remove *the contractor* from acme/web", "text
-# *my mom*"): after a determiner of one already known (`_KNOWN_ONE`), a person, whom the
+# *my mom*"): after a determiner of one already known (`_KNOWN_ONE`, below), a person, whom the
 # catalog's calls on users, members and contacts act on; after "a" ("hire *a* plumber",
 # "find *a* dentist") a service nothing here is, and still unknown.
 _PEOPLE = frozenset(
@@ -58,7 +58,6 @@ _PEOPLE = frozenset(
      "girlfriend", "fiance", "fiancee", "coworker", "coworkers", "colleague", "colleagues",
      "teammate", "teammates", "boss", "supplier", "cleaner", "caterer", "hire", "hires"]
 )  # fmt: skip
-_KNOWN_ONE = frozenset(["the", "my", "our", "your", "his", "her", "their", "this", "that", "new"])
 # Who did what the next word says ("the contractor we *brought* in", "the csv I *dumped* in
 # #data"): that word is a verb, never an object ("you" is not one: "can you *vacuum* ..."
 # asks for what nothing here does).
@@ -96,6 +95,9 @@ _MY_PLACE = re.compile(
 _DETERMINERS = frozenset(
     ["the", "my", "our", "your", "his", "her", "their", "this", "that", "a", "an"]
 )
+# A determiner of one the caller already knows ("*the* contractor", "*my* mom", "the *new*
+# hire"; not "a" or "an": `_PEOPLE`).
+_KNOWN_ONE = (_DETERMINERS - {"a", "an"}) | {"new"}
 _NOT_NAMING = _DETERMINERS | frozenset(
     ["its", "these", "those", "to", "in", "on", "of", "for", "from", "into", "new", "all",
      "every", "each", "which", "what", "any", "some", "and", "or"]
