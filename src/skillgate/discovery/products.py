@@ -35,6 +35,44 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
     "digitalocean": ("digital ocean",),
     "sendgrid": ("send grid",),
 }
+# The names people give a vendor's family of products, each naming every integration of
+# the family ("which GCP projects do I have access to": Resource Manager's, not Drive's
+# permissions; "the Design group in our Microsoft 365 directory": Entra's).
+_GOOGLE_CLOUD = (
+    "google_cloud_projects",
+    "google_cloud_storage",
+    "google_compute",
+    "google_cloud_sql",
+    "google_bigquery",
+)
+_MICROSOFT_365 = (
+    "outlook",
+    "onedrive",
+    "microsoft_teams",
+    "microsoft_todo",
+    "microsoft_entra",
+    "onenote",
+)
+_GOOGLE_WORKSPACE = (
+    "gmail",
+    "google_calendar",
+    "google_drive",
+    "google_docs",
+    "google_sheets",
+    "google_slides",
+    "google_meet",
+    "google_chat",
+    "google_admin",
+    "google_contacts",
+    "google_tasks",
+    "google_keep",
+    "google_classroom",
+)
+FAMILIES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("gcp", "google cloud", "google cloud platform"), _GOOGLE_CLOUD),
+    **dict.fromkeys(("microsoft 365", "m365", "office 365", "o365"), _MICROSOFT_365),
+    **dict.fromkeys(("google workspace", "g suite", "gsuite"), _GOOGLE_WORKSPACE),
+}  # fmt: skip
 # A vendor's word before a product's own name ("Google Sheets": Sheets).
 _VENDORS = ("Google ", "Microsoft ")
 # What places a product named without its vendor ("on Teams", "in my Drive", "the Sheets",
@@ -51,16 +89,20 @@ _ADDRESS = re.compile(EMAIL_ADDRESS)
 class Products:
     def __init__(self, names: Mapping[str, str]) -> None:
         """`names`: each integration's slug -> its catalog name."""
-        self.named: dict[str, str] = {}  # a lower-case name or nickname -> slug
+        # A lower-case name, nickname or family's name -> the integrations it names.
+        self.named: dict[str, tuple[str, ...]] = {}
         short: dict[str, str] = {}  # a capitalised name without its vendor -> slug
         for slug, name in names.items():
             for part in [name, *name.split(" and ")]:
-                self.named.setdefault(part.lower(), slug)
+                self.named.setdefault(part.lower(), (slug,))
                 for vendor in _VENDORS:
                     if part.startswith(vendor) and len(part) > len(vendor):
                         short.setdefault(part[len(vendor) :], slug)
             for nickname in NICKNAMES.get(slug, ()):
-                self.named.setdefault(nickname, slug)
+                self.named.setdefault(nickname, (slug,))
+        for family, slugs in FAMILIES.items():
+            if present := tuple(s for s in slugs if s in names):
+                self.named.setdefault(family, present)
         self._short = short
         alternatives = "|".join(map(re.escape, sorted(self.named, key=len, reverse=True)))
         self._lower = re.compile(rf"\b(?:{alternatives})\b") if self.named else None
@@ -84,7 +126,8 @@ class Products:
             text = _ADDRESS.sub(" ", text)
         lowered = text.lower()
         if self._lower is not None and _may_hold(lowered, self._firsts):
-            found.update(self.named[n] for n in self._lower.findall(lowered))
+            for n in self._lower.findall(lowered):
+                found.update(self.named[n])
         if self._capital is not None and _may_hold(text, self._short_firsts):
             found.update(self._short[n] for n in self._capital.findall(text))
         return found
@@ -93,7 +136,7 @@ class Products:
 _RUN = Runs(r"\w")
 
 
-def _first_runs(names: Mapping[str, str]) -> frozenset[str] | None:
+def _first_runs(names: Mapping[str, object]) -> frozenset[str] | None:
     """Each name's first run of word characters; None when a name does not start with one."""
     runs = [_RUN.pattern.match(name) for name in names]
     return None if None in runs else frozenset(m.group(0) for m in runs if m is not None)
