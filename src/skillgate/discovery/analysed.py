@@ -33,7 +33,7 @@ from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.kinds import name_kinds
 from skillgate.discovery.own import fielded
 from skillgate.discovery.spelling import name_words
-from skillgate.discovery.texts import fields, named_by_path, said, summary
+from skillgate.discovery.texts import fields, named_by_path, others, said, summary
 from skillgate.discovery.values import taken
 from skillgate.discovery.world import taken_out
 
@@ -88,11 +88,16 @@ class Analysed:
 
 def _document(
     analyzer: Analyzer, integration: Integration, e: Endpoint, seen: dict[str, list[str]]
-) -> tuple[list[str], int]:
+) -> tuple[list[str], int, int]:
     """The endpoint's BM25 document: each field's terms, its weight times, then users'
-    phrasings' (`says`, discovery/own.py); and how many of its terms are its own texts'."""
+    phrasings' (`says`, discovery/own.py); how many of its terms are its own texts'; and
+    how many its description's clauses pointing to another call would have been (left
+    out of the document, `texts.others`, but not of its length: a document made shorter
+    by them would score higher for every word it keeps)."""
     weights = FIELD_WEIGHTS
     texts = fields(integration, e)
+    texts["description"], aside = others(e.description, integration.named, e.name)
+    left_out = len(analyzer.terms(aside)) * weights["description"] if aside else 0
     if named_by_path(e):
         weights = {**weights, "summary": SUMMARY_WEIGHT}
         texts["summary"] = summary(e.description)
@@ -105,7 +110,7 @@ def _document(
     length = len(terms)
     if e.says:
         terms += analyzer.terms(said(e)) * weights["says"]
-    return terms, length
+    return terms, length, left_out
 
 
 @dataclass
@@ -115,18 +120,20 @@ class Part:
 
     documents: list[list[str]]  # each endpoint's BM25 document (`_document`)
     lengths: list[int]  # each document's own texts' terms (the rest: phrasings)
+    aside: list[int]  # each document's own texts' terms left out but counted (`_document`)
     names: list[list[str]]  # each endpoint's name terms, distinct and sorted
     spoken: list[tuple[str, int]]  # the integration's texts and how often each is said
 
 
 def part(analyzer: Analyzer, integration: Integration, seen: dict[str, list[str]]) -> Part:
     """`integration` analysed (`seen`: the texts' terms so far, which repeat)."""
-    out = Part([], [], [], [])
+    out = Part([], [], [], [], [])
     spoken: Counter[str] = Counter()
     for e in integration.endpoints:
-        document, length = _document(analyzer, integration, e, seen)
+        document, length, aside = _document(analyzer, integration, e, seen)
         out.documents.append(document)
         out.lengths.append(length)
+        out.aside.append(aside)
         out.names.append(sorted(set(analyzer.terms(e.name))))
         spoken.update(fields(integration, e).values())
     out.spoken = list(spoken.items())
@@ -138,6 +145,7 @@ def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
     integration's part from its snapshot when one holds (`parts.read`)."""
     corpus: list[list[str]] = []
     lengths: list[int] = []
+    aside: list[int] = []
     names: list[list[str]] = []
     seen: dict[str, list[str]] = {}  # parameter lists and categories repeat
     spoken: Counter[str] = Counter()  # the catalog's texts, for the speller
@@ -149,6 +157,7 @@ def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
             parts.write(key, found)
         corpus += found.documents
         lengths += found.lengths
+        aside += found.aside
         names += found.names
         for text, n in found.spoken:  # in the catalog's order, as one pass would count
             spoken[text] += n
@@ -162,7 +171,7 @@ def analyse(catalog: Catalog, analyzer: Analyzer) -> Analysed:
         own = np.ones(len(bm25.scores["data"]), dtype=bool)  # without phrasings: all own
         if any(len(c) > cut for c, cut in zip(corpus, lengths, strict=True)):
             # Own texts and phrasings as two fields (own.fielded; bm25s has one).
-            bm25.scores["data"], own = fielded(bm25, corpus, lengths, K1, B)
+            bm25.scores["data"], own = fielded(bm25, corpus, lengths, K1, B, aside)
     else:
         bm25.vocab_dict = {}
         own = np.zeros(0, dtype=bool)
@@ -192,8 +201,8 @@ def _kept_part(key: str, endpoints: int) -> Part | None:
     if data is None:
         return None
     with contextlib.suppress(KeyError, TypeError, ValueError):
-        found = Part(data["documents"], data["lengths"], data["names"], data["spoken"])
-        lists = (found.documents, found.lengths, found.names)
+        found = Part(*(data[k] for k in ("documents", "lengths", "aside", "names", "spoken")))
+        lists = (found.documents, found.lengths, found.aside, found.names)
         sized = all(isinstance(x, list) and len(x) == endpoints for x in lists)
         if sized and all(isinstance(t, str) and isinstance(n, int) for t, n in found.spoken):
             return found

@@ -107,13 +107,19 @@ class Documents:
 
 
 def fielded(
-    bm25: bm25s.BM25, corpus: Sequence[Sequence[str]], lengths: Sequence[int], k1: float, b: float
+    bm25: bm25s.BM25,
+    corpus: Sequence[Sequence[str]],
+    lengths: Sequence[int],
+    k1: float,
+    b: float,
+    aside: Sequence[int] = (),
 ) -> tuple[np.ndarray, np.ndarray]:
     """`bm25`'s score matrix entries as BM25F of two fields, each document's first
     `lengths[d]` terms (its own texts) and the rest (its phrasings); and per entry whether
     the document's own texts hold its term (`own`). Each field's term frequency is divided
     by 1 - b + b x its length / that field's mean length (over the documents that have
-    it); the two are added and saturated with `k1`; the idf is Lucene's, as bm25s's.
+    it; the own texts' length counting `aside[d]` terms left out of them); the two are
+    added and saturated with `k1`; the idf is Lucene's, as bm25s's.
     A corpus without phrasings scores as bm25s scores it."""
     matrix = bm25.scores
     docs = matrix["indices"].astype(np.int64)
@@ -124,8 +130,9 @@ def fielded(
     said = [list(c[cut:]) for c, cut in zip(corpus, lengths, strict=True)]
     frequencies = [_frequencies(bm25.vocab_dict, field, keys) for field in (own, said)]
     pseudo = np.zeros(len(keys))
-    for field, frequency in zip((own, said), frequencies, strict=True):
-        length = np.array([len(c) for c in field], dtype=np.float64)
+    none = [0] * len(corpus)
+    for field, frequency, pad in zip((own, said), frequencies, (aside or none, none), strict=True):
+        length = np.array([len(c) + p for c, p in zip(field, pad, strict=True)], np.float64)
         if not length.any():
             continue
         norm = (1 - b) + b * length / length[length > 0].mean()

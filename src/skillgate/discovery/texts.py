@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 
 from skillgate.catalog.models import Endpoint, Integration
 from skillgate.discovery.analysis import _CAMEL, _WORD
@@ -13,7 +14,7 @@ from skillgate.discovery.stopwords import FILLER, LEAD_INS, STOPWORDS
 from skillgate.discovery.synonyms import ACTIONS, MEANS, SHAPES, SYNONYMS
 from skillgate.discovery.times import DAYS, MONTHS
 
-__all__ = ["fields", "named_by_path", "one_line", "said", "summary", "table_words"]
+__all__ = ["fields", "named_by_path", "one_line", "others", "said", "summary", "table_words"]
 
 
 def fields(integration: Integration, e: Endpoint) -> dict[str, str]:
@@ -70,6 +71,45 @@ def named_by_path(e: Endpoint) -> bool:
     if len(words[-1]) == 6 and len(e.name) >= 60:
         words = words[:-1]  # `..._18acd1`: the importer's hash of an over-long name
     return all(w in spoken for w in words)
+
+
+# A description's clauses (`others`): the text between sentence ends, parentheses, commas
+# and dashes; a call's name in one (two or more words joined by underscores); and the words
+# after which a name is what the clause points the reader to ("add contacts *with*
+# add_contacts", "*use* search_customers", "*then* send_invoice"), or a clause starting
+# with it ("archive_card keeps it restorable"). Not a name after "from", "by", "as in"
+# ("the root folder's id from get_drive_root": where this call's input comes from).
+_CLAUSE = re.compile(r"(?<=[.;:!?])\s+|\s*[()]\s*|,\s+|\s+[\u2014\u2013-]\s+")
+_CALL = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+_POINTING = frozenset(
+    ["with", "use", "using", "call", "through", "then", "see", "check", "poll", "prefer",
+     "and", "or"]
+)  # fmt: skip
+
+
+def others(description: str, names: Container[str], own: str) -> tuple[str, str]:
+    """`description` without its clauses pointing to another call of the integration
+    (`names`, not `own`), and those clauses: "then write cells with update_values or
+    append_values" (create_spreadsheet), "to cancel at the period's end use
+    update_subscription" (cancel_subscription) say what the other call does, and no
+    request for that is one for this call."""
+    if "_" not in description:
+        return description, ""
+    kept: list[str] = []
+    aside: list[str] = []
+    for clause in _CLAUSE.split(description):
+        (aside if _points(clause, names, own) else kept).append(clause)
+    return (description, "") if not aside else (" ".join(kept), " ".join(aside))
+
+
+def _points(clause: str, names: Container[str], own: str) -> bool:
+    """Whether `clause` points to a call of `names` other than `own`."""
+    for found in _CALL.finditer(clause):
+        if found[0] != own and found[0] in names:
+            before = clause[: found.start()].split()
+            if not before or before[-1].lower() in _POINTING:
+                return True
+    return False
 
 
 def table_words() -> list[str]:

@@ -98,7 +98,7 @@ def test_own_marks_agree_with_each_documents_own_terms(index: SearchIndex) -> No
     for row, h in enumerate(index.hits):
         if not h.endpoint.says:
             continue
-        document, length = _document(index.analyzer, h.integration, h.endpoint, seen)
+        document, length, _ = _document(index.analyzer, h.integration, h.endpoint, seen)
         assert length < len(document)
         mine = frozenset(document[:length])
         assert set(document) > mine
@@ -144,7 +144,7 @@ def test_a_phrasings_example_values_are_not_its_words() -> None:
     said = {"list_orders": ["orders of customer 4uLU6hMCjMI75M1A2tKUQC in acme/web, API_URL set"]}
     shop = _shop(said)
     index = SearchIndex(Catalog(integrations={"shop": shop}))
-    document, length = _document(index.analyzer, shop, shop.endpoints[1], {})
+    document, length, _ = _document(index.analyzer, shop, shop.endpoints[1], {})
     phrasing = set(document[length:])
     assert set(index.analyzer.terms("orders of customer in set")) <= phrasing
     values = index.analyzer.terms("4uLU6hMCjMI75M1A2tKUQC acme web API URL")
