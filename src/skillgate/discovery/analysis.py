@@ -35,7 +35,7 @@ from skillgate.discovery.synonyms import (
     SPELLINGS,
     SYNONYMS,
 )
-from skillgate.discovery.verbs import DOING, MORE_VERBS, NOUN_VERBS
+from skillgate.discovery.verbs import ACTING, NOUN_VERBS
 
 # A long id of hex digits and letters (a Gmail thread's, a commit's): it names one item.
 _HEX_ID = re.compile(r"\b(?=[0-9]*[a-f])(?=[a-f]*\d)[0-9a-f]{10,}\b")
@@ -122,7 +122,7 @@ class Analyzer:
         # What a verb of reading stands for beside get ("show": get, list; "look up": get,
         # search): not for a request that names one item (`ItemReads`).
         self._many = frozenset(self.terms("list search find"))
-        self._verbs = frozenset(s for w in [*DOING, *MORE_VERBS] for s in self.stems(self.words(w)))
+        self._verbs = frozenset(s for w in ACTING for s in self.stems(self.words(w)))
         self._lead = Leads(self.stems, self.words)  # a request's verb (discovery/leads.py)
         self._longest_means = max(map(len, [*self.means, *self.actions]), default=1)
         # The first term of each phrase of the tables: a query's term that starts none
@@ -281,8 +281,8 @@ class Analyzer:
         return text, related, one, item, tuple(sorted(things))
 
     def _acts(self, words: list[str]) -> bool:
-        """Whether the request's `words` say an action (a verb of `DOING` or
-        `MORE_VERBS`, in any form but one ending in "s": "comments" are things)."""
+        """Whether the request's `words` say an action (a verb of `ACTING`, in any form
+        but one ending in "s": "comments" are things)."""
         said = [w for w in words if not w.endswith("s")]
         return not self._verbs.isdisjoint(self.stems(said))
 

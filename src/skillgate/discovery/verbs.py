@@ -41,6 +41,20 @@ RARER = frozenset(
     ["reset", "upgrade", "downgrade", "unsend", "recall", "kick", "purge", "ack",
      "acknowledge", "rotate", "renew", "refill", "print", "undo", "unmute"]
 )  # fmt: skip
+# More verbs that open a command, no table above holds ("swap every {{name}} for ...",
+# "break my task into steps: ...", "suspend his account"): a clause they lead says what to
+# do (leading.py). Not words as often a clause's other start ("turn", "pull", "push",
+# "shut", "tidy": measured, they let requests nothing here does read as commands).
+OPENING = frozenset(
+    ["swap", "suspend", "split", "break", "sort", "flip", "switch", "bring", "clean",
+     "empty", "resend", "revert", "reschedule", "postpone", "extend", "hide", "unhide",
+     "promote", "demote", "deactivate", "reactivate", "undelete", "recover", "reassign",
+     "transition", "wrap", "kill", "nuke", "scrap", "ditch", "dump", "bin", "shift", "fill",
+     "draft", "compose", "boot"]
+)  # fmt: skip
+# Every verb above that says an action (analysis.py: a request naming one item and saying
+# none of these asks to read it, "pi_3Pab details"; "suspend jake@acme.com" does not).
+ACTING = DOING | MORE_VERBS | RARER | OPENING
 # Verbs of reading and verbs of changing, as requests and endpoints' names say them
 # (discovery/kinds.py: a request led by one of reading is not for a call named for one of
 # changing, nor the reverse). A word of both kinds ("open" an issue or a file) is in

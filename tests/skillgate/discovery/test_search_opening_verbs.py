@@ -1,0 +1,51 @@
+"""Verbs that open a command though no table held them (issue 26, twenty-seventh round,
+from the eighteenth blind set's development half): "swap", "suspend", "break ... into
+steps", "reschedule" (verbs.OPENING) and the rarer verbs asked of a product ("reset",
+"undo": verbs.RARER) lead a clause that says what to do (leading.imperative), and a
+request naming one item with one says an action, not a read of the item ("suspend his
+account ben@ourco.com": update_user, not get_user; analysis.Analyzer._acts). Not "turn",
+"pull", "push", "shut": measured, they let requests nothing here does read as commands.
+Cases written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from skillgate.discovery.leading import imperative
+from skillgate.discovery.phrasing import commanded
+from skillgate.discovery.search import SearchIndex
+
+
+@pytest.mark.parametrize(
+    "clause",
+    ["swap every {{name}} for 'Harborview Dental'", "suspend his account", "undo that refund",
+     "break my 'Move house' task into steps", "reschedule the offsite"],
+)  # fmt: skip
+def test_a_command_verb_opens_a_clause(clause: str) -> None:
+    assert imperative(clause)
+
+
+@pytest.mark.parametrize("clause", ["turn it down a few degrees", "pull the numbers", "like what"])
+def test_a_clauses_other_starts_open_no_command(clause: str) -> None:
+    assert not imperative(clause)
+
+
+def test_the_command_after_a_place_is_the_request() -> None:
+    text = "In Microsoft To Do, split my 'Move house' task into steps: pack books, book the van."
+    assert commanded(text).request.startswith("split my 'Move house' task into steps")
+
+
+def _first(index: SearchIndex, request: str) -> str:
+    hit = index.rank(request, ("*",), None, 10)[0]
+    return f"{hit.integration.slug}/{hit.endpoint.name}"
+
+
+def test_a_request_naming_one_item_with_an_opening_verb_asks_to_change_it(
+    index: SearchIndex,
+) -> None:
+    # Before: get_user first (a request naming one person and no verb read as a read).
+    asked = "The contractor's gig is over. Suspend his Google Workspace account ben@ourco.com."
+    assert _first(index, asked) == "google_admin/update_user"
+    # Before: the meeting's planner tasks first; now the task's checklist.
+    asked = "In Microsoft To Do, split my 'Move house' task into steps: pack books, book the van."
+    assert _first(index, asked) == "microsoft_todo/me_todo_lists_tasks_create_checklist_items"
