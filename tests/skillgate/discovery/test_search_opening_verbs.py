@@ -25,14 +25,16 @@ def test_a_command_verb_opens_a_clause(clause: str) -> None:
     assert imperative(clause)
 
 
-@pytest.mark.parametrize("clause", ["turn it down a few degrees", "pull the numbers", "like what"])
+@pytest.mark.parametrize(
+    "clause", ["turn it down a few degrees", "pull the numbers", "split by company", "like what"]
+)
 def test_a_clauses_other_starts_open_no_command(clause: str) -> None:
     assert not imperative(clause)
 
 
 def test_the_command_after_a_place_is_the_request() -> None:
-    text = "In Microsoft To Do, split my 'Move house' task into steps: pack books, book the van."
-    assert commanded(text).request.startswith("split my 'Move house' task into steps")
+    text = "In Microsoft To Do, break my 'Move house' task into steps: pack books, book the van."
+    assert commanded(text).request.startswith("break my 'Move house' task into steps")
 
 
 def _first(index: SearchIndex, request: str) -> str:
@@ -47,5 +49,5 @@ def test_a_request_naming_one_item_with_an_opening_verb_asks_to_change_it(
     asked = "The contractor's gig is over. Suspend his Google Workspace account ben@ourco.com."
     assert _first(index, asked) == "google_admin/update_user"
     # Before: the meeting's planner tasks first; now the task's checklist.
-    asked = "In Microsoft To Do, split my 'Move house' task into steps: pack books, book the van."
+    asked = "In Microsoft To Do, break my 'Move house' task into steps: pack books, book the van."
     assert _first(index, asked) == "microsoft_todo/me_todo_lists_tasks_create_checklist_items"
