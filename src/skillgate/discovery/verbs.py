@@ -53,9 +53,6 @@ OPENING = frozenset(
      "transition", "wrap", "kill", "nuke", "scrap", "ditch", "dump", "bin", "shift", "fill",
      "draft", "compose", "boot"]
 )  # fmt: skip
-# Every verb above that says an action (analysis.py: a request naming one item and saying
-# none of these asks to read it, "pi_3Pab details"; "suspend jake@acme.com" does not).
-ACTING = DOING | MORE_VERBS | RARER | OPENING
 # Verbs of reading and verbs of changing, as requests and endpoints' names say them
 # (discovery/kinds.py: a request led by one of reading is not for a call named for one of
 # changing, nor the reverse). A word of both kinds ("open" an issue or a file) is in
@@ -94,3 +91,7 @@ CHAT_VERBS = frozenset(
     ["drop", "hook", "dig", "stick", "bump", "kick", "pop", "toss", "throw", "loop", "nudge",
      "jot", "shoot", "fire", "chuck", "take"]
 )  # fmt: skip
+# Every verb above that says an action (analysis.py: a request naming one item and saying
+# none of these asks to read it, "pi_3Pab details"; "suspend jake@acme.com", "bump WEB-77
+# up to urgent" do not).
+ACTING = DOING | MORE_VERBS | RARER | OPENING | CHAT_VERBS

@@ -3,7 +3,8 @@ from the eighteenth blind set's development half): "swap", "suspend", "break ...
 steps", "reschedule" (verbs.OPENING) and the rarer verbs asked of a product ("reset",
 "undo": verbs.RARER) lead a clause that says what to do (leading.imperative), and a
 request naming one item with one says an action, not a read of the item ("suspend his
-account ben@ourco.com": update_user, not get_user; analysis.Analyzer._acts). Not "turn",
+account ben@ourco.com": update_user, not get_user; nor "bump WEB-77 up to urgent":
+verbs.ACTING, analysis.Analyzer._acts). Not "turn",
 "pull", "push", "shut": measured, they let requests nothing here does read as commands.
 Cases written for these tests."""
 
@@ -48,6 +49,9 @@ def test_a_request_naming_one_item_with_an_opening_verb_asks_to_change_it(
     # Before: get_user first (a request naming one person and no verb read as a read).
     asked = "The contractor's gig is over. Suspend his Google Workspace account ben@ourco.com."
     assert _first(index, asked) == "google_admin/update_user"
+    # A chat verb too (verbs.CHAT_VERBS). Before: get_issue first.
+    first = _first(index, "bump WEB-77 up to urgent priority")
+    assert first.endswith("/update_issue")
     # Before: the meeting's planner tasks first; now the task's checklist.
     asked = "In Microsoft To Do, break my 'Move house' task into steps: pack books, book the van."
     assert _first(index, asked) == "microsoft_todo/me_todo_lists_tasks_create_checklist_items"
