@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from skillgate.discovery.analysis import Analyzer
 from skillgate.discovery.kinds import KIND_MISMATCH, Kinds, name_kinds
 from skillgate.discovery.search import SearchIndex
@@ -39,6 +41,11 @@ def test_a_question_asks_to_read() -> None:
     assert _factors("did you play the new song") == [m, 1, 1, m, 1]
     # "how" asks for the call: the verb after it says the kind
     assert _factors("how do I add a server") == [1, m, m, 1, 1]
+    # "what" and things said in the plural (issue 26, twenty-seventh round): a read, where
+    # the first word after it had been taken for the verb ("what songs have I played":
+    # Spotify's `play` first, "what notifications do i have": `mark_..._as_read`).
+    assert _factors("what servers does the team have") == [m, 1, 1, m, 1]
+    assert _factors("what songs have i played") == [m, 1, 1, m, 1]
 
 
 def test_the_verb_of_the_asking_clause_when_the_first_word_is_none() -> None:
@@ -68,3 +75,23 @@ def test_a_word_as_often_a_noun_is_a_verb_before_what_it_acts_on(index: SearchIn
     assert not index.analyzer.query("star count of acme/cli").acts
     top = [h.endpoint.name for h in index.rank("star the acme/cli repo", ("*",), None, 3)]
     assert top[0] == "activity_star_repo_for_authenticated_user"
+
+
+@pytest.mark.parametrize(
+    ("request_", "first"),
+    [
+        ("what notifications came in for acme/web this week?",
+         "github/activity_list_repo_notifications_for_authenticated_user"),
+        ("what messages are waiting in my outlook junk folder?",
+         "outlook/me_mail_folders_list_messages"),
+        ("what webhooks are set up on acme/api?", "github/repos_list_webhooks"),
+    ],
+)  # fmt: skip
+def test_a_what_question_of_things_ranks_a_read_first(
+    index: SearchIndex, request_: str, first: str
+) -> None:
+    """Issue 26, twenty-seventh round: each had ranked a call named for changing first
+    (`mark_repo_notifications_as_read`, `move_message`, `create_webhook`). Cases written
+    for this test."""
+    hit = index.rank(request_, ("*",), None, 10)[0]
+    assert f"{hit.integration.slug}/{hit.endpoint.name}" == first
