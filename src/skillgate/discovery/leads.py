@@ -4,7 +4,8 @@ seventh round). The query analysis (analysis.py) keeps it as `Query.lead`.
 - A question that asks to read ("are there any salons ...", "did the PR get merged?",
   "why did the build fail", "how many members does it have",
   "who opened issue 1000", "what messages are sitting in my junk folder?", "did cus_9Kd2
-  pay their last invoice?", "am I on the list?") has `get` for its verb (`asks_to_read`).
+  pay their last invoice?", "am I on the list?", "how's the project tracking?") has `get`
+  for its verb (`asks_to_read`).
 - Else the request's first word, once the lead-ins are out, when it is a verb of a kind
   (verbs.READING, CHANGING), but "get" with an indefinite object ("get me a cab", "can I
   get three tickets"), which obtains something and says no kind.
@@ -26,8 +27,8 @@ from skillgate.discovery.verbs import CHANGING, MID_NOUNS, READING
 # no "what" beyond content.WHAT's forms: "what changed between v1.2 and v1.3" then lost
 # the result whose match kept it unflagged).
 _ASKS_TO_READ = re.compile(
-    r"^\W*(?:what|whats|who|whose|which|when|where|why|how\s+(?:long|many|much|often)|is|are"
-    r"|was|were|am|has|have|any|(?:does|did)\s+\S+"
+    r"^\W*(?:what|whats|who|whose|which|when|where|why|is|are|was|were|am|has|have|any"
+    r"|how(?:\s+(?:long|many|much|often|is|are|was|were)|'s)|(?:does|did)\s+\S+"
     r"|do\s+(?:you|we|i|they|he|she|it|the|my|our|any)\b)\b",
     re.IGNORECASE,
 )

@@ -48,6 +48,7 @@ def test_a_question_asks_to_read() -> None:
     assert _factors("what songs have i played") == [m, 1, 1, m, 1]
     assert _factors("did acme/web add a server") == [m, 1, 1, m, 1]  # "did" before any word
     assert _factors("am i playing a song") == [m, 1, 1, m, 1]
+    assert _factors("how's the server we added") == [m, 1, 1, m, 1]
 
 
 def test_the_verb_of_the_asking_clause_when_the_first_word_is_none() -> None:
