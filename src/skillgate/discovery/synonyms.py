@@ -144,6 +144,10 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("grab", ("get", "list")),
     ("set up", ("create",)),
     ("switch", ("switch", "update", "change")),
+    ("peek", ("get",)),
+    ("rundown", ("list", "get")),
+    ("tack", ("add",)),
+    ("relabel", ("rename", "update")),
     # API verbs themselves: the word stays, and also means these.
     # "open" only as itself, an action (analysis: "open invoice in_1Nq...": reads it); as
     # create it made "open issues in acme/web" a new issue (issue 26, twelfth round).
