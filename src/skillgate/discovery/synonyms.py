@@ -148,6 +148,10 @@ ACTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rundown", ("list", "get")),
     ("tack", ("add",)),
     ("relabel", ("rename", "update")),
+    ("retitle", ("rename", "update")),
+    ("strip", ("remove", "delete")),
+    ("yank", ("remove", "delete")),
+    ("freshen up", ("update", "rename")),
     # API verbs themselves: the word stays, and also means these.
     # "open" only as itself, an action (analysis: "open invoice in_1Nq...": reads it); as
     # create it made "open issues in acme/web" a new issue (issue 26, twelfth round).

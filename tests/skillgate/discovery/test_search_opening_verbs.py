@@ -69,3 +69,16 @@ def test_chats_leading_verbs_stand_for_the_api_verb(index: SearchIndex, request_
     gets, "tack" adds. The best match was 0.19 (under the floor, `MATCH_FLOOR` 0.32:
     flagged as nothing here does it), 0.47 and 0.46; now 0.54, 0.84 and 0.80."""
     assert best_match(index, request_) >= 0.5 > MATCH_FLOOR
+
+
+@pytest.mark.parametrize(
+    ("request_", "first"),
+    [("strip the wontfix label off acme/api#7", "github/issues_remove_label"),
+     ("retitle acme/web#33 to 'Fix signup redirect'", "github/update_issue")],
+)  # fmt: skip
+def test_chats_verbs_of_removing_and_renaming(
+    index: SearchIndex, request_: str, first: str
+) -> None:
+    """synonyms.ACTIONS: "strip" and "yank" remove or delete, "retitle" and "freshen up"
+    rename or update. Before: `issues_update_label` and `get_issue` first."""
+    assert _first(index, request_) == first
