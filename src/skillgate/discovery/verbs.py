@@ -51,7 +51,7 @@ OPENING = frozenset(
      "empty", "resend", "revert", "reschedule", "postpone", "extend", "hide", "unhide",
      "promote", "demote", "deactivate", "reactivate", "undelete", "recover", "reassign",
      "transition", "wrap", "kill", "nuke", "scrap", "ditch", "dump", "bin", "shift", "fill",
-     "draft", "compose", "boot"]
+     "draft", "compose", "boot", "append"]
 )  # fmt: skip
 # Verbs of reading and verbs of changing, as requests and endpoints' names say them
 # (discovery/kinds.py: a request led by one of reading is not for a call named for one of
@@ -70,7 +70,17 @@ CHANGING = frozenset(
      "publish", "save", "reply", "comment", "leave", "share", "tell", "notify", "remind",
      "merge", "close", "approve", "complete", "label", "tag", "star", "follow", "restart",
      "deploy", "trigger", "text", "email", "message", "ping", "fix", "mark", "refund",
-     "erase", "wipe", "trash", "void"]
+     "erase", "wipe", "trash", "void", "reschedule", "copy", "swap", "tweak", "strip",
+     "yank", "relabel", "retitle", "suspend", "resend", "append"]
+) | (
+    # The other verbs a request may say, of changing (issue 26, twenty-seventh round: "can
+    # you unsubscribe ana@acme.com", "resend the invoice", "suspend a user" had said no
+    # kind), but those of reading and those as often a thing past a request's first word
+    # ("the open *rate*", "a *link* to it", "the *attachment*").
+    MORE_VERBS
+    - {"review", "retrieve", "fetch", "download", "query", "export", "give", "like",
+       "estimate", "verify", "convert", "translate", "sync", "mention", "rate", "link",
+       "attach", "flag", "block", "sign", "favorite", "upvote", "react"}
 )  # fmt: skip
 # Verbs as often nouns ("a reply", "the post", "my order"): a request they lead says no
 # kind (kinds.py; a name they lead still does), and one past a request's first word is

@@ -30,6 +30,17 @@ def test_a_request_to_change_demotes_calls_named_for_reading() -> None:
     assert _factors("please add a new postgres server") == [1, m, m, 1, 1]
 
 
+def test_the_other_verbs_of_changing_say_a_kind() -> None:
+    """Issue 26, twenty-seventh round: verbs.CHANGING holds the other verbs a request
+    may say of changing ("resend", "unsubscribe", "suspend", "copy"), not those as often a
+    thing past a request's first word ("the open rate", "a link to it")."""
+    m = KIND_MISMATCH
+    for request in ("resend the server", "unsubscribe the server", "suspend the server"):
+        assert _factors(request) == [1, m, m, 1, 1]
+    assert _factors("the open rate of the server") is None
+    assert _factors("I need a link to the server") is None
+
+
 def test_a_request_led_by_no_verb_of_either_kind_changes_nothing() -> None:
     assert _factors("postgres servers") is None
     assert _factors("reply to the comment on the budget doc") is None  # as often a noun
