@@ -240,14 +240,15 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         # "right now", "right this minute": now ("right" is no word of what is asked).
         (r"\bright\s+(?:now|this\s+(?:minute|second|moment))\b", "now"),
-        # "bow out of the sync", "back out of the offsite": decline it.
-        (r"\b(?:bow|back)\s+out\s+of\b", "decline"),
-        # "bring her account back", "can we get it back": restore it (not "get back to me").
+        # "bring her account back", "can we get it back": restore it (not "get back to me");
+        # read first, "get it back out of the trash" is no declining.
         (
             r"\bbring\s+((?:\S+\s+){0,3}?)back\b(?!\s+(?:to|from|up|together)\b)"
             r"|\bget\s+((?:it|them|that|this)\s+)back\b(?!\s+(?:to|from)\b)",
             r"restore \1\2",
         ),
+        # "bow out of the sync", "back out of the offsite": decline it.
+        (r"\b(?:bow|back)\s+out\s+of\b", "decline"),
         # "take down the page", "take the site down": delete it ("take down notes" is writing).
         (
             r"\btake\s+down\s+(?=(?:the|that|this|my|our|those|these)\s+(?:[\w-]+\s+)?(?:site"

@@ -90,6 +90,9 @@ from skillgate.discovery.search import SearchIndex
             "is there any way to restore her account ?",
         ),
         ("hopefully we can get it back", "hopefully we can restore it"),
+        # Twenty-seventh round: read before "back out of" (which declined it).
+        ("please get it back out of the trash", "please restore it out of the trash"),
+        ("can you back out of the offsite", "can you decline the offsite"),
         ("get back to me by friday", "get back to me by friday"),
         ("bring the team back together", "bring the team back together"),
         ("who can see the roadmap right now", "who can see the roadmap now"),
