@@ -213,3 +213,10 @@ def best_match(index: Any, text: str) -> float:
     """The best `match` among `text`'s top 10 in `index` (a SearchIndex), the whole
     catalog searched: under `MATCH_FLOOR`, the answer says nothing fits."""
     return float(max(index.matches(text, index.rank(text, ("*",), None, 10))))
+
+
+def first(index: Any, text: str) -> str:
+    """The call `text` ranks first in `index` (a SearchIndex), the whole catalog searched,
+    as `slug/name`."""
+    hit = index.rank(text, ("*",), None, 10)[0]
+    return f"{hit.integration.slug}/{hit.endpoint.name}"

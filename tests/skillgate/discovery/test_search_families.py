@@ -9,6 +9,7 @@ from __future__ import annotations
 from skillgate.catalog.loader import load_catalog
 from skillgate.discovery.products import FAMILIES, Products
 from skillgate.discovery.search import SearchIndex
+from tests.skillgate.discovery.quality import first
 
 
 def _products() -> Products:
@@ -33,14 +34,10 @@ def test_a_family_with_none_of_its_integrations_in_the_catalog_names_nothing() -
 
 
 def test_a_request_naming_a_family_ranks_its_calls_first(index: SearchIndex) -> None:
-    def first(request: str) -> str:
-        hit = index.rank(request, ("*",), None, 10)[0]
-        return f"{hit.integration.slug}/{hit.endpoint.name}"
-
     # Each ranked another product's call first before (Gmail's untrash_message, Google
     # Drive's create_folder, Slack's list_users).
     asked = "someone deleted our gcp project billing-old by mistake, can we undelete it?"
-    assert first(asked) == "google_cloud_projects/projects_undelete"
+    assert first(index, asked) == "google_cloud_projects/projects_undelete"
     asked = "make a folder for the finance team in our gcp org"
-    assert first(asked) == "google_cloud_projects/folders_create"
-    assert first("everyone in our google workspace, please") == "google_admin/list_users"
+    assert first(index, asked) == "google_cloud_projects/folders_create"
+    assert first(index, "everyone in our google workspace, please") == "google_admin/list_users"

@@ -16,7 +16,7 @@ from skillgate.discovery.confidence import MATCH_FLOOR
 from skillgate.discovery.leading import imperative
 from skillgate.discovery.phrasing import commanded
 from skillgate.discovery.search import SearchIndex
-from tests.skillgate.discovery.quality import best_match
+from tests.skillgate.discovery.quality import best_match, first
 
 
 @pytest.mark.parametrize(
@@ -40,23 +40,17 @@ def test_the_command_after_a_place_is_the_request() -> None:
     assert commanded(text).request.startswith("break my 'Move house' task into steps")
 
 
-def _first(index: SearchIndex, request: str) -> str:
-    hit = index.rank(request, ("*",), None, 10)[0]
-    return f"{hit.integration.slug}/{hit.endpoint.name}"
-
-
 def test_a_request_naming_one_item_with_an_opening_verb_asks_to_change_it(
     index: SearchIndex,
 ) -> None:
     # Before: get_user first (a request naming one person and no verb read as a read).
     asked = "The contractor's gig is over. Suspend his Google Workspace account ben@ourco.com."
-    assert _first(index, asked) == "google_admin/update_user"
+    assert first(index, asked) == "google_admin/update_user"
     # A chat verb too (verbs.CHAT_VERBS). Before: get_issue first.
-    first = _first(index, "bump WEB-77 up to urgent priority")
-    assert first.endswith("/update_issue")
+    assert first(index, "bump WEB-77 up to urgent priority").endswith("/update_issue")
     # Before: the meeting's planner tasks first; now the task's checklist.
     asked = "In Microsoft To Do, break my 'Move house' task into steps: pack books, book the van."
-    assert _first(index, asked) == "microsoft_todo/me_todo_lists_tasks_create_checklist_items"
+    assert first(index, asked) == "microsoft_todo/me_todo_lists_tasks_create_checklist_items"
 
 
 @pytest.mark.parametrize(
@@ -72,13 +66,13 @@ def test_chats_leading_verbs_stand_for_the_api_verb(index: SearchIndex, request_
 
 
 @pytest.mark.parametrize(
-    ("request_", "first"),
+    ("request_", "expected"),
     [("strip the wontfix label off acme/api#7", "github/issues_remove_label"),
      ("retitle acme/web#33 to 'Fix signup redirect'", "github/update_issue")],
 )  # fmt: skip
 def test_chats_verbs_of_removing_and_renaming(
-    index: SearchIndex, request_: str, first: str
+    index: SearchIndex, request_: str, expected: str
 ) -> None:
     """synonyms.ACTIONS: "strip" and "yank" remove or delete, "retitle" and "freshen up"
     rename or update. Before: `issues_update_label` and `get_issue` first."""
-    assert _first(index, request_) == first
+    assert first(index, request_) == expected

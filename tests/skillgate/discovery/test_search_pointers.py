@@ -9,6 +9,8 @@ both)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import bm25s
 import numpy as np
 import pytest
@@ -18,9 +20,10 @@ from skillgate.discovery import own
 from skillgate.discovery.analysed import K1, B
 from skillgate.discovery.search import SearchIndex
 from skillgate.discovery.texts import others
+from tests.skillgate.discovery.quality import first
 
 
-def _description(slug: str, name: str) -> tuple[str, dict[str, object]]:
+def _description(slug: str, name: str) -> tuple[str, Mapping[str, object]]:
     integration = load_catalog().integrations[slug]
     return integration.named[name].description, integration.named
 
@@ -71,16 +74,12 @@ def test_the_terms_left_out_still_count_in_the_documents_length() -> None:
 
 
 def test_the_ranking_reads_the_call_the_clause_points_to(index: SearchIndex) -> None:
-    def first(request: str) -> str:
-        hit = index.rank(request, ("*",), None, 10)[0]
-        return f"{hit.integration.slug}/{hit.endpoint.name}"
-
     # Written for this test; ranked cancel_subscription first before.
     asked = "let her subscription run until the end of the period, then stop it"
-    assert first(asked) == "stripe/update_subscription"
+    assert first(index, asked) == "stripe/update_subscription"
     # From the catalog-wide measure (search_phrasings_second.yaml): add_labels first before.
     asked = "can you replace all labels on acme/api#301 with just needs-review?"
-    assert first(asked) == "github/issues_set_labels"
+    assert first(index, asked) == "github/issues_set_labels"
     # The common call the shorter document had lost stays first.
     asked = "add a new tab called June to the Timesheet sheet"
-    assert first(asked) == "google_sheets/batch_update_spreadsheet"
+    assert first(index, asked) == "google_sheets/batch_update_spreadsheet"
