@@ -38,36 +38,14 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
 # The names people give a vendor's family of products, each naming every integration of
 # the family ("which GCP projects do I have access to": Resource Manager's, not Drive's
 # permissions; "the Design group in our Microsoft 365 directory": Entra's).
-_GOOGLE_CLOUD = (
-    "google_cloud_projects",
-    "google_cloud_storage",
-    "google_compute",
-    "google_cloud_sql",
-    "google_bigquery",
-)
-_MICROSOFT_365 = (
-    "outlook",
-    "onedrive",
-    "microsoft_teams",
-    "microsoft_todo",
-    "microsoft_entra",
-    "onenote",
-)
-_GOOGLE_WORKSPACE = (
-    "gmail",
-    "google_calendar",
-    "google_drive",
-    "google_docs",
-    "google_sheets",
-    "google_slides",
-    "google_meet",
-    "google_chat",
-    "google_admin",
-    "google_contacts",
-    "google_tasks",
-    "google_keep",
-    "google_classroom",
-)
+_GOOGLE_CLOUD = ("google_cloud_projects", "google_cloud_storage", "google_compute",
+                 "google_cloud_sql", "google_bigquery")  # fmt: skip
+_MICROSOFT_365 = ("outlook", "onedrive", "microsoft_teams", "microsoft_todo",
+                  "microsoft_entra", "onenote")  # fmt: skip
+_GOOGLE_WORKSPACE = ("gmail", "google_calendar", "google_drive", "google_docs",
+                     "google_sheets", "google_slides", "google_meet", "google_chat",
+                     "google_admin", "google_contacts", "google_tasks", "google_keep",
+                     "google_classroom")  # fmt: skip
 FAMILIES: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("gcp", "google cloud", "google cloud platform"), _GOOGLE_CLOUD),
     **dict.fromkeys(("microsoft 365", "m365", "office 365", "o365"), _MICROSOFT_365),
