@@ -46,6 +46,7 @@ HELD_SETS = [
     (HERE / "search_blind16_held.yaml", "blind16_held", "sixteenth blind set's held-out half"),
     (HERE / "search_blind17_held.yaml", "blind17_held", "seventeenth blind set's held-out half"),
     (HERE / "search_blind18_held.yaml", "blind18_held", "eighteenth blind set's held-out half"),
+    (HERE / "search_blind19_held.yaml", "blind19_held", "nineteenth blind set's held-out half"),
 ]
 # Catalog-wide requests in users' words, five per endpoint in these styles: for every
 # curated endpoint, and (the second to seventh passes) for the most asked of the others.
