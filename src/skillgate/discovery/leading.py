@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from skillgate.discovery.verbs import ACTING, CHANGING, CHAT_VERBS, READING
+from skillgate.discovery.verbs import ACTING, CHANGING, READING
 
 # The sentences of a text that end with a question mark (a period before a non-space is
 # inside an address, a file's or a version's name: "is jane.doe@gmail.com on it?").
@@ -27,12 +27,12 @@ _FIRST_WORD = re.compile(r"^\W*(?:(?:so|and|then|just|also|now|ok|okay)\s+)*([a-
 
 
 # "like" leads chat ("like what's left to pay"), not a request; "file" and "log" lead one
-# ("file a ticket", "log two hours"), as do chat's verbs for an action (verbs.CHAT_VERBS),
-# the rarer verbs asked of a product (verbs.RARER: "reset", "undo") and the other verbs that
-# open a command (verbs.OPENING: "swap", "suspend", "break ... into steps").
+# ("file a ticket", "log two hours"), as does every verb of `verbs.ACTING`: chat's for an
+# action (CHAT_VERBS), the rarer ones asked of a product (RARER: "reset", "undo") and the
+# others that open a command (OPENING: "swap", "suspend", "break ... into steps").
 # "new" is no verb a clause opens with ("new job and I already forgot ..."): a request
 # says "make a new ...", or "new issue in acme/web" as a whole.
-_IMPERATIVE = (ACTING | CHANGING | READING | CHAT_VERBS | {"file", "log"}) - {
+_IMPERATIVE = (ACTING | CHANGING | READING | {"file", "log"}) - {
     "like",
     "new",
 }
